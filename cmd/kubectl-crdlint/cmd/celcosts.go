@@ -1,0 +1,77 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// celCostLine is one expression's estimate, positioned like a finding.
+type celCostLine struct {
+	File       string           `json:"file"`
+	Document   int              `json:"document"`
+	Line       int              `json:"line"`
+	Column     int              `json:"column"`
+	Field      string           `json:"field"`
+	Object     report.ObjectRef `json:"object"`
+	Expression string           `json:"expression"`
+	Version    string           `json:"version"`
+	Cost       uint64           `json:"cost"`
+	// RuleShare and CRDShare are percentages of the per-expression and
+	// per-CRD budgets (the CRD share counts this expression alone).
+	RuleShare    float64 `json:"ruleBudgetPercent"`
+	CRDShare     float64 `json:"crdBudgetPercent"`
+	VersionTotal uint64  `json:"versionTotal"`
+}
+
+// celCosts prints every CEL expression's estimated cost.
+func (o *CheckOptions) celCosts(files []string) error {
+	var lines []celCostLine
+	for _, p := range files {
+		f, err := source.Read(p, o.In)
+		if err != nil {
+			return inputError(err)
+		}
+		for _, d := range f.Documents {
+			if !lint.IsCRD(d) {
+				continue
+			}
+			v := lint.ValidateCRD(d.JSON)
+			if v.V1 == nil {
+				continue
+			}
+			for _, c := range lint.CELCosts(v.V1) {
+				pos, _ := d.Locate(c.Field)
+				lines = append(lines, celCostLine{
+					File: d.File, Document: d.Index, Line: pos.Line, Column: pos.Column, Field: c.Field, Object: d.Object,
+					Expression: c.Expression, Version: c.Version, Cost: c.Cost, VersionTotal: c.Total,
+					RuleShare: percent(c.Cost, lint.RuleCostLimit), CRDShare: percent(c.Cost, lint.CRDCostLimit),
+				})
+			}
+		}
+	}
+	if o.Output == report.JSON {
+		if lines == nil {
+			lines = []celCostLine{}
+		}
+		b, err := json.MarshalIndent(map[string]any{"celCosts": lines}, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(o.Out, "%s\n", b)
+		return err
+	}
+	for _, l := range lines {
+		fmt.Fprintf(o.Out, "%s:%d:%d: cost %d: %.2f%% of the per-expression budget (%d), %.2f%% of the per-CRD budget (%d; version %s total %d) [%s]\n",
+			l.File, l.Line, l.Column, l.Cost, l.RuleShare, lint.RuleCostLimit, l.CRDShare, lint.CRDCostLimit, l.Version, l.VersionTotal, l.Field)
+	}
+	if len(lines) == 0 {
+		fmt.Fprintln(o.Out, "no CEL expressions found")
+	}
+	return nil
+}
+
+func percent(a, b uint64) float64 { return float64(a) * 100 / float64(b) }

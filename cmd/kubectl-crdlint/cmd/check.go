@@ -1,0 +1,232 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// CheckOptions lints files and directories.
+type CheckOptions struct {
+	Output    report.Format
+	FailOn    severityFlag
+	Strict    bool
+	Disable   []string
+	NoColor   bool
+	ListRules bool
+	CELCosts  bool
+
+	paths []string
+	genericiooptions.IOStreams
+}
+
+// NewCmdCheck builds "check".
+func NewCmdCheck(s genericiooptions.IOStreams) *cobra.Command {
+	o := &CheckOptions{Output: report.Text, FailOn: severityFlag(report.Error), IOStreams: s}
+	c := &cobra.Command{
+		Use:   "check [PATH|-]...",
+		Short: "Tell whether the API server would accept each CRD, and why not",
+		Long: `Check CustomResourceDefinitions in files, directories (recursively: .yaml, .yml,
+.json; hidden directories skipped) or stdin (-), exactly as the API server
+validates a create, and report every problem at its file:line:column.
+
+Documents that are not Kubernetes objects and kinds built into the server are
+skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
+2: usage or input error.`,
+		Example: `  # Lint every CRD of a repository
+  kubectl crdlint check config/crd/
+
+  # Lint rendered manifests, failing on warnings too
+  helm template ./chart | kubectl crdlint check --fail-on warning -
+
+  # Annotate a pull request from GitHub Actions
+  kubectl crdlint check -o github deploy/`,
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := o.Complete(c, args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(c.Context())
+		},
+	}
+	f := c.Flags()
+	f.VarP(&o.Output, "output", "o", "Output format: text, json, sarif or github")
+	f.Var(&o.FailOn, "fail-on", "Exit 1 when a finding is at or above this severity: error, warning or none")
+	f.BoolVar(&o.Strict, "strict", false, "Report unknown and duplicate fields as errors, as the server does under fieldValidation=Strict (kubectl apply --validate=strict)")
+	f.StringArrayVar(&o.Disable, "disable", nil, "Silence a rule by ID (repeatable); see --list-rules")
+	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the output (NO_COLOR is honoured too)")
+	f.BoolVar(&o.ListRules, "list-rules", false, "List every rule with its ID, default severity and description, then exit")
+	f.BoolVar(&o.CELCosts, "cel-costs", false, "Print the server's estimated cost of every CEL expression and its share of both budgets, then exit")
+	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json", "sarif", "github"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "none"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("disable", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		ids := make([]string, 0, len(lint.Rules))
+		for _, r := range lint.Rules {
+			ids = append(ids, r.ID+"\t"+r.Doc)
+		}
+		return ids, cobra.ShellCompDirectiveNoFileComp
+	})
+	return c
+}
+
+// Complete takes the positional arguments.
+func (o *CheckOptions) Complete(_ *cobra.Command, args []string) error {
+	o.paths = args
+	return nil
+}
+
+// Validate rejects bad combinations, without I/O.
+func (o *CheckOptions) Validate() error {
+	if o.ListRules {
+		return nil
+	}
+	if len(o.paths) == 0 {
+		return usageErrorf("no input: give files, directories, or - for stdin\nSee 'kubectl crdlint check --help' for usage.")
+	}
+	stdin := 0
+	for _, p := range o.paths {
+		if p == "-" {
+			stdin++
+		}
+	}
+	if stdin > 1 {
+		return usageErrorf("- (stdin) may be given only once")
+	}
+	known := map[string]bool{}
+	for _, r := range lint.Rules {
+		known[r.ID] = true
+	}
+	for _, id := range o.Disable {
+		for _, id := range strings.Split(id, ",") {
+			if !known[strings.TrimSpace(id)] {
+				return usageErrorf("--disable: unknown rule %q (see --list-rules)", id)
+			}
+		}
+	}
+	if o.CELCosts && o.Output != report.Text && o.Output != report.JSON {
+		return usageErrorf("--cel-costs prints text or json, not %s", o.Output)
+	}
+	return nil
+}
+
+// Run lints and reports.
+func (o *CheckOptions) Run(ctx context.Context) error {
+	if o.ListRules {
+		return o.listRules()
+	}
+	files, err := source.Expand(o.paths)
+	if err != nil {
+		return inputError(err)
+	}
+	disabled := map[string]bool{}
+	for _, id := range o.Disable {
+		for _, id := range strings.Split(id, ",") {
+			disabled[strings.TrimSpace(id)] = true
+		}
+	}
+	l := lint.New(lint.Options{Strict: o.Strict, Disabled: disabled})
+	if o.CELCosts {
+		return o.celCosts(files)
+	}
+	res := report.Result{Rules: lint.Rules}
+	results, err := o.lintAll(ctx, l, files)
+	if err != nil {
+		return err
+	}
+	for _, r := range results {
+		res.Findings = append(res.Findings, r.findings...)
+		res.Summary.Files++
+		res.Summary.Documents += r.documents
+		res.Summary.Skipped += r.skipped
+	}
+	res.Count()
+	ro := report.Options{Color: useColor(o.Out, o.NoColor), ToolVersion: version.Get().Version, SummaryLine: true}
+	if err := report.Render(o.Out, o.Output, res, ro); err != nil {
+		return err
+	}
+	if res.Fails(report.Severity(o.FailOn)) {
+		return errFindings
+	}
+	return nil
+}
+
+type fileResult struct {
+	findings  []report.Finding
+	documents int
+	skipped   int
+	err       error
+}
+
+// lintAll reads and lints files over all cores; results keep input order.
+// A file that cannot be read stops the run with exit code 2.
+func (o *CheckOptions) lintAll(ctx context.Context, l *lint.Linter, files []string) ([]fileResult, error) {
+	results := make([]fileResult, len(files))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(files), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				f, err := source.Read(files[i], o.In)
+				if err != nil {
+					results[i].err = err
+					continue
+				}
+				fs, skipped := l.File(f)
+				results[i] = fileResult{findings: fs, documents: f.Count, skipped: skipped}
+			}
+		}()
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	for _, r := range results {
+		if r.err != nil {
+			return nil, inputError(r.err)
+		}
+	}
+	return results, ctx.Err()
+}
+
+func (o *CheckOptions) listRules() error {
+	w := tabwriter.NewWriter(o.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "RULE\tSEVERITY\tDESCRIPTION")
+	for _, r := range lint.Rules {
+		fmt.Fprintf(w, "%s\t%s\t%s\n", r.ID, r.Severity, r.Doc)
+	}
+	return w.Flush()
+}
+
+// severityFlag is --fail-on.
+type severityFlag report.Severity
+
+func (s *severityFlag) String() string { return report.Severity(*s).String() }
+func (s *severityFlag) Type() string   { return "severity" }
+func (s *severityFlag) Set(v string) error {
+	sev, err := report.ParseSeverity(v)
+	if err != nil {
+		return err
+	}
+	*s = severityFlag(sev)
+	return nil
+}
+

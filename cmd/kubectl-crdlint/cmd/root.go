@@ -1,0 +1,119 @@
+// Package cmd holds the kubectl-crdlint commands, built the kubectl way:
+// an options struct per command with Complete, Validate and Run, writing
+// only to its IOStreams so that every command runs in-process in tests.
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// Exit codes.
+const (
+	ExitClean    = 0
+	ExitFindings = 1
+	ExitUsage    = 2
+)
+
+// UsageError is a bad flag, argument or input: exit code 2.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+func usageErrorf(format string, a ...any) error {
+	return &UsageError{fmt.Errorf(format, a...)}
+}
+
+// errFindings ends a run whose findings reach --fail-on: exit 1, nothing
+// more to print.
+var errFindings = errors.New("findings at or above --fail-on")
+
+// NewCmdRoot builds the command tree.
+func NewCmdRoot(s genericiooptions.IOStreams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "kubectl-crdlint",
+		Short: "Lint CRDs and custom resources with the API server's own rules, offline",
+		Long: `kubectl crdlint tells you what the Kubernetes API server would do with your
+CustomResourceDefinitions and custom resources before you apply them: which it
+would reject and why, positioned at file:line:column, in the server's words.`,
+		Annotations: map[string]string{
+			cobra.CommandDisplayNameAnnotation: "kubectl crdlint",
+		},
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetIn(s.In)
+	root.SetOut(s.Out)
+	root.SetErr(s.ErrOut)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &UsageError{fmt.Errorf("%w\nSee '%s --help' for usage.", err, c.CommandPath())}
+	})
+	root.AddCommand(NewCmdCheck(s), NewCmdVersion(s), NewCmdCompletion(s))
+	return root
+}
+
+// Main runs the command line and returns the exit code. Errors are one
+// line on stderr; a panic becomes one line too, never a stack trace.
+func Main(s genericiooptions.IOStreams, args []string) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(s.ErrOut, "error: internal error: %v (please report this with the input that caused it)\n", r)
+			if os.Getenv("CRDLINT_DEBUG") != "" {
+				s.ErrOut.Write(debug.Stack())
+			}
+			code = ExitUsage
+		}
+	}()
+	root := NewCmdRoot(s)
+	root.SetArgs(args)
+	err := root.ExecuteContext(context.Background())
+	switch {
+	case err == nil:
+		return ExitClean
+	case errors.Is(err, errFindings):
+		return ExitFindings
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "See '") && isCobraUsage(msg) {
+		msg += "\nSee 'kubectl crdlint --help' for usage."
+	}
+	fmt.Fprintf(s.ErrOut, "error: %s\n", msg)
+	return ExitUsage
+}
+
+// isCobraUsage recognises cobra's own argument errors, which are not
+// wrapped by the flag error function.
+func isCobraUsage(msg string) bool {
+	return strings.HasPrefix(msg, "unknown command") || strings.Contains(msg, "arg(s)")
+}
+
+// inputError turns the loader's typed error into a usage error.
+func inputError(err error) error {
+	var ie *source.InputError
+	if errors.As(err, &ie) {
+		return &UsageError{ie}
+	}
+	return err
+}
+
+// useColor decides colour for a writer: a terminal, and neither NO_COLOR
+// nor --no-color.
+func useColor(w io.Writer, noColor bool) bool {
+	if noColor || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}

@@ -1,0 +1,16 @@
+// Command kubectl-crdlint tells what the Kubernetes API server would do with
+// CustomResourceDefinitions and custom resources, before they are applied.
+package main
+
+import (
+	"os"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/cmd/kubectl-crdlint/cmd"
+)
+
+func main() {
+	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
+	os.Exit(cmd.Main(streams, os.Args[1:]))
+}

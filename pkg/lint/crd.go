@@ -1,0 +1,35 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// CRD lints one CustomResourceDefinition document: the server's verdict on
+// create, positioned, then the warnings beyond the server.
+func (l *Linter) CRD(d *source.Document) []report.Finding {
+	if _, v := d.GroupVersion(); v != "v1" {
+		return []report.Finding{finding(d, RuleCRDAPIRemoved, report.Error, "apiVersion",
+			fmt.Sprintf("no matches for kind \"CustomResourceDefinition\" in version %q: no supported Kubernetes release serves it (apiextensions.k8s.io/v1beta1 was removed in 1.22); use apiextensions.k8s.io/v1", d.Object.APIVersion))}
+	}
+	v := ValidateCRD(d.JSON)
+	var out []report.Finding
+	if v.DecodeError != nil {
+		out = append(out, finding(d, RuleCRDDecode, report.Error, decodeField(v.DecodeError),
+			"CustomResourceDefinition in version \"v1\" cannot be handled as a CustomResourceDefinition: "+v.DecodeError.Error()))
+		return out
+	}
+	for _, u := range v.Unknown {
+		out = append(out, l.adjust(finding(d, RuleUnknownField, report.Warning, quotedField(u), u)))
+	}
+	for _, e := range v.Errors {
+		for _, p := range TranslatePath(e.Field, v.Internal) {
+			out = append(out, finding(d, classify(e, p), report.Error, p, e.ErrorBody()))
+		}
+	}
+	out = append(out, serverWarnings(d, v)...)
+	out = append(out, beyondServer(d, v)...)
+	return out
+}

@@ -1,0 +1,116 @@
+package lint
+
+import (
+	"regexp"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// Options tune a Linter.
+type Options struct {
+	// Strict reports unknown and duplicate fields as errors, as the server
+	// does under fieldValidation=Strict (kubectl's default); otherwise they
+	// are warnings, as under fieldValidation=Warn.
+	Strict bool
+	// Disabled silences rules by ID.
+	Disabled map[string]bool
+}
+
+// Linter judges documents as the API server would.
+type Linter struct {
+	opts Options
+}
+
+// New returns a Linter.
+func New(opts Options) *Linter { return &Linter{opts: opts} }
+
+// builtin holds the group/kinds of client-go's scheme: objects the API
+// server knows without a CRD, which are not ours to judge.
+var builtin = func() map[schema.GroupKind]bool {
+	m := map[schema.GroupKind]bool{}
+	for gvk := range clientgoscheme.Scheme.AllKnownTypes() {
+		m[gvk.GroupKind()] = true
+	}
+	return m
+}()
+
+const crdGroup = "apiextensions.k8s.io"
+
+// IsBuiltin reports whether a document is of a kind built into the server.
+func IsBuiltin(d *source.Document) bool {
+	g, _ := d.GroupVersion()
+	return builtin[schema.GroupKind{Group: g, Kind: d.Object.Kind}]
+}
+
+// IsCRD reports whether a document is a CustomResourceDefinition of any
+// apiextensions version.
+func IsCRD(d *source.Document) bool {
+	g, _ := d.GroupVersion()
+	return g == crdGroup && d.Object.Kind == "CustomResourceDefinition"
+}
+
+// File lints every document of a parsed file. It returns the findings
+// (the loader's and the documents') and how many documents were skipped.
+func (l *Linter) File(f *source.File) ([]report.Finding, int) {
+	out := make([]report.Finding, 0, len(f.Findings))
+	for _, fd := range f.Findings {
+		out = append(out, l.adjust(fd))
+	}
+	skipped := f.Skipped
+	for _, d := range f.Documents {
+		switch {
+		case IsCRD(d):
+			out = append(out, l.CRD(d)...)
+		default:
+			// Built-in kinds are the server's; custom resources are
+			// validated by the CR checks, which this linter does not run.
+			skipped++
+		}
+	}
+	return l.filter(out), skipped
+}
+
+// adjust applies --strict to the severities that depend on it.
+func (l *Linter) adjust(f report.Finding) report.Finding {
+	if l.opts.Strict && (f.Rule == source.RuleDuplicate || f.Rule == RuleUnknownField) {
+		f.Severity = report.Error
+	}
+	return f
+}
+
+func (l *Linter) filter(fs []report.Finding) []report.Finding {
+	if len(l.opts.Disabled) == 0 {
+		return fs
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if !l.opts.Disabled[f.Rule] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// finding positions a finding about field of d.
+func finding(d *source.Document, rule string, sev report.Severity, field, msg string) report.Finding {
+	pos, _ := d.Locate(field)
+	return report.Finding{
+		Rule: rule, Severity: sev, Message: msg, Field: field,
+		File: d.File, Document: d.Index, Line: pos.Line, Column: pos.Column, Object: d.Object,
+	}
+}
+
+var quotedRE = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
+
+// quotedField returns the first quoted string of a decoder message such as
+// `unknown field "spec.foo"`.
+func quotedField(msg string) string {
+	if m := quotedRE.FindStringSubmatch(msg); m != nil {
+		return m[1]
+	}
+	return ""
+}

@@ -1,0 +1,88 @@
+package lint
+
+import (
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// Rule IDs. They are part of the tool's interface (--disable, JSON, SARIF):
+// never rename or reuse one.
+const (
+	RuleCRDAPIApproval           = "crd-api-approval"
+	RuleCRDAPIRemoved            = "crd-api-removed"
+	RuleCRDCEL                   = "crd-cel"
+	RuleCRDCELCost               = "crd-cel-cost"
+	RuleCRDColumnPath            = "crd-column-path"
+	RuleCRDConversion            = "crd-conversion"
+	RuleCRDConversionNone        = "crd-conversion-none"
+	RuleCRDDecode                = "crd-decode"
+	RuleCRDDefault               = "crd-default"
+	RuleCRDDeprecatedNoWarning   = "crd-deprecated-no-warning"
+	RuleCRDEmptyObject           = "crd-empty-object"
+	RuleCRDGroup                 = "crd-group"
+	RuleCRDInvalid               = "crd-invalid"
+	RuleCRDListSetObjects        = "crd-list-set-objects"
+	RuleCRDListType              = "crd-list-type"
+	RuleCRDMetadata              = "crd-metadata"
+	RuleCRDNames                 = "crd-names"
+	RuleCRDNoPruning             = "crd-no-pruning"
+	RuleCRDPreserveUnknownFields = "crd-preserve-unknown-fields"
+	RuleCRDPrinterColumns        = "crd-printer-columns"
+	RuleCRDScalePath             = "crd-scale-path"
+	RuleCRDSchema                = "crd-schema"
+	RuleCRDScope                 = "crd-scope"
+	RuleCRDSelectableFields      = "crd-selectable-fields"
+	RuleCRDStatusNoSubresource   = "crd-status-without-subresource"
+	RuleCRDStructural            = "crd-structural"
+	RuleCRDSubresources          = "crd-subresources"
+	RuleCRDUnrecognizedFormat    = "crd-unrecognized-format"
+	RuleCRDVersions              = "crd-versions"
+	RuleUnknownField             = "unknown-field"
+)
+
+// Rules is the catalogue, sorted by ID. Severity is the default; --strict
+// raises duplicate-field and unknown-field to errors.
+var Rules = []report.Rule{
+	{ID: RuleCRDAPIApproval, Severity: report.Error, Doc: "A CRD in a protected group (*.k8s.io, *.kubernetes.io) lacks a valid api-approved.kubernetes.io annotation; the server rejects it."},
+	{ID: RuleCRDAPIRemoved, Severity: report.Error, Doc: "The CRD uses an apiextensions.k8s.io version no supported server serves (v1beta1 was removed in Kubernetes 1.22)."},
+	{ID: RuleCRDCEL, Severity: report.Error, Doc: "An x-kubernetes-validations rule is malformed, does not compile, or exceeds the server's estimated cost budget; the server rejects the CRD."},
+	{ID: RuleCRDCELCost, Severity: report.Warning, Doc: "A CEL rule's estimated cost (the server's own estimator) is above half of the per-rule or per-CRD budget: a small schema change may push it over."},
+	{ID: RuleCRDColumnPath, Severity: report.Warning, Doc: "An additionalPrinterColumns jsonPath names a field the version's schema does not have, so the column is always empty."},
+	{ID: RuleCRDConversion, Severity: report.Error, Doc: "spec.conversion is invalid (strategy, webhook client config, conversionReviewVersions); the server rejects the CRD."},
+	{ID: RuleCRDConversionNone, Severity: report.Warning, Doc: "Several served versions have different schemas but conversion strategy None: objects are only relabelled between versions, not converted."},
+	{ID: RuleCRDDecode, Severity: report.Error, Doc: "The CRD cannot be decoded (a field has the wrong type); the server answers 400 Bad Request."},
+	{ID: RuleCRDDefault, Severity: report.Error, Doc: "A default value is invalid: not pruned, not valid against its schema, or placed where defaults are forbidden; the server rejects the CRD."},
+	{ID: RuleCRDDeprecatedNoWarning, Severity: report.Warning, Doc: "A served version is deprecated but has no deprecationWarning: clients get only a generic warning."},
+	{ID: RuleCRDEmptyObject, Severity: report.Warning, Doc: "An object schema has neither properties, additionalProperties nor x-kubernetes-preserve-unknown-fields: every field below it is silently pruned."},
+	{ID: RuleCRDGroup, Severity: report.Error, Doc: "spec.group is missing or not a valid DNS subdomain with at least one dot; the server rejects the CRD."},
+	{ID: RuleCRDInvalid, Severity: report.Error, Doc: "The server rejects the CRD for a reason no more specific rule covers."},
+	{ID: RuleCRDListSetObjects, Severity: report.Warning, Doc: "x-kubernetes-list-type: set on items of type object or array is not supported by server-side apply or CEL validation rules (server warning)."},
+	{ID: RuleCRDListType, Severity: report.Error, Doc: "x-kubernetes-list-type, x-kubernetes-list-map-keys or x-kubernetes-map-type is invalid; the server rejects the CRD."},
+	{ID: RuleCRDMetadata, Severity: report.Error, Doc: "The CRD's metadata is invalid; its name must be <spec.names.plural>.<spec.group>."},
+	{ID: RuleCRDNames, Severity: report.Error, Doc: "spec.names is invalid (plural, singular, kind, listKind, shortNames, categories); the server rejects the CRD."},
+	{ID: RuleCRDNoPruning, Severity: report.Warning, Doc: "Pruning is disabled at the schema root (x-kubernetes-preserve-unknown-fields: true): unknown and misspelt fields are stored as they are."},
+	{ID: RuleCRDPreserveUnknownFields, Severity: report.Error, Doc: "spec.preserveUnknownFields: true is not allowed in apiextensions.k8s.io/v1; the server rejects the CRD."},
+	{ID: RuleCRDPrinterColumns, Severity: report.Error, Doc: "An additionalPrinterColumns entry is invalid (name, type, format, jsonPath); the server rejects the CRD."},
+	{ID: RuleCRDScalePath, Severity: report.Warning, Doc: "A scale subresource path names a field the version's schema does not have."},
+	{ID: RuleCRDSchema, Severity: report.Error, Doc: "The openAPIV3Schema breaks one of the server's API rules beyond structurality (patterns, embedded resources, int-or-string, metadata); the server rejects the CRD."},
+	{ID: RuleCRDScope, Severity: report.Error, Doc: "spec.scope is missing or not Cluster or Namespaced; the server rejects the CRD."},
+	{ID: RuleCRDSelectableFields, Severity: report.Error, Doc: "A selectableFields entry is invalid (too many, bad path, array or map, metadata, non-scalar type, duplicate); the server rejects the CRD."},
+	{ID: RuleCRDStatusNoSubresource, Severity: report.Warning, Doc: "The schema has a status property but the version has no status subresource: status is written with the main resource and by anyone who can update it."},
+	{ID: RuleCRDStructural, Severity: report.Error, Doc: "The openAPIV3Schema is not structural (missing types, forbidden keywords, junctor rules, metadata restrictions); the server rejects the CRD."},
+	{ID: RuleCRDSubresources, Severity: report.Error, Doc: "The status or scale subresource is invalid; the server rejects the CRD."},
+	{ID: RuleCRDUnrecognizedFormat, Severity: report.Warning, Doc: "A schema uses a format the server does not recognize, so the format is not validated (server warning)."},
+	{ID: RuleCRDVersions, Severity: report.Error, Doc: "spec.versions is invalid (names, duplicates, exactly one storage version, schema required, deprecationWarning); the server rejects the CRD."},
+	{ID: source.RuleNotAnObject, Severity: report.Error, Doc: "A YAML document is a list or a scalar, not an object; kubectl cannot send it."},
+	{ID: source.RuleDuplicate, Severity: report.Warning, Doc: "A mapping repeats a key; the last value wins. The server rejects this under fieldValidation=Strict (--strict) and warns otherwise."},
+	{ID: RuleUnknownField, Severity: report.Warning, Doc: "A field is unknown to the schema and would be dropped by the server; rejected under fieldValidation=Strict (--strict)."},
+	{ID: source.RuleSyntax, Severity: report.Error, Doc: "The file is not valid YAML (or has an invalid document separator)."},
+}
+
+// ruleByID indexes Rules.
+var ruleByID = func() map[string]report.Rule {
+	m := make(map[string]report.Rule, len(Rules))
+	for _, r := range Rules {
+		m[r.ID] = r
+	}
+	return m
+}()

@@ -1,0 +1,124 @@
+package lint
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsinstall "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
+	"k8s.io/apimachinery/pkg/runtime"
+	serializerjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+)
+
+// scheme knows apiextensions.k8s.io in all its versions, with defaulting
+// and conversion functions, exactly as the API server registers it.
+var scheme = func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	apiextensionsinstall.Install(s)
+	return s
+}()
+
+// strictDecoder is the serializer the server uses for a request with
+// fieldValidation=Strict or Warn: unknown and duplicate fields come back as
+// a strict decoding error next to a fully decoded object.
+var strictDecoder = serializerjson.NewSerializerWithOptions(serializerjson.DefaultMetaFactory, scheme, scheme,
+	serializerjson.SerializerOptions{Strict: true})
+
+// CRDVerdict is what the API server says to a create of one CRD.
+type CRDVerdict struct {
+	// V1 is the decoded and defaulted object (nil when decoding failed).
+	V1 *apiextensionsv1.CustomResourceDefinition
+	// Internal is the converted object the validation ran on.
+	Internal *apiextensions.CustomResourceDefinition
+	// DecodeError is a non-strict decoding failure: a 400 for the request.
+	DecodeError error
+	// Unknown holds the strict decoder's messages (unknown field "..."):
+	// warnings under fieldValidation=Warn, a 400 under Strict.
+	Unknown []string
+	// Errors is the validation's verdict in the server's internal paths.
+	Errors field.ErrorList
+	// Warnings are the strategy's warnings on create.
+	Warnings []string
+}
+
+// Rejected reports whether the server refuses the create under
+// fieldValidation=Warn (strict=false) or Strict.
+func (v *CRDVerdict) Rejected(strict bool) bool {
+	return v.DecodeError != nil || len(v.Errors) > 0 || (strict && len(v.Unknown) > 0)
+}
+
+// ValidateCRD runs a CRD through the server's create path: strict decode
+// of the apiextensions.k8s.io/v1 JSON, v1 defaulting, conversion to the
+// internal type, namespace reconciliation, PrepareForCreate, the CRD
+// strategy's validation (ValidateCreate, as rest.BeforeCreate calls it) and
+// its warnings.
+func ValidateCRD(js []byte) *CRDVerdict {
+	v := &CRDVerdict{}
+	obj, _, err := strictDecoder.Decode(js, nil, &apiextensionsv1.CustomResourceDefinition{})
+	if err != nil {
+		if !runtime.IsStrictDecodingError(err) {
+			v.DecodeError = err
+			return v
+		}
+		if se, ok := runtime.AsStrictDecodingError(err); ok {
+			for _, e := range se.Errors() {
+				v.Unknown = append(v.Unknown, e.Error())
+			}
+		}
+	}
+	crd, ok := obj.(*apiextensionsv1.CustomResourceDefinition)
+	if !ok {
+		v.DecodeError = fmt.Errorf("decoded %T, not a CustomResourceDefinition", obj)
+		return v
+	}
+	scheme.Default(crd)
+	v.V1 = crd
+	in := &apiextensions.CustomResourceDefinition{}
+	if err := scheme.Convert(crd.DeepCopy(), in, nil); err != nil {
+		v.DecodeError = err
+		return v
+	}
+	v.Internal = in
+	// The registry generates a name from generateName before BeforeCreate;
+	// a fixed suffix keeps the verdict deterministic.
+	if in.Name == "" && in.GenerateName != "" {
+		in.Name = in.GenerateName + "crdlt"
+	}
+	// kubectl sends no namespace for a cluster-scoped kind; the server
+	// clears one set in the object.
+	in.Namespace = ""
+	ctx := genericapirequest.WithNamespace(context.Background(), "")
+	strategy := customresourcedefinition.NewStrategy(scheme)
+	strategy.PrepareForCreate(ctx, in)
+	v.Errors = rest.ValidateCreate(ctx, in, strategy)
+	if len(v.Errors) == 0 {
+		v.Warnings = strategy.WarningsOnCreate(ctx, in)
+	}
+	return v
+}
+
+// decodeField extracts the JSON field path from a decoding error such as
+// "json: cannot unmarshal string into Go struct field
+// CustomResourceDefinitionVersion.spec.versions.served of type bool".
+func decodeField(err error) string {
+	msg := err.Error()
+	const marker = "Go struct field "
+	i := strings.Index(msg, marker)
+	if i < 0 {
+		return ""
+	}
+	rest := msg[i+len(marker):]
+	if j := strings.Index(rest, " of type"); j >= 0 {
+		rest = rest[:j]
+	}
+	if j := strings.IndexByte(rest, '.'); j >= 0 {
+		return rest[j+1:]
+	}
+	return ""
+}

@@ -1,0 +1,64 @@
+package lint
+
+import (
+	"strconv"
+	"strings"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+)
+
+// hoisted are the internal spec fields that v1→internal conversion lifts
+// out of spec.versions when every version carries an equal value; errors
+// about them name the hoisted field, which the user never wrote.
+var hoisted = []struct{ internal, perVersion string }{
+	{"spec.validation", "schema"},
+	{"spec.subresources", "subresources"},
+	{"spec.additionalPrinterColumns", "additionalPrinterColumns"},
+	{"spec.selectableFields", "selectableFields"},
+}
+
+// renamed are internal spellings with a different v1 field behind them.
+var renamed = []struct{ internal, v1 string }{
+	{"spec.conversion.webhookClientConfig", "spec.conversion.webhook.clientConfig"},
+	{"spec.conversion.conversionReviewVersions", "spec.conversion.webhook.conversionReviewVersions"},
+}
+
+// hasPrefix reports whether path starts with prefix at a segment boundary.
+func hasPrefix(path, prefix string) bool {
+	if !strings.HasPrefix(path, prefix) {
+		return false
+	}
+	rest := path[len(prefix):]
+	return rest == "" || rest[0] == '.' || rest[0] == '['
+}
+
+// TranslatePath maps a field path of an error about the internal CRD to the
+// paths in the user's v1 document. A hoisted field becomes one path per
+// version (each version's copy has the error); other paths map to one.
+func TranslatePath(path string, in *apiextensions.CustomResourceDefinition) []string {
+	if path == "spec.version" {
+		return []string{"spec.versions[0].name"}
+	}
+	for _, r := range renamed {
+		if hasPrefix(path, r.internal) {
+			path = r.v1 + path[len(r.internal):]
+		}
+	}
+	path = strings.ReplaceAll(path, ".JSONPath", ".jsonPath")
+	for _, h := range hoisted {
+		if !hasPrefix(path, h.internal) {
+			continue
+		}
+		rest := path[len(h.internal):]
+		n := 1
+		if in != nil {
+			n = len(in.Spec.Versions)
+		}
+		out := make([]string, 0, n)
+		for i := 0; i < n; i++ {
+			out = append(out, "spec.versions["+strconv.Itoa(i)+"]."+h.perVersion+rest)
+		}
+		return out
+	}
+	return []string{path}
+}

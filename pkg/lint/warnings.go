@@ -1,0 +1,250 @@
+package lint
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apiserver/pkg/cel/environment"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// serverWarnings positions the warnings the server returns on create. The
+// server words them without a path; each is reported at every schema node
+// that causes it.
+func serverWarnings(d *source.Document, v *CRDVerdict) []report.Finding {
+	if len(v.Warnings) == 0 || v.V1 == nil {
+		return nil
+	}
+	want := make(map[string]bool, len(v.Warnings))
+	for _, w := range v.Warnings {
+		want[w] = true
+	}
+	compat := environment.DefaultCompatibilityVersion()
+	var out []report.Finding
+	seen := map[string]bool{}
+	for i := range v.V1.Spec.Versions {
+		s, path := versionSchema(v.V1, i)
+		walkSchema(s, path, func(n schemaVisit) {
+			if n.s.Format != "" {
+				ss := &spec.Schema{SchemaProps: spec.SchemaProps{Format: n.s.Format, Type: []string{n.s.Type}}}
+				for _, f := range apiservervalidation.GetUnrecognizedFormats(ss, compat) {
+					msg := fmt.Sprintf("unrecognized format %q", f)
+					if want[msg] {
+						seen[msg] = true
+						out = append(out, finding(d, RuleCRDUnrecognizedFormat, report.Warning, n.path+".format", msg))
+					}
+				}
+			}
+			if n.s.XListType != nil && *n.s.XListType == "set" && n.s.Items != nil && n.s.Items.Schema != nil {
+				msg := fmt.Sprintf("x-kubernetes-list-type: set for items of type %q is not supported by server-side apply or CEL validation rules", n.s.Items.Schema.Type)
+				if want[msg] {
+					seen[msg] = true
+					out = append(out, finding(d, RuleCRDListSetObjects, report.Warning, n.path+".x-kubernetes-list-type", msg))
+				}
+			}
+		})
+	}
+	// A warning this tool cannot place still reaches the user.
+	for _, w := range v.Warnings {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, finding(d, RuleCRDInvalid, report.Warning, "", w))
+		}
+	}
+	return out
+}
+
+// beyondServer are the warnings for what the server accepts but users
+// regret. They run only on CRDs the server would accept, whose schemas are
+// structural.
+func beyondServer(d *source.Document, v *CRDVerdict) []report.Finding {
+	if v.V1 == nil || len(v.Errors) > 0 {
+		return nil
+	}
+	crd := v.V1
+	var out []report.Finding
+	add := func(rule, field, msg string) {
+		out = append(out, finding(d, rule, report.Warning, field, msg))
+	}
+	for i, ver := range crd.Spec.Versions {
+		vp := "spec.versions[" + strconv.Itoa(i) + "]"
+		s, path := versionSchema(crd, i)
+		if s != nil {
+			if s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields {
+				add(RuleCRDNoPruning, path+".x-kubernetes-preserve-unknown-fields",
+					"pruning is disabled at the root: unknown and misspelt fields are stored as sent")
+			}
+			walkSchema(s, path, func(n schemaVisit) {
+				if n.spine && !n.meta && n.path != path && isEmptyObject(n.s) {
+					add(RuleCRDEmptyObject, n.path,
+						"object schema has neither properties, additionalProperties nor x-kubernetes-preserve-unknown-fields: every field set below it is pruned")
+				}
+			})
+			if _, ok := s.Properties["status"]; ok && (ver.Subresources == nil || ver.Subresources.Status == nil) {
+				add(RuleCRDStatusNoSubresource, path+".properties[status]",
+					fmt.Sprintf("version %q has a status property but no status subresource: status is written through the main resource", ver.Name))
+			}
+		}
+		for j, c := range ver.AdditionalPrinterColumns {
+			if s != nil && !schemaHasPath(s, c.JSONPath) {
+				add(RuleCRDColumnPath, vp+".additionalPrinterColumns["+strconv.Itoa(j)+"].jsonPath",
+					fmt.Sprintf("jsonPath %q refers to a field the schema of version %q does not have: the column is always empty", c.JSONPath, ver.Name))
+			}
+		}
+		if sc := scale(ver); sc != nil && s != nil {
+			for _, p := range []struct{ name, path string }{
+				{"specReplicasPath", sc.SpecReplicasPath},
+				{"statusReplicasPath", sc.StatusReplicasPath},
+				{"labelSelectorPath", deref(sc.LabelSelectorPath)},
+			} {
+				if p.path != "" && !schemaHasPath(s, p.path) {
+					add(RuleCRDScalePath, vp+".subresources.scale."+p.name,
+						fmt.Sprintf("%s %q refers to a field the schema of version %q does not have", p.name, p.path, ver.Name))
+				}
+			}
+		}
+		if ver.Served && ver.Deprecated && ver.DeprecationWarning == nil {
+			add(RuleCRDDeprecatedNoWarning, vp+".deprecated",
+				fmt.Sprintf("version %q is served and deprecated but has no deprecationWarning: clients see only a generic warning", ver.Name))
+		}
+	}
+	out = append(out, conversionNone(d, crd)...)
+	out = append(out, celCostWarnings(d, crd)...)
+	return out
+}
+
+func scale(v apiextensionsv1.CustomResourceDefinitionVersion) *apiextensionsv1.CustomResourceSubresourceScale {
+	if v.Subresources == nil {
+		return nil
+	}
+	return v.Subresources.Scale
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// isEmptyObject: an object whose every field the server prunes.
+func isEmptyObject(s *apiextensionsv1.JSONSchemaProps) bool {
+	return s.Type == "object" && len(s.Properties) == 0 && s.AdditionalProperties == nil &&
+		(s.XPreserveUnknownFields == nil || !*s.XPreserveUnknownFields) && !s.XEmbeddedResource
+}
+
+// schemaHasPath reports whether a simple JSONPath (.spec.a.b, .status.c[0].d,
+// .status.conditions[?(@.type=="Ready")].status) can name a field of the
+// schema. Anything under metadata, a preserve-unknown-fields node or an
+// additionalProperties map counts as present.
+func schemaHasPath(root *apiextensionsv1.JSONSchemaProps, jsonPath string) bool {
+	p := strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(jsonPath, "{"), "}"), "$")
+	s := root
+	first := true
+	for p != "" {
+		if s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields {
+			return true
+		}
+		switch {
+		case p[0] == '.':
+			p = p[1:]
+			end := strings.IndexAny(p, ".[")
+			if end < 0 {
+				end = len(p)
+			}
+			name := p[:end]
+			p = p[end:]
+			if first && name == "metadata" {
+				return true
+			}
+			first = false
+			if prop, ok := s.Properties[name]; ok {
+				s = &prop
+			} else if s.AdditionalProperties != nil {
+				if s.AdditionalProperties.Schema == nil {
+					return s.AdditionalProperties.Allows
+				}
+				s = s.AdditionalProperties.Schema
+			} else {
+				return false
+			}
+		case p[0] == '[':
+			end := strings.IndexByte(p, ']')
+			if end < 0 {
+				return true // not a path this check understands
+			}
+			inner := strings.Trim(p[1:end], `'"`)
+			p = p[end+1:]
+			if s.Type == "array" && s.Items != nil && s.Items.Schema != nil {
+				s = s.Items.Schema
+			} else if prop, ok := s.Properties[inner]; ok {
+				s = &prop
+			} else if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+				s = s.AdditionalProperties.Schema
+			} else {
+				return false
+			}
+		default:
+			return true
+		}
+	}
+	return true
+}
+
+// conversionNone: served versions whose schemas differ, relabelled rather
+// than converted.
+func conversionNone(d *source.Document, crd *apiextensionsv1.CustomResourceDefinition) []report.Finding {
+	if c := crd.Spec.Conversion; c != nil && c.Strategy != apiextensionsv1.NoneConverter {
+		return nil
+	}
+	var served []apiextensionsv1.CustomResourceDefinitionVersion
+	for _, v := range crd.Spec.Versions {
+		if v.Served {
+			served = append(served, v)
+		}
+	}
+	for _, v := range served[min(1, len(served)):] {
+		if !apiequality.Semantic.DeepEqual(v.Schema, served[0].Schema) {
+			var names []string
+			for _, s := range served {
+				names = append(names, s.Name)
+			}
+			field := "spec.conversion.strategy"
+			if _, exact := d.Locate(field); !exact {
+				field = "spec.versions"
+			}
+			return []report.Finding{finding(d, RuleCRDConversionNone, report.Warning, field,
+				fmt.Sprintf("versions %s are served with different schemas but conversion strategy None: objects are relabelled, not converted, between them", strings.Join(names, ", ")))}
+		}
+	}
+	return nil
+}
+
+// celCostWarnings flags expressions above half of a budget, before a small
+// change pushes them over and the server starts rejecting the CRD.
+func celCostWarnings(d *source.Document, crd *apiextensionsv1.CustomResourceDefinition) []report.Finding {
+	var out []report.Finding
+	totalsWarned := map[string]bool{}
+	for _, c := range CELCosts(crd) {
+		if c.Cost > RuleCostLimit/2 && c.Cost <= RuleCostLimit {
+			out = append(out, finding(d, RuleCRDCELCost, report.Warning, c.Field,
+				fmt.Sprintf("estimated cost %d is %.0f%% of the per-expression budget %d", c.Cost, pct(c.Cost, RuleCostLimit), RuleCostLimit)))
+		}
+		if c.Total > CRDCostLimit/2 && c.Total <= CRDCostLimit && !totalsWarned[c.Version] {
+			totalsWarned[c.Version] = true
+			i := strings.Index(c.Field, ".openAPIV3Schema") + len(".openAPIV3Schema")
+			out = append(out, finding(d, RuleCRDCELCost, report.Warning, c.Field[:i],
+				fmt.Sprintf("estimated cost of all rules of version %q is %d, %.0f%% of the per-CRD budget %d", c.Version, c.Total, pct(c.Total, CRDCostLimit), CRDCostLimit)))
+		}
+	}
+	return out
+}
+
+func pct(a, b uint64) float64 { return float64(a) * 100 / float64(b) }

@@ -1,0 +1,108 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fatih/color"
+)
+
+// textStyle holds its own color.Color values rather than relying on the
+// color.NoColor global, so that one render's choice cannot leak into
+// another (or into tests running in parallel).
+type textStyle struct {
+	pos, err, warn, rule, field *color.Color
+}
+
+func newTextStyle(enabled bool) textStyle {
+	c := func(a ...color.Attribute) *color.Color {
+		c := color.New(a...)
+		if enabled {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+		return c
+	}
+	return textStyle{
+		pos:   c(color.Bold),
+		err:   c(color.FgRed),
+		warn:  c(color.FgYellow),
+		rule:  c(color.FgCyan),
+		field: c(color.Faint),
+	}
+}
+
+func (s textStyle) severity(sev Severity) string {
+	switch sev {
+	case Error:
+		return s.err.Sprint(sev)
+	case Warning:
+		return s.warn.Sprint(sev)
+	}
+	return sev.String()
+}
+
+// RenderText writes one line per finding in the file:line:col: form that
+// editors and terminals turn into links, optionally followed by a summary.
+func RenderText(w io.Writer, r Result, o Options) error {
+	r = prepare(r)
+	s := newTextStyle(o.Color)
+	var b strings.Builder
+	for _, f := range r.Findings {
+		pos := f.File
+		if f.Line > 0 {
+			pos += fmt.Sprintf(":%d", f.Line)
+			if f.Column > 0 {
+				pos += fmt.Sprintf(":%d", f.Column)
+			}
+		}
+		// The field goes on the first line, not after the last: multi-line
+		// messages (CEL errors) end in a caret diagram that it would spoil,
+		// and this way one line carries everything grep needs.
+		first, rest, _ := strings.Cut(f.Message, "\n")
+		fmt.Fprintf(&b, "%s: %s %s: %s", s.pos.Sprint(pos), s.severity(f.Severity), s.rule.Sprint(f.Rule), strings.TrimSuffix(first, "\r"))
+		if f.Field != "" {
+			b.WriteString(" " + s.field.Sprint("["+f.Field+"]"))
+		}
+		b.WriteByte('\n')
+		if rest != "" {
+			for line := range strings.SplitSeq(rest, "\n") {
+				b.WriteString(strings.TrimRight("    "+strings.TrimSuffix(line, "\r"), " "))
+				b.WriteByte('\n')
+			}
+		}
+	}
+	if o.SummaryLine {
+		b.WriteString(s.summary(r.Summary) + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (s textStyle) summary(sum Summary) string {
+	var found []string
+	if sum.Errors > 0 {
+		found = append(found, s.err.Sprint(plural(sum.Errors, "error")))
+	}
+	if sum.Warnings > 0 {
+		found = append(found, s.warn.Sprint(plural(sum.Warnings, "warning")))
+	}
+	what := "no problems"
+	if len(found) > 0 {
+		what = strings.Join(found, ", ")
+	}
+	docs := plural(sum.Documents, "document")
+	if sum.Skipped > 0 {
+		docs += fmt.Sprintf(", %d skipped", sum.Skipped)
+	}
+	return fmt.Sprintf("%s in %s (%s)", what, plural(sum.Files, "file"), docs)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,120 @@
+package source
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// StdinPath is how a document read from "-" is named in reports.
+const StdinPath = "<stdin>"
+
+// InputError is a path that cannot be read at all: the command exits 2.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// Extensions a directory walk picks up. Files named on the command line are
+// read whatever their extension.
+var Extensions = []string{".yaml", ".yml", ".json"}
+
+// Expand resolves the command line's paths into the files to read, in a
+// stable order: each argument in turn, a directory's files in lexical
+// order, hidden directories and files skipped. "-" stays "-".
+func Expand(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if a == "-" {
+			out = append(out, a)
+			continue
+		}
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, &InputError{pathError(a, err)}
+		}
+		if !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		err = filepath.WalkDir(a, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return pathError(p, err)
+			}
+			if p != a && strings.HasPrefix(e.Name(), ".") {
+				if e.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !e.IsDir() && hasExtension(p) {
+				out = append(out, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, &InputError{err}
+		}
+	}
+	return out, nil
+}
+
+func hasExtension(p string) bool {
+	ext := strings.ToLower(filepath.Ext(p))
+	for _, e := range Extensions {
+		if ext == e {
+			return true
+		}
+	}
+	return false
+}
+
+// MaxFileSize bounds what one input may be; the API server refuses request
+// bodies over 3 MiB, so anything far larger is not a manifest.
+const MaxFileSize = 64 << 20
+
+// Read reads one expanded path ("-" is stdin) and parses it.
+func Read(path string, stdin io.Reader) (*File, error) {
+	var (
+		data []byte
+		err  error
+		name = path
+	)
+	if path == "-" {
+		name = StdinPath
+		data, err = io.ReadAll(io.LimitReader(stdin, MaxFileSize+1))
+	} else {
+		var f *os.File
+		if f, err = os.Open(path); err == nil {
+			data, err = io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+			f.Close()
+		}
+	}
+	if err != nil {
+		return nil, &InputError{pathError(name, err)}
+	}
+	if len(data) > MaxFileSize {
+		return nil, &InputError{fmt.Errorf("read %s: larger than %d MiB", name, MaxFileSize>>20)}
+	}
+	return Parse(name, data), nil
+}
+
+// pathError words an OS error the way the tool prints it: lowercase, one
+// line, naming the path.
+func pathError(p string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("read %s: no such file or directory", p)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("read %s: permission denied", p)
+	}
+	return fmt.Errorf("read %s: %w", p, err)
+}
