@@ -21,6 +21,10 @@ func (l *Linter) CRD(d *source.Document) []report.Finding {
 			"CustomResourceDefinition in version \"v1\" cannot be handled as a CustomResourceDefinition: "+v.DecodeError.Error()))
 		return out
 	}
+	if v.Panic != "" {
+		out = append(out, finding(d, RuleCRDServerPanic, report.Error, "",
+			"Internal error occurred: the API server's CRD validation panics on this object ("+v.Panic+"), so the create fails with 500 Internal Server Error"))
+	}
 	for _, u := range v.Unknown {
 		out = append(out, l.adjust(finding(d, RuleUnknownField, report.Warning, quotedField(u), u)))
 	}

@@ -32,6 +32,7 @@ const (
 	RuleCRDSchema                = "crd-schema"
 	RuleCRDScope                 = "crd-scope"
 	RuleCRDSelectableFields      = "crd-selectable-fields"
+	RuleCRDServerPanic           = "crd-server-panic"
 	RuleCRDStatusNoSubresource   = "crd-status-without-subresource"
 	RuleCRDStructural            = "crd-structural"
 	RuleCRDSubresources          = "crd-subresources"
@@ -67,6 +68,7 @@ var Rules = []report.Rule{
 	{ID: RuleCRDSchema, Severity: report.Error, Doc: "The openAPIV3Schema breaks one of the server's API rules beyond structurality (patterns, embedded resources, int-or-string, metadata); the server rejects the CRD."},
 	{ID: RuleCRDScope, Severity: report.Error, Doc: "spec.scope is missing or not Cluster or Namespaced; the server rejects the CRD."},
 	{ID: RuleCRDSelectableFields, Severity: report.Error, Doc: "A selectableFields entry is invalid (too many, bad path, array or map, metadata, non-scalar type, duplicate); the server rejects the CRD."},
+	{ID: RuleCRDServerPanic, Severity: report.Error, Doc: "The API server's own CRD validation panics on this CRD; the server recovers and the create fails with 500 Internal Server Error."},
 	{ID: RuleCRDStatusNoSubresource, Severity: report.Warning, Doc: "The schema has a status property but the version has no status subresource: status is written with the main resource and by anyone who can update it."},
 	{ID: RuleCRDStructural, Severity: report.Error, Doc: "The openAPIV3Schema is not structural (missing types, forbidden keywords, junctor rules, metadata restrictions); the server rejects the CRD."},
 	{ID: RuleCRDSubresources, Severity: report.Error, Doc: "The status or scale subresource is invalid; the server rejects the CRD."},

@@ -45,12 +45,16 @@ type CRDVerdict struct {
 	Errors field.ErrorList
 	// Warnings are the strategy's warnings on create.
 	Warnings []string
+	// Panic is set when the server's validation code panicked: the API
+	// server recovers and answers 500 Internal Server Error, so the create
+	// fails.
+	Panic string
 }
 
 // Rejected reports whether the server refuses the create under
 // fieldValidation=Warn (strict=false) or Strict.
 func (v *CRDVerdict) Rejected(strict bool) bool {
-	return v.DecodeError != nil || len(v.Errors) > 0 || (strict && len(v.Unknown) > 0)
+	return v.DecodeError != nil || len(v.Errors) > 0 || v.Panic != "" || (strict && len(v.Unknown) > 0)
 }
 
 // ValidateCRD runs a CRD through the server's create path: strict decode
@@ -85,6 +89,31 @@ func ValidateCRD(js []byte) *CRDVerdict {
 		return v
 	}
 	v.Internal = in
+	v.Errors, v.Warnings, v.Panic = validateInternal(in.DeepCopy())
+	if v.Panic != "" {
+		// The server's selectableFields check dereferences the structural
+		// schema even when building it failed (apiextensions-apiserver
+		// v0.37.2, ValidateCustomResourceSelectableFields). Validating
+		// without selectableFields tells the user what else is wrong.
+		retry := in.DeepCopy()
+		retry.Spec.SelectableFields = nil
+		for i := range retry.Spec.Versions {
+			retry.Spec.Versions[i].SelectableFields = nil
+		}
+		v.Errors, v.Warnings, _ = validateInternal(retry)
+	}
+	return v
+}
+
+// validateInternal runs rest.BeforeCreate's steps on the internal object.
+// A panic in the server's code is returned as text: the API server
+// recovers from it and answers 500.
+func validateInternal(in *apiextensions.CustomResourceDefinition) (errs field.ErrorList, warnings []string, panicked string) {
+	defer func() {
+		if r := recover(); r != nil {
+			errs, warnings, panicked = nil, nil, fmt.Sprint(r)
+		}
+	}()
 	// The registry generates a name from generateName before BeforeCreate;
 	// a fixed suffix keeps the verdict deterministic.
 	if in.Name == "" && in.GenerateName != "" {
@@ -96,11 +125,11 @@ func ValidateCRD(js []byte) *CRDVerdict {
 	ctx := genericapirequest.WithNamespace(context.Background(), "")
 	strategy := customresourcedefinition.NewStrategy(scheme)
 	strategy.PrepareForCreate(ctx, in)
-	v.Errors = rest.ValidateCreate(ctx, in, strategy)
-	if len(v.Errors) == 0 {
-		v.Warnings = strategy.WarningsOnCreate(ctx, in)
+	errs = rest.ValidateCreate(ctx, in, strategy)
+	if len(errs) == 0 {
+		warnings = strategy.WarningsOnCreate(ctx, in)
 	}
-	return v
+	return errs, warnings, ""
 }
 
 // decodeField extracts the JSON field path from a decoding error such as

@@ -39,6 +39,11 @@ func TranslatePath(path string, in *apiextensions.CustomResourceDefinition) []st
 	if path == "spec.version" {
 		return []string{"spec.versions[0].name"}
 	}
+	// PrepareForCreate derives status.storedVersions from the storage
+	// version; its errors are about spec.versions.
+	if hasPrefix(path, "status.storedVersions") {
+		return []string{"spec.versions"}
+	}
 	for _, r := range renamed {
 		if hasPrefix(path, r.internal) {
 			path = r.v1 + path[len(r.internal):]

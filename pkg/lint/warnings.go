@@ -210,8 +210,9 @@ func conversionNone(d *source.Document, crd *apiextensionsv1.CustomResourceDefin
 			served = append(served, v)
 		}
 	}
+	first := withoutDocs(served[min(0, len(served)-1):])
 	for _, v := range served[min(1, len(served)):] {
-		if !apiequality.Semantic.DeepEqual(v.Schema, served[0].Schema) {
+		if !apiequality.Semantic.DeepEqual(withoutDocs([]apiextensionsv1.CustomResourceDefinitionVersion{v}), first) {
 			var names []string
 			for _, s := range served {
 				names = append(names, s.Name)
@@ -248,3 +249,33 @@ func celCostWarnings(d *source.Document, crd *apiextensionsv1.CustomResourceDefi
 }
 
 func pct(a, b uint64) float64 { return float64(a) * 100 / float64(b) }
+
+// withoutDocs returns the first version's schema with descriptions
+// removed: versions that differ only in documentation convert fine.
+func withoutDocs(vs []apiextensionsv1.CustomResourceDefinitionVersion) *apiextensionsv1.JSONSchemaProps {
+	if len(vs) == 0 || vs[0].Schema == nil || vs[0].Schema.OpenAPIV3Schema == nil {
+		return nil
+	}
+	s := vs[0].Schema.OpenAPIV3Schema.DeepCopy()
+	walkSchemaMut(s)
+	return s
+}
+
+func walkSchemaMut(s *apiextensionsv1.JSONSchemaProps) {
+	stack := []*apiextensionsv1.JSONSchemaProps{s}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n.Description = ""
+		for k, p := range n.Properties {
+			walkSchemaMut(&p)
+			n.Properties[k] = p
+		}
+		if n.Items != nil && n.Items.Schema != nil {
+			stack = append(stack, n.Items.Schema)
+		}
+		if n.AdditionalProperties != nil && n.AdditionalProperties.Schema != nil {
+			stack = append(stack, n.AdditionalProperties.Schema)
+		}
+	}
+}

@@ -229,4 +229,3 @@ func (s *severityFlag) Set(v string) error {
 	*s = severityFlag(sev)
 	return nil
 }
-

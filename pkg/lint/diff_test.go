@@ -1,0 +1,203 @@
+package lint
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsinstall "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// oracleScheme is the oracle's own scheme, built apart from the linter's.
+var oracleScheme = func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	apiextensionsinstall.Install(s)
+	return s
+}()
+
+// oracle is the API server's verdict on a CRD create, computed the way the
+// server's REST handler does: the codec factory's decoder (decode, default,
+// convert to the internal version), then rest.BeforeCreate's steps with
+// the registry's CRD strategy. Unknown fields do not reject under
+// fieldValidation=Warn, the server's default, so the decoder is lenient.
+func oracle(js []byte) (pairs []string, rejected bool) {
+	return oracleWith(js, false)
+}
+
+// oracleWith, with dropSelectable, validates without selectableFields:
+// what the server would say once its panic on non-structural schemas with
+// selectableFields is out of the way.
+func oracleWith(js []byte, dropSelectable bool) (pairs []string, rejected bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			more, _ := oracleWith(js, true)
+			pairs, rejected = dedupe(append([]string{"panic"}, more...)), true
+		}
+	}()
+	codecs := serializer.NewCodecFactory(oracleScheme)
+	o, _, err := codecs.UniversalDecoder(apiextensions.SchemeGroupVersion).Decode(js, nil, nil)
+	if err != nil {
+		return []string{"decode: " + err.Error()}, true
+	}
+	crd := o.(*apiextensions.CustomResourceDefinition)
+	if dropSelectable {
+		crd.Spec.SelectableFields = nil
+		for i := range crd.Spec.Versions {
+			crd.Spec.Versions[i].SelectableFields = nil
+		}
+	}
+	if crd.Name == "" && crd.GenerateName != "" {
+		crd.Name = crd.GenerateName + "crdlt"
+	}
+	crd.Namespace = ""
+	ctx := genericapirequest.WithNamespace(context.Background(), "")
+	st := customresourcedefinition.NewStrategy(oracleScheme)
+	st.PrepareForCreate(ctx, crd)
+	for _, e := range rest.ValidateCreate(ctx, crd, st) {
+		for _, p := range TranslatePath(e.Field, crd) {
+			pairs = append(pairs, p+": "+e.ErrorBody())
+		}
+	}
+	return dedupe(pairs), len(pairs) > 0
+}
+
+func dedupe(s []string) []string {
+	sort.Strings(s)
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// ours is the linter's verdict: its error findings as (field, message).
+func ours(t *testing.T, l *Linter, d *source.Document) (pairs []string, fs []report.Finding) {
+	fs = l.CRD(d)
+	for _, f := range fs {
+		if f.Severity == report.Error {
+			if f.Rule == RuleCRDServerPanic {
+				pairs = append(pairs, "panic")
+				continue
+			}
+			if f.Rule == RuleCRDDecode {
+				pairs = append(pairs, "decode: "+strings.TrimPrefix(f.Message, `CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: `))
+				continue
+			}
+			pairs = append(pairs, f.Field+": "+f.Message)
+		}
+	}
+	return dedupe(pairs), fs
+}
+
+type diffStats struct {
+	docs, rejected, errors int
+	rules                  map[string]int
+}
+
+// compare checks one CRD document against the oracle.
+func compare(t *testing.T, l *Linter, name string, data []byte, st *diffStats) {
+	t.Helper()
+	f := source.Parse(name, data)
+	for _, d := range f.Documents {
+		if !IsCRD(d) {
+			continue
+		}
+		want, rejected := oracle(d.JSON)
+		got, fs := ours(t, l, d)
+		st.docs++
+		if rejected {
+			st.rejected++
+		}
+		st.errors += len(want)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: findings differ from the server\n got: %q\nwant: %q", name, got, want)
+		}
+		if (len(got) > 0) != rejected {
+			t.Errorf("%s: has error finding = %v, server rejects = %v", name, len(got) > 0, rejected)
+		}
+		for _, fd := range fs {
+			st.rules[fd.Rule]++
+			if fd.Rule == RuleCRDInvalid {
+				t.Errorf("%s: classifier fallback hit: %s: %s", name, fd.Field, fd.Message)
+			}
+			if fd.Rule == RuleCRDServerPanic {
+				continue
+			}
+			if fd.Line < 1 || fd.Column < 1 || fd.File != name {
+				t.Errorf("%s: finding without position: %+v", name, fd)
+			}
+			// A field the server names must exist in the user's document,
+			// unless the server says it is missing.
+			if _, exact := d.Locate(fd.Field); !exact && fd.Severity == report.Error && fd.Rule != RuleCRDDecode &&
+				!strings.HasPrefix(fd.Message, "Required value") && !strings.HasPrefix(fd.Message, "Invalid value: null") {
+				t.Errorf("%s: field %q does not resolve in the document (%s)", name, fd.Field, fd.Message)
+			}
+		}
+	}
+}
+
+func TestDifferentialCRDCorpus(t *testing.T) {
+	l := New(Options{})
+	st := &diffStats{rules: map[string]int{}}
+	for _, p := range testutil.Files(t, "crds") {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compare(t, l, filepath.Base(p), data, st)
+		// A realistic mutant of each: the first property of spec loses its
+		// type, deep inside a large real file.
+		f := source.Parse(p, data)
+		for _, d := range f.Documents {
+			var o obj
+			if err := sigsyaml.Unmarshal(d.JSON, &o); err != nil {
+				t.Fatal(err)
+			}
+			spec, _ := getPath(o, sp+".properties").(map[string]any)
+			for _, k := range sortedKeys(spec) {
+				if m, ok := spec[k].(map[string]any); ok {
+					delete(m, "type")
+					break
+				}
+			}
+			compare(t, l, filepath.Base(p)+"#untyped", toYAML(t, o), st)
+		}
+	}
+	t.Logf("corpus: %d CRD documents (originals and mutants), %d rejected, %d server errors, all agreeing; findings by rule: %v", st.docs, st.rejected, st.errors, st.rules)
+	fmt.Fprintf(os.Stderr, "differential CRD corpus: %d documents, %d rejected by the server, %d (field, message) errors, all equal\n", st.docs, st.rejected, st.errors)
+}
+
+func TestDifferentialCRDMutants(t *testing.T) {
+	l := New(Options{})
+	base := loadBase(t)
+	st := &diffStats{rules: map[string]int{}}
+	for _, m := range mutants {
+		t.Run(m.name, func(t *testing.T) {
+			o := deepCopy(base)
+			m.edit(o)
+			compare(t, l, m.name+".yaml", toYAML(t, o), st)
+			compare(t, l, m.name+"-hoisted.yaml", toYAML(t, multiVersion(m, true, base)), st)
+			compare(t, l, m.name+"-split.yaml", toYAML(t, multiVersion(m, false, base)), st)
+		})
+	}
+	t.Logf("mutants: %d CRD documents, %d rejected, %d server errors; findings by rule: %v", st.docs, st.rejected, st.errors, st.rules)
+	fmt.Fprintf(os.Stderr, "differential CRD mutants: %d documents from %d mutants, %d rejected by the server, %d (field, message) errors, all equal\n", st.docs, len(mutants), st.rejected, st.errors)
+}
