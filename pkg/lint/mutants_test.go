@@ -71,7 +71,7 @@ func setPath(o obj, path string, v any, del bool) {
 }
 
 func set(path string, v any) func(obj) { return func(o obj) { setPath(o, path, v, false) } }
-func del(path string) func(obj) { return func(o obj) { setPath(o, path, nil, true) } }
+func del(path string) func(obj)        { return func(o obj) { setPath(o, path, nil, true) } }
 func all(fs ...func(obj)) func(obj) {
 	return func(o obj) {
 		for _, f := range fs {
