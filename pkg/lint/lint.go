@@ -1,11 +1,14 @@
 package lint
 
 import (
+	"fmt"
 	"regexp"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -18,15 +21,61 @@ type Options struct {
 	Strict bool
 	// Disabled silences rules by ID.
 	Disabled map[string]bool
+	// Catalog holds the CRDs custom resources are validated against; nil
+	// skips custom resources.
+	Catalog *crd.Catalog
+	// RequireCRDs makes a custom resource without a CRD an error.
+	RequireCRDs bool
 }
 
-// Linter judges documents as the API server would.
+// Linter judges documents as the API server would. It is safe for
+// concurrent use.
 type Linter struct {
 	opts Options
+	// verdicts caches CRD verdicts computed while collecting CRDs, so a
+	// CRD that is both catalogued and linted is validated once.
+	verdicts sync.Map // docKey -> *CRDVerdict
+}
+
+type docKey struct {
+	file        string
+	index, item int
 }
 
 // New returns a Linter.
 func New(opts Options) *Linter { return &Linter{opts: opts} }
+
+// Collect adds the CustomResourceDefinitions of a file to the catalogue,
+// marking those the server would reject. It reports how many it added.
+func (l *Linter) Collect(f *source.File) int {
+	n := 0
+	for _, d := range f.Documents {
+		if !IsCRD(d) {
+			continue
+		}
+		if _, v := d.GroupVersion(); v != "v1" {
+			continue
+		}
+		vd := ValidateCRD(d.JSON)
+		l.verdicts.Store(docKey{d.File, d.Index, d.Item}, vd)
+		if vd.V1 == nil || l.opts.Catalog == nil {
+			continue
+		}
+		src := fmt.Sprintf("%s:%d", d.File, d.Root.Line)
+		l.opts.Catalog.Add(vd.V1, src, vd.Rejected(false))
+		n++
+	}
+	return n
+}
+
+// verdict returns the cached verdict of a collected CRD (once: the cache
+// only bridges collecting and linting) or computes it.
+func (l *Linter) verdict(d *source.Document) *CRDVerdict {
+	if v, ok := l.verdicts.LoadAndDelete(docKey{d.File, d.Index, d.Item}); ok {
+		return v.(*CRDVerdict)
+	}
+	return ValidateCRD(d.JSON)
+}
 
 // builtin holds the group/kinds of client-go's scheme: objects the API
 // server knows without a CRD, which are not ours to judge.
@@ -65,10 +114,11 @@ func (l *Linter) File(f *source.File) ([]report.Finding, int) {
 		switch {
 		case IsCRD(d):
 			out = append(out, l.CRD(d)...)
-		default:
-			// Built-in kinds are the server's; custom resources are
-			// validated by the CR checks, which this linter does not run.
+		case IsBuiltin(d) || l.opts.Catalog == nil:
+			// Built-in kinds are the server's, not ours to judge.
 			skipped++
+		default:
+			out = append(out, l.CR(d)...)
 		}
 	}
 	return l.filter(out), skipped

@@ -39,11 +39,40 @@ const (
 	RuleCRDUnrecognizedFormat    = "crd-unrecognized-format"
 	RuleCRDVersions              = "crd-versions"
 	RuleUnknownField             = "unknown-field"
+
+	RuleCRCEL           = "cr-cel"
+	RuleCRCRDRejected   = "cr-crd-rejected"
+	RuleCRDecode        = "cr-decode"
+	RuleCRDeprecated    = "cr-deprecated-version"
+	RuleCREmbedded      = "cr-embedded-resource"
+	RuleCRListType      = "cr-list-type"
+	RuleCRMetadata      = "cr-metadata"
+	RuleCRNoCRD         = "cr-no-crd"
+	RuleCRScale         = "cr-scale"
+	RuleCRSchema        = "cr-schema"
+	RuleCRServerPanic   = "cr-server-panic"
+	RuleCRServerWarning = "cr-server-warning"
+	RuleCRTypeMeta      = "cr-type-meta"
+	RuleCRVersion       = "cr-version"
 )
 
 // Rules is the catalogue, sorted by ID. Severity is the default; --strict
 // raises duplicate-field and unknown-field to errors.
 var Rules = []report.Rule{
+	{ID: RuleCRCEL, Severity: report.Error, Doc: "A custom resource fails an x-kubernetes-validations CEL rule (or its evaluation errs or runs out of budget); the server rejects it."},
+	{ID: RuleCRCRDRejected, Severity: report.Error, Doc: "The custom resource's CRD would itself be rejected, so the kind does not exist on the server."},
+	{ID: RuleCRDecode, Severity: report.Error, Doc: "The custom resource cannot be decoded (malformed metadata, an embedded resource's apiVersion or kind not a string); the server answers 400."},
+	{ID: RuleCRDeprecated, Severity: report.Warning, Doc: "The custom resource uses a deprecated version of its CRD; the server sends the CRD's deprecationWarning."},
+	{ID: RuleCREmbedded, Severity: report.Error, Doc: "An x-kubernetes-embedded-resource object lacks apiVersion or kind, or has invalid metadata; the server rejects the custom resource."},
+	{ID: RuleCRListType, Severity: report.Error, Doc: "A list with x-kubernetes-list-type set or map has duplicate items or keys; the server rejects the custom resource."},
+	{ID: RuleCRMetadata, Severity: report.Error, Doc: "The custom resource's metadata is invalid (name, namespace for the scope, labels, annotations, finalizers); the server rejects it."},
+	{ID: RuleCRNoCRD, Severity: report.Warning, Doc: "No CRD among the inputs and --crd defines this kind, so the custom resource was not validated (an error with --require-crds)."},
+	{ID: RuleCRScale, Severity: report.Error, Doc: "The value at the scale subresource's replicas path is not a valid replica count; the server rejects the custom resource."},
+	{ID: RuleCRSchema, Severity: report.Error, Doc: "The custom resource fails its OpenAPI schema (type, format, enum, pattern, bounds, required, ...); the server rejects it."},
+	{ID: RuleCRServerPanic, Severity: report.Error, Doc: "The API server's own code panics on this custom resource; the create fails with 500 Internal Server Error."},
+	{ID: RuleCRServerWarning, Severity: report.Warning, Doc: "The server accepts the custom resource with a warning (for example a finalizer name that is not domain-qualified)."},
+	{ID: RuleCRTypeMeta, Severity: report.Error, Doc: "The custom resource's apiVersion or kind does not match its CRD."},
+	{ID: RuleCRVersion, Severity: report.Error, Doc: "The custom resource's version is not defined or not served by its CRD; the server answers 404."},
 	{ID: RuleCRDAPIApproval, Severity: report.Error, Doc: "A CRD in a protected group (*.k8s.io, *.kubernetes.io) lacks a valid api-approved.kubernetes.io annotation; the server rejects it."},
 	{ID: RuleCRDAPIRemoved, Severity: report.Error, Doc: "The CRD uses an apiextensions.k8s.io version no supported server serves (v1beta1 was removed in Kubernetes 1.22)."},
 	{ID: RuleCRDCEL, Severity: report.Error, Doc: "An x-kubernetes-validations rule is malformed, does not compile, or exceeds the server's estimated cost budget; the server rejects the CRD."},

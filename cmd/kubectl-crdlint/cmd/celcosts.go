@@ -6,7 +6,6 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // celCostLine is one expression's estimate, positioned like a finding.
@@ -28,12 +27,12 @@ type celCostLine struct {
 }
 
 // celCosts prints every CEL expression's estimated cost.
-func (o *CheckOptions) celCosts(files []string) error {
+func (o *CheckOptions) celCosts(in *inputs) error {
 	var lines []celCostLine
-	for _, p := range files {
-		f, err := source.Read(p, o.In)
+	for _, p := range in.files {
+		f, err := in.read(p)
 		if err != nil {
-			return inputError(err)
+			return err
 		}
 		for _, d := range f.Documents {
 			if !lint.IsCRD(d) {

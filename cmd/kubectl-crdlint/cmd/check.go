@@ -3,18 +3,16 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // CheckOptions lints files and directories.
@@ -26,6 +24,9 @@ type CheckOptions struct {
 	NoColor   bool
 	ListRules bool
 	CELCosts  bool
+	// CRDs are extra files or directories to take CRDs from.
+	CRDs        []string
+	RequireCRDs bool
 
 	paths []string
 	genericiooptions.IOStreams
@@ -37,15 +38,20 @@ func NewCmdCheck(s genericiooptions.IOStreams) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "check [PATH|-]...",
 		Short: "Tell whether the API server would accept each CRD, and why not",
-		Long: `Check CustomResourceDefinitions in files, directories (recursively: .yaml, .yml,
-.json; hidden directories skipped) or stdin (-), exactly as the API server
-validates a create, and report every problem at its file:line:column.
+		Long: `Check CustomResourceDefinitions and custom resources in files, directories
+(recursively: .yaml, .yml, .json; hidden directories skipped) or stdin (-),
+exactly as the API server validates a create, and report every problem at
+its file:line:column. Custom resources are validated against the CRDs among
+the inputs and those given with --crd.
 
 Documents that are not Kubernetes objects and kinds built into the server are
 skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 2: usage or input error.`,
 		Example: `  # Lint every CRD of a repository
   kubectl crdlint check config/crd/
+
+  # Validate custom resources against CRDs kept elsewhere
+  kubectl crdlint check --crd config/crd/ config/samples/
 
   # Lint rendered manifests, failing on warnings too
   helm template ./chart | kubectl crdlint check --fail-on warning -
@@ -68,6 +74,8 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 	f.BoolVar(&o.Strict, "strict", false, "Report unknown and duplicate fields as errors, as the server does under fieldValidation=Strict (kubectl apply --validate=strict)")
 	f.StringArrayVar(&o.Disable, "disable", nil, "Silence a rule by ID (repeatable); see --list-rules")
 	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the output (NO_COLOR is honoured too)")
+	f.StringArrayVar(&o.CRDs, "crd", nil, "A file or directory of CRDs to validate custom resources against, in addition to the CRDs among the inputs (repeatable)")
+	f.BoolVar(&o.RequireCRDs, "require-crds", false, "Report a custom resource whose CRD is not found as an error instead of a warning")
 	f.BoolVar(&o.ListRules, "list-rules", false, "List every rule with its ID, default severity and description, then exit")
 	f.BoolVar(&o.CELCosts, "cel-costs", false, "Print the server's estimated cost of every CEL expression and its share of both budgets, then exit")
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json", "sarif", "github"}, cobra.ShellCompDirectiveNoFileComp))
@@ -127,9 +135,9 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	if o.ListRules {
 		return o.listRules()
 	}
-	files, err := source.Expand(o.paths)
+	in, err := newInputs(o.paths, o.In)
 	if err != nil {
-		return inputError(err)
+		return err
 	}
 	disabled := map[string]bool{}
 	for _, id := range o.Disable {
@@ -137,12 +145,25 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 			disabled[strings.TrimSpace(id)] = true
 		}
 	}
-	l := lint.New(lint.Options{Strict: o.Strict, Disabled: disabled})
+	cat := crd.NewCatalog()
+	l := lint.New(lint.Options{Strict: o.Strict, Disabled: disabled, Catalog: cat, RequireCRDs: o.RequireCRDs})
 	if o.CELCosts {
-		return o.celCosts(files)
+		return o.celCosts(in)
+	}
+	if err := collectCRDs(ctx, l, in, o.CRDs); err != nil {
+		return err
 	}
 	res := report.Result{Rules: lint.Rules}
-	results, err := o.lintAll(ctx, l, files)
+	results := make([]fileResult, len(in.files))
+	err = parallel(ctx, len(in.files), func(i int) error {
+		f, err := in.read(in.files[i])
+		if err != nil {
+			return err
+		}
+		fs, skipped := l.File(f)
+		results[i] = fileResult{findings: fs, documents: f.Count, skipped: skipped}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
@@ -167,44 +188,6 @@ type fileResult struct {
 	findings  []report.Finding
 	documents int
 	skipped   int
-	err       error
-}
-
-// lintAll reads and lints files over all cores; results keep input order.
-// A file that cannot be read stops the run with exit code 2.
-func (o *CheckOptions) lintAll(ctx context.Context, l *lint.Linter, files []string) ([]fileResult, error) {
-	results := make([]fileResult, len(files))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(files), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				f, err := source.Read(files[i], o.In)
-				if err != nil {
-					results[i].err = err
-					continue
-				}
-				fs, skipped := l.File(f)
-				results[i] = fileResult{findings: fs, documents: f.Count, skipped: skipped}
-			}
-		}()
-	}
-	for i := range files {
-		if ctx.Err() != nil {
-			break
-		}
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	for _, r := range results {
-		if r.err != nil {
-			return nil, inputError(r.err)
-		}
-	}
-	return results, ctx.Err()
 }
 
 func (o *CheckOptions) listRules() error {

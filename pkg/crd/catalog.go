@@ -1,0 +1,175 @@
+package crd
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/version"
+)
+
+// Status says how a lookup went.
+type Status int
+
+const (
+	// Found: the version exists and is served.
+	Found Status = iota
+	// NoCRD: no CRD defines the group and kind.
+	NoCRD
+	// NoVersion: the CRD has no such version.
+	NoVersion
+	// NotServed: the version exists but is not served.
+	NotServed
+	// Invalid: the CRD defining the kind would itself be rejected.
+	Invalid
+)
+
+// Entry is one CRD known to the catalogue.
+type Entry struct {
+	CRD *apiextensionsv1.CustomResourceDefinition
+	// Source says where the CRD came from (a file position, a cluster).
+	Source string
+	// Rejected is set when the server would refuse the CRD, so no custom
+	// resource of it can be created.
+	Rejected bool
+
+	mu       sync.Mutex
+	versions map[string]*Version
+	errs     map[string]error
+}
+
+// Catalog indexes CRDs by group and kind. It is safe for concurrent use;
+// each version is compiled on first use, once.
+type Catalog struct {
+	mu   sync.RWMutex
+	byGK map[schema.GroupKind]*Entry
+}
+
+// NewCatalog returns an empty catalogue.
+func NewCatalog() *Catalog {
+	return &Catalog{byGK: map[schema.GroupKind]*Entry{}}
+}
+
+// Add registers a CRD (already defaulted, as the server stores it). A later
+// CRD for the same group and kind replaces an earlier one, as applying it
+// would.
+func (c *Catalog) Add(crd *apiextensionsv1.CustomResourceDefinition, source string, rejected bool) {
+	gk := schema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.byGK[gk] = &Entry{CRD: crd, Source: source, Rejected: rejected, versions: map[string]*Version{}, errs: map[string]error{}}
+}
+
+// Len is the number of CRDs.
+func (c *Catalog) Len() int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return len(c.byGK)
+}
+
+// Entry returns the CRD for a group and kind, or nil.
+func (c *Catalog) Entry(gk schema.GroupKind) *Entry {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.byGK[gk]
+}
+
+// Lookup finds the compiled version for a group, version and kind.
+func (c *Catalog) Lookup(gvk schema.GroupVersionKind) (*Version, *Entry, Status, error) {
+	e := c.Entry(gvk.GroupKind())
+	if e == nil {
+		return nil, nil, NoCRD, nil
+	}
+	if e.Rejected {
+		return nil, e, Invalid, nil
+	}
+	var spec *apiextensionsv1.CustomResourceDefinitionVersion
+	for i := range e.CRD.Spec.Versions {
+		if e.CRD.Spec.Versions[i].Name == gvk.Version {
+			spec = &e.CRD.Spec.Versions[i]
+		}
+	}
+	if spec == nil {
+		return nil, e, NoVersion, nil
+	}
+	if !spec.Served {
+		return nil, e, NotServed, nil
+	}
+	v, err := e.version(gvk.Version)
+	return v, e, Found, err
+}
+
+func (e *Entry) version(name string) (*Version, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if v, ok := e.versions[name]; ok {
+		return v, nil
+	}
+	if err, ok := e.errs[name]; ok {
+		return nil, err
+	}
+	v, err := compile(e.CRD, name)
+	if err != nil {
+		e.errs[name] = err
+		return nil, err
+	}
+	e.versions[name] = v
+	return v, nil
+}
+
+// Versions lists the CRD's version names, served ones first in the
+// server's preference order.
+func (e *Entry) Versions() []string {
+	var names []string
+	for _, v := range e.CRD.Spec.Versions {
+		names = append(names, v.Name)
+	}
+	sort.SliceStable(names, func(i, j int) bool {
+		return version.CompareKubeAwareVersionStrings(names[i], names[j]) > 0
+	})
+	return names
+}
+
+// DeprecationWarning is the warning the server sends for a request to a
+// deprecated version: the CRD's deprecationWarning, or the server's default
+// text (as customresource_handler.go's defaultDeprecationWarning words it).
+func DeprecationWarning(crd *apiextensionsv1.CustomResourceDefinition, ver string) string {
+	var spec apiextensionsv1.CustomResourceDefinitionVersion
+	for _, v := range crd.Spec.Versions {
+		if v.Name == ver {
+			spec = v
+		}
+	}
+	if spec.DeprecationWarning != nil {
+		return *spec.DeprecationWarning
+	}
+	s := crd.Spec
+	msg := fmt.Sprintf("%s/%s %s is deprecated", s.Group, ver, s.Names.Kind)
+	var newer []string
+	for _, v := range s.Versions {
+		if v.Served && !v.Deprecated && version.CompareKubeAwareVersionStrings(ver, v.Name) < 0 {
+			newer = append(newer, v.Name)
+		}
+	}
+	if len(newer) == 0 {
+		return msg
+	}
+	sort.Slice(newer, func(i, j int) bool {
+		return version.CompareKubeAwareVersionStrings(newer[i], newer[j]) > 0
+	})
+	return msg + fmt.Sprintf("; use %s/%s %s", s.Group, newer[0], s.Names.Kind)
+}
+
+// Served lists the served versions, for messages.
+func (e *Entry) Served() string {
+	var s []string
+	for _, v := range e.CRD.Spec.Versions {
+		if v.Served {
+			s = append(s, v.Name)
+		}
+	}
+	return strings.Join(s, ", ")
+}

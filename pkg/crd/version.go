@@ -1,0 +1,254 @@
+package crd
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"k8s.io/apiextensions-apiserver/pkg/apihelpers"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
+	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+)
+
+// Version is one served CRD version compiled as the server's CRD handler
+// compiles it (getOrCreateServingInfoFor): reused for every object.
+type Version struct {
+	CRD  *apiextensionsv1.CustomResourceDefinition
+	GVK  schema.GroupVersionKind
+	Spec apiextensionsv1.CustomResourceDefinitionVersion
+	// Structural is the version's schema with defaults pruned, or nil when
+	// the version has none.
+	Structural *structuralschema.Structural
+	Namespaced bool
+
+	strategy  rest.RESTCreateStrategy
+	validator apiservervalidation.SchemaValidator
+
+	celOnce   sync.Once
+	celCached *cel.Validator
+}
+
+func compile(crd *apiextensionsv1.CustomResourceDefinition, name string) (v *Version, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = nil, fmt.Errorf("the server could not serve this version: %v", r)
+		}
+	}()
+	v = &Version{CRD: crd, GVK: schema.GroupVersionKind{Group: crd.Spec.Group, Version: name, Kind: crd.Spec.Names.Kind},
+		Namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped}
+	for _, s := range crd.Spec.Versions {
+		if s.Name == name {
+			v.Spec = s
+		}
+	}
+	val, err := apihelpers.GetSchemaForVersion(crd, name)
+	if err != nil {
+		return nil, err
+	}
+	var props *apiextensions.JSONSchemaProps
+	if val != nil {
+		in := &apiextensions.CustomResourceValidation{}
+		if err := apiextensionsv1.Convert_v1_CustomResourceValidation_To_apiextensions_CustomResourceValidation(val, in, nil); err != nil {
+			return nil, err
+		}
+		props = in.OpenAPIV3Schema
+		s, err := structuralschema.NewStructural(props)
+		if err != nil {
+			return nil, fmt.Errorf("the schema is not structural: %w", err)
+		}
+		s = s.DeepCopy()
+		if err := structuraldefaulting.PruneDefaults(s); err != nil {
+			return nil, err
+		}
+		v.Structural = s
+	}
+	validator, _, err := apiservervalidation.NewSchemaValidator(props)
+	if err != nil {
+		return nil, err
+	}
+	v.validator = validator
+	subresources, err := apihelpers.GetSubresourcesForVersion(crd, name)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		status          *apiextensions.CustomResourceSubresourceStatus
+		statusValidator apiservervalidation.SchemaValidator
+		scale           *apiextensions.CustomResourceSubresourceScale
+	)
+	if subresources != nil && subresources.Status != nil {
+		status = &apiextensions.CustomResourceSubresourceStatus{}
+		if props != nil && props.Properties != nil {
+			if st, ok := props.Properties["status"]; ok {
+				if statusValidator, _, err = apiservervalidation.NewSchemaValidator(&st); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if subresources != nil && subresources.Scale != nil {
+		scale = &apiextensions.CustomResourceSubresourceScale{}
+		if err := apiextensionsv1.Convert_v1_CustomResourceSubresourceScale_To_apiextensions_CustomResourceSubresourceScale(subresources.Scale, scale, nil); err != nil {
+			return nil, err
+		}
+	}
+	v.strategy = customresource.NewStrategy(typer{}, v.Namespaced, v.GVK, validator, statusValidator, v.Structural, status, scale, v.Spec.SelectableFields)
+	return v, nil
+}
+
+// typer answers the strategy's kind questions for unstructured objects.
+type typer struct{}
+
+func (typer) ObjectKinds(obj runtime.Object) ([]schema.GroupVersionKind, bool, error) {
+	return []schema.GroupVersionKind{obj.GetObjectKind().GroupVersionKind()}, false, nil
+}
+func (typer) Recognizes(schema.GroupVersionKind) bool { return true }
+
+// Verdict is the server's answer to a create of one custom resource.
+type Verdict struct {
+	// DecodeError is a 400: the body cannot be handled as the kind.
+	DecodeError error
+	// Unknown are the paths the server prunes (unknown field "<path>"):
+	// warnings under fieldValidation=Warn, a 400 under Strict.
+	Unknown []string
+	// Errors is the validation's 422 verdict.
+	Errors field.ErrorList
+	// Warnings are the strategy's warnings (finalizer names).
+	Warnings []string
+	// Object is the object as the server would store it: pruned,
+	// defaulted, with status dropped when the status subresource exists.
+	// Nil on a decode error.
+	Object *unstructured.Unstructured
+	// Panic is set when the server's code panicked (a 500).
+	Panic string
+}
+
+// Create runs a create of obj (a decoded JSON object, which Create takes
+// over) through the server's steps, in its order: prune and coerce
+// (schemaCoercingDecoder), default, rest.BeforeCreate (namespace,
+// PrepareForCreate, strategy validation, ObjectMeta), warnings.
+// namespace is the request's namespace: the object's, or kubectl's default.
+func (v *Version) Create(obj map[string]any, namespace string) (vd *Verdict) {
+	vd = &Verdict{}
+	defer func() {
+		if r := recover(); r != nil {
+			vd.Panic = fmt.Sprint(r)
+		}
+	}()
+	u := &unstructured.Unstructured{Object: obj}
+	unknown, err := v.coerce(u)
+	if err != nil {
+		vd.DecodeError = err
+		return vd
+	}
+	vd.Unknown = unknown
+	if v.Structural != nil {
+		structuraldefaulting.Default(u.Object, v.Structural)
+	}
+	if !v.Namespaced {
+		namespace = ""
+	}
+	ctx := genericapirequest.WithNamespace(context.Background(), namespace)
+	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(rest.ExpectedNamespaceForScope(namespace, v.Namespaced), u); err != nil {
+		vd.DecodeError = err
+		return vd
+	}
+	if u.GetName() == "" && u.GetGenerateName() != "" {
+		// The registry generates the name before BeforeCreate; a fixed
+		// suffix keeps verdicts deterministic.
+		u.SetName(u.GetGenerateName() + "crdlt")
+	}
+	v.strategy.PrepareForCreate(ctx, u)
+	vd.Errors = rest.ValidateCreate(ctx, u, v.strategy)
+	vd.Warnings = v.strategy.WarningsOnCreate(ctx, u)
+	vd.Object = u
+	return vd
+}
+
+// coerce is the server's unstructuredSchemaCoercer.apply for a request
+// with field validation (unknown paths tracked, malformed metadata an
+// error rather than dropped).
+func (v *Version) coerce(u *unstructured.Unstructured) ([]string, error) {
+	kind, foundKind, err := unstructured.NestedString(u.Object, "kind")
+	if err != nil {
+		return nil, err
+	}
+	apiVersion, foundAPIVersion, err := unstructured.NestedString(u.Object, "apiVersion")
+	if err != nil {
+		return nil, err
+	}
+	objectMeta, foundObjectMeta, unknown, err := schemaobjectmeta.GetObjectMetaWithOptions(u.Object, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
+	if err != nil {
+		return nil, err
+	}
+	if v.Structural != nil {
+		unknown = append(unknown, structuralpruning.PruneWithOptions(u.Object, v.Structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
+		structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, v.Structural)
+	}
+	ferr, paths := schemaobjectmeta.CoerceWithOptions(nil, u.Object, v.Structural, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
+	if ferr != nil {
+		return nil, ferr
+	}
+	unknown = append(unknown, paths...)
+	if foundKind {
+		u.SetKind(kind)
+	}
+	if foundAPIVersion {
+		u.SetAPIVersion(apiVersion)
+	}
+	if foundObjectMeta {
+		if err := schemaobjectmeta.SetObjectMeta(u.Object, objectMeta); err != nil {
+			return nil, err
+		}
+	}
+	return unknown, nil
+}
+
+// Explain splits a verdict's errors by origin, for rule IDs: it reruns the
+// strategy's parts separately (only for objects with errors, so valid
+// objects pay nothing). The maps are keyed by field.Error.Error().
+func (v *Version) Explain(vd *Verdict) (schemaErrs, embedded, listType map[string]bool) {
+	schemaErrs, embedded, listType = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	if vd.Object == nil || len(vd.Errors) == 0 {
+		return
+	}
+	obj := vd.Object.UnstructuredContent()
+	for _, e := range apiservervalidation.ValidateCustomResource(nil, obj, v.validator) {
+		schemaErrs[e.Error()] = true
+	}
+	if v.Structural != nil {
+		for _, e := range schemaobjectmeta.Validate(context.Background(), nil, obj, v.Structural, false) {
+			embedded[e.Error()] = true
+		}
+		for _, e := range structurallisttype.ValidateListSetsAndMaps(nil, v.Structural, obj) {
+			listType[e.Error()] = true
+		}
+	}
+	return
+}
+
+// CELValidator returns the server's CEL validator for this version's
+// schema, compiled on first use (for transition rules and explanations).
+func (v *Version) CELValidator() *cel.Validator {
+	v.celOnce.Do(func() {
+		if v.Structural != nil {
+			v.celCached = cel.NewValidator(v.Structural, true, celconfig.PerCallLimit)
+		}
+	})
+	return v.celCached
+}

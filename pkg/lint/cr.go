@@ -1,0 +1,127 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// DefaultNamespace is where kubectl sends a namespaced object that names
+// none (with no namespace set in the kubeconfig context).
+const DefaultNamespace = "default"
+
+// CR lints one custom resource: the server's verdict on create against
+// the CRD the catalogue holds for it.
+func (l *Linter) CR(d *source.Document) []report.Finding {
+	g, ver := d.GroupVersion()
+	gvk := schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind}
+	v, entry, status, err := l.opts.Catalog.Lookup(gvk)
+	switch status {
+	case crd.NoCRD:
+		sev := report.Warning
+		if l.opts.RequireCRDs {
+			sev = report.Error
+		}
+		return []report.Finding{finding(d, RuleCRNoCRD, sev, "kind", fmt.Sprintf("no CRD for %s, Kind=%s", gvk.GroupVersion(), gvk.Kind))}
+	case crd.Invalid:
+		return []report.Finding{finding(d, RuleCRCRDRejected, report.Error, "kind",
+			fmt.Sprintf("no matches for kind %q in version %q: its CustomResourceDefinition (%s) would be rejected by the server", gvk.Kind, gvk.GroupVersion(), entry.Source))}
+	case crd.NoVersion:
+		return []report.Finding{finding(d, RuleCRVersion, report.Error, "apiVersion",
+			fmt.Sprintf("no matches for kind %q in version %q: CRD %s has no version %q (served: %s)", gvk.Kind, gvk.GroupVersion(), entry.CRD.Name, gvk.Version, entry.Served()))}
+	case crd.NotServed:
+		return []report.Finding{finding(d, RuleCRVersion, report.Error, "apiVersion",
+			fmt.Sprintf("the server could not find the requested resource: version %q of CRD %s is not served (served: %s)", gvk.Version, entry.CRD.Name, entry.Served()))}
+	}
+	if err != nil {
+		return []report.Finding{finding(d, RuleCRCRDRejected, report.Error, "kind",
+			fmt.Sprintf("CRD %s (%s) cannot serve version %q: %v", entry.CRD.Name, entry.Source, gvk.Version, err))}
+	}
+	var out []report.Finding
+	if v.Spec.Deprecated {
+		out = append(out, finding(d, RuleCRDeprecated, report.Warning, "apiVersion", crd.DeprecationWarning(entry.CRD, gvk.Version)))
+	}
+	var obj map[string]any
+	if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
+		return append(out, finding(d, RuleCRDecode, report.Error, "", cannotHandle(gvk, err)))
+	}
+	ns := d.Object.Namespace
+	if ns == "" {
+		ns = DefaultNamespace
+	}
+	vd := v.Create(obj, ns)
+	if vd.Panic != "" {
+		return append(out, finding(d, RuleCRServerPanic, report.Error, "",
+			"Internal error occurred: the API server's code panics on this object ("+vd.Panic+"), so the create fails with 500 Internal Server Error"))
+	}
+	if vd.DecodeError != nil {
+		path := ""
+		var fe *field.Error
+		if errors.As(vd.DecodeError, &fe) {
+			path = fe.Field
+		}
+		return append(out, finding(d, RuleCRDecode, report.Error, path, cannotHandle(gvk, vd.DecodeError)))
+	}
+	for _, p := range vd.Unknown {
+		out = append(out, l.adjust(finding(d, RuleUnknownField, report.Warning, p, fmt.Sprintf("unknown field %q", p))))
+	}
+	if len(vd.Errors) > 0 {
+		schemaErrs, embedded, listType := v.Explain(vd)
+		for _, e := range vd.Errors {
+			f := finding(d, classifyCR(e, schemaErrs, embedded, listType), report.Error, e.Field, e.ErrorBody())
+			if e.Field == "<nil>" {
+				// Junctor errors name their field inside the message.
+				if m := junctorRE.FindStringSubmatch(e.ErrorBody()); m != nil {
+					if pos, ok := d.Locate(m[1]); ok {
+						f.Line, f.Column = pos.Line, pos.Column
+					}
+				}
+			}
+			out = append(out, f)
+		}
+	}
+	for _, w := range vd.Warnings {
+		path := ""
+		if i := strings.Index(w, ": "); i > 0 {
+			path = w[:i]
+		}
+		out = append(out, finding(d, RuleCRServerWarning, report.Warning, path, w))
+	}
+	return out
+}
+
+var junctorRE = regexp.MustCompile(`^Invalid value: "": "([^"]+)" must`)
+
+func cannotHandle(gvk schema.GroupVersionKind, err error) string {
+	return fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, gvk.Kind, err)
+}
+
+// classifyCR names the part of the server's validation an error came from.
+func classifyCR(e *field.Error, schemaErrs, embedded, listType map[string]bool) string {
+	key := e.Error()
+	switch {
+	case e.Field == "kind" || e.Field == "apiVersion":
+		return RuleCRTypeMeta
+	case listType[key]:
+		return RuleCRListType
+	case embedded[key]:
+		return RuleCREmbedded
+	case schemaErrs[key]:
+		return RuleCRSchema
+	case hasPrefix(e.Field, "metadata"):
+		return RuleCRMetadata
+	case strings.HasPrefix(e.Field, "."):
+		return RuleCRScale
+	}
+	// What remains of the strategy's verdict is its CEL validation.
+	return RuleCRCEL
+}
