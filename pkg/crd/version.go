@@ -169,9 +169,7 @@ func (v *Version) Create(obj map[string]any, namespace string) (vd *Verdict) {
 		return vd
 	}
 	if u.GetName() == "" && u.GetGenerateName() != "" {
-		// The registry generates the name before BeforeCreate; a fixed
-		// suffix keeps verdicts deterministic.
-		u.SetName(u.GetGenerateName() + "crdlt")
+		u.SetName(GenerateName(u.GetGenerateName()))
 	}
 	v.strategy.PrepareForCreate(ctx, u)
 	vd.Errors = rest.ValidateCreate(ctx, u, v.strategy)
@@ -251,4 +249,17 @@ func (v *Version) CELValidator() *cel.Validator {
 		}
 	})
 	return v.celCached
+}
+
+// GenerateName is the name the registry gives an object with only
+// generateName (Store.create, before BeforeCreate): names.SimpleNameGenerator
+// truncates the base to 58 characters and appends 5 random characters of
+// its alphabet; a fixed suffix from that alphabet keeps verdicts
+// deterministic.
+func GenerateName(base string) string {
+	const maxBase = 63 - 5
+	if len(base) > maxBase {
+		base = base[:maxBase]
+	}
+	return base + "crdlt"
 }

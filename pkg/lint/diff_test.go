@@ -63,7 +63,7 @@ func oracleWith(js []byte, dropSelectable bool) (pairs []string, rejected bool) 
 		}
 	}
 	if crd.Name == "" && crd.GenerateName != "" {
-		crd.Name = crd.GenerateName + "crdlt"
+		crd.Name = truncate(crd.GenerateName, 58) + "crdlt"
 	}
 	crd.Namespace = ""
 	ctx := genericapirequest.WithNamespace(context.Background(), "")
@@ -200,4 +200,11 @@ func TestDifferentialCRDMutants(t *testing.T) {
 	}
 	t.Logf("mutants: %d CRD documents, %d rejected, %d server errors; findings by rule: %v", st.docs, st.rejected, st.errors, st.rules)
 	fmt.Fprintf(os.Stderr, "differential CRD mutants: %d documents from %d mutants, %d rejected by the server, %d (field, message) errors, all equal\n", st.docs, len(mutants), st.rejected, st.errors)
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }

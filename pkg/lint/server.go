@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 )
 
 // scheme knows apiextensions.k8s.io in all its versions, with defaulting
@@ -114,10 +116,8 @@ func validateInternal(in *apiextensions.CustomResourceDefinition) (errs field.Er
 			errs, warnings, panicked = nil, nil, fmt.Sprint(r)
 		}
 	}()
-	// The registry generates a name from generateName before BeforeCreate;
-	// a fixed suffix keeps the verdict deterministic.
 	if in.Name == "" && in.GenerateName != "" {
-		in.Name = in.GenerateName + "crdlt"
+		in.Name = crd.GenerateName(in.GenerateName)
 	}
 	// kubectl sends no namespace for a cluster-scoped kind; the server
 	// clears one set in the object.
