@@ -35,5 +35,20 @@ func (l *Linter) CRD(d *source.Document) []report.Finding {
 	}
 	out = append(out, serverWarnings(d, v)...)
 	out = append(out, beyondServer(d, v)...)
+	return dedupeFindings(out)
+}
+
+// dedupeFindings drops repeated findings, as the server drops repeated
+// errors from its aggregate (spec.version and spec.versions[0].name are the
+// same field in the user's document).
+func dedupeFindings(fs []report.Finding) []report.Finding {
+	seen := make(map[report.Finding]bool, len(fs))
+	out := fs[:0]
+	for _, f := range fs {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
 	return out
 }

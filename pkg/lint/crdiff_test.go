@@ -163,7 +163,9 @@ var crMutations = []struct {
 	edit func(r *rand.Rand, obj map[string]any, s *structuralschema.Structural) bool
 }{
 	{"type-flipped", func(r *rand.Rand, obj map[string]any, s *structuralschema.Structural) bool {
-		return mutateAt(r, obj, s, func(n node) bool { return n.s != nil && (n.s.Type == "string" || n.s.Type == "integer" || n.s.Type == "boolean") && n.parent != nil },
+		return mutateAt(r, obj, s, func(n node) bool {
+			return n.s != nil && (n.s.Type == "string" || n.s.Type == "integer" || n.s.Type == "boolean") && n.parent != nil
+		},
 			func(n node) {
 				if n.s.Type == "string" {
 					n.set(int64(12345))

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sync"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 
@@ -45,10 +46,30 @@ type docKey struct {
 // New returns a Linter.
 func New(opts Options) *Linter { return &Linter{opts: opts} }
 
+// Collected is a CRD found while collecting, ready for the catalogue.
+type Collected struct {
+	CRD      *apiextensionsv1.CustomResourceDefinition
+	Source   string
+	Rejected bool
+}
+
 // Collect adds the CustomResourceDefinitions of a file to the catalogue,
 // marking those the server would reject. It reports how many it added.
+// Callers collecting files concurrently use Find and add the results in
+// input order instead, so that a later CRD of the same kind wins, as it
+// would when applied.
 func (l *Linter) Collect(f *source.File) int {
-	n := 0
+	found := l.Find(f)
+	for _, c := range found {
+		l.opts.Catalog.Add(c.CRD, c.Source, c.Rejected)
+	}
+	return len(found)
+}
+
+// Find validates the CustomResourceDefinitions of a file for the
+// catalogue (caching the verdicts for linting).
+func (l *Linter) Find(f *source.File) []Collected {
+	var out []Collected
 	for _, d := range f.Documents {
 		if !IsCRD(d) {
 			continue
@@ -61,11 +82,9 @@ func (l *Linter) Collect(f *source.File) int {
 		if vd.V1 == nil || l.opts.Catalog == nil {
 			continue
 		}
-		src := fmt.Sprintf("%s:%d", d.File, d.Root.Line)
-		l.opts.Catalog.Add(vd.V1, src, vd.Rejected(false))
-		n++
+		out = append(out, Collected{CRD: vd.V1, Source: fmt.Sprintf("%s:%d", d.File, d.Root.Line), Rejected: vd.Rejected(false)})
 	}
-	return n
+	return out
 }
 
 // verdict returns the cached verdict of a collected CRD (once: the cache

@@ -146,15 +146,15 @@ func TestRuleFixtures(t *testing.T) {
 			findings, _ := l.File(f)
 			got := map[ruleKey]int{}
 			messages := map[ruleKey][]string{}
-			for _, f := range findings {
-				k := ruleKey{f.Line, f.Rule}
+			for _, fd := range findings {
+				k := ruleKey{fd.Line, fd.Rule}
 				got[k]++
-				messages[k] = append(messages[k], fmt.Sprintf("%d:%d %s %s [%s]", f.Line, f.Column, f.Severity, f.Message, f.Field))
-				if f.File != path {
-					t.Errorf("finding names file %q, want %q: %+v", f.File, path, f)
+				messages[k] = append(messages[k], fmt.Sprintf("%d:%d %s %s [%s]", fd.Line, fd.Column, fd.Severity, fd.Message, fd.Field))
+				if fd.File != path {
+					t.Errorf("finding names file %q, want %q: %+v", fd.File, path, fd)
 				}
-				if ws := expectedSeverity(f.Rule, strict); f.Severity != ws {
-					t.Errorf("%s:%d: %s has severity %s, want %s (strict=%v)", path, f.Line, f.Rule, f.Severity, ws, strict)
+				if ws := expectedSeverity(fd.Rule, strict); fd.Severity != ws {
+					t.Errorf("%s:%d: %s has severity %s, want %s (strict=%v)", path, fd.Line, fd.Rule, fd.Severity, ws, strict)
 				}
 			}
 

@@ -210,8 +210,11 @@ func conversionNone(d *source.Document, crd *apiextensionsv1.CustomResourceDefin
 			served = append(served, v)
 		}
 	}
-	first := withoutDocs(served[min(0, len(served)-1):])
-	for _, v := range served[min(1, len(served)):] {
+	if len(served) < 2 {
+		return nil
+	}
+	first := withoutDocs(served[:1])
+	for _, v := range served[1:] {
 		if !apiequality.Semantic.DeepEqual(withoutDocs([]apiextensionsv1.CustomResourceDefinitionVersion{v}), first) {
 			var names []string
 			for _, s := range served {

@@ -1,6 +1,8 @@
 package source
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -88,11 +90,21 @@ func (f *File) parseChunk(c chunk) {
 	var n yaml.Node
 	err := yaml.Unmarshal(c.text, &n)
 	if err != nil {
-		line, msg := errorLine(err, c)
-		f.Findings = append(f.Findings, report.Finding{
-			Rule: RuleSyntax, Severity: report.Error, File: f.Path, Document: f.Count,
-			Line: line, Column: 1, Message: msg,
-		})
+		pos, msg := errorPos(err, c, nil)
+		// Where kubectl fails too, report its words (go.yaml.in/yaml/v2
+		// behind sigs.k8s.io/yaml): they are what the user would see. Of
+		// the two lines, v2's is the better for a parser error (the
+		// problem, not the start of the enclosing mapping) and v3's for a
+		// scanner error (where the unterminated string or the key without
+		// ":" starts, not where the scanner gave up).
+		if _, kerr := sigsyaml.YAMLToJSON(c.text); kerr != nil {
+			kpos, kmsg := errorPos(kerr, c, nil)
+			if kmsg != msg || parserProblems[strings.TrimPrefix(kmsg, "yaml: ")] {
+				pos = kpos
+			}
+			msg = kmsg
+		}
+		f.syntaxError(f.Count, pos, msg)
 		f.Count++
 		return
 	}
@@ -108,11 +120,8 @@ func (f *File) parseChunk(c chunk) {
 	f.Count++
 	js, err := sigsyaml.YAMLToJSON(c.text)
 	if err != nil {
-		line, msg := errorLine(err, c)
-		f.Findings = append(f.Findings, report.Finding{
-			Rule: RuleSyntax, Severity: report.Error, File: f.Path, Document: index,
-			Line: line, Column: 1, Message: msg,
-		})
+		pos, msg := errorPos(err, c, root)
+		f.syntaxError(index, pos, msg)
 		return
 	}
 	f.Findings = append(f.Findings, duplicates(root, f.Path, index)...)
@@ -196,9 +205,43 @@ func kindName(n *yaml.Node) string {
 	return "node"
 }
 
-// errorLine turns a YAML error into a file line and a message without the
-// chunk-relative line prefix.
-func errorLine(err error, c chunk) (int, string) {
+func (f *File) syntaxError(index int, pos Pos, msg string) {
+	f.Findings = append(f.Findings, report.Finding{
+		Rule: RuleSyntax, Severity: report.Error, File: f.Path, Document: index,
+		Line: pos.Line, Column: pos.Column, Message: msg,
+	})
+}
+
+// parserProblems are the libyaml parser's (not scanner's) problems. Both
+// YAML libraries print a parser problem's 0-based line, a scanner
+// problem's 1-based one; v3 prefers the line of the context ("while
+// parsing a block mapping") to the problem's, v2 the other way round.
+var parserProblems = map[string]bool{
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected <document start>": true,
+	"did not find expected <stream-start>":   true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"found duplicate %TAG directive":         true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
+}
+
+var (
+	anchorRE = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
+	decodeRE = regexp.MustCompile("cannot decode \\S+ `(.*)` as a (\\S+)$")
+	// The YAML 1.1 infinities and NaN, which JSON cannot hold.
+	infRE = regexp.MustCompile(`^([-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))$`)
+)
+
+// errorPos turns a YAML error into a file position and a message without
+// the chunk-relative line prefix. root is the chunk's tree when only the
+// conversion to JSON failed: the errors that only go.yaml.in/yaml/v2
+// raises carry no line, but name something the tree can find.
+func errorPos(err error, c chunk, root *yaml.Node) (Pos, string) {
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
 	if te, ok := err.(*yaml.TypeError); ok && len(te.Errors) > 0 {
@@ -206,11 +249,127 @@ func errorLine(err error, c chunk) (int, string) {
 	}
 	if m := lineRE.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
-		return c.line + n - 1, "yaml: " + msg[len(m[0]):]
+		msg = msg[len(m[0]):]
+		if parserProblems[msg] {
+			n++
+		}
+		return Pos{Line: c.line + n - 1, Column: 1}, "yaml: " + msg
 	}
-	// Errors without a line (control characters, bad UTF-8) point at the
-	// first offending byte, which is where the user has to look.
-	return c.line + badByteLine(c.text), msg
+	if n := blame(root, msg); n != nil {
+		return Pos{Line: n.Line, Column: n.Column}, msg
+	}
+	if m := anchorRE.FindStringSubmatch(msg); m != nil {
+		if p, ok := findAlias(c.text, m[1]); ok {
+			return Pos{Line: c.line + p.Line - 1, Column: p.Column}, msg
+		}
+	}
+	// Errors without a line are at the chunk's first line (the libraries
+	// omit "line 1") or are about bytes (control characters, bad UTF-8),
+	// whose first offender is where the user has to look.
+	return Pos{Line: c.line + badByteLine(c.text), Column: 1}, msg
+}
+
+// blame finds the first node, in document order, that a line-less error
+// of go.yaml.in/yaml/v2 or sigs.k8s.io/yaml is about.
+func blame(root *yaml.Node, msg string) *yaml.Node {
+	if root == nil {
+		return nil
+	}
+	var bad func(parent, n *yaml.Node, key bool) bool
+	switch {
+	case strings.Contains(msg, "invalid map key"), strings.Contains(msg, "unsupported map key"):
+		bad = func(_, n *yaml.Node, key bool) bool {
+			n = deref(n)
+			return key && n != nil && (n.Kind != yaml.ScalarNode || n.Tag == "!!null")
+		}
+	case strings.Contains(msg, "map merge requires map or sequence of maps"):
+		bad = func(parent, n *yaml.Node, key bool) bool {
+			return key && isMerge(n) && !mergeable(parent, n)
+		}
+	case strings.Contains(msg, "!!binary value contains invalid base64"):
+		bad = func(_, n *yaml.Node, _ bool) bool {
+			if n.Kind != yaml.ScalarNode || n.Tag != "!!binary" {
+				return false
+			}
+			_, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(n.Value), ""))
+			return err != nil
+		}
+	case strings.Contains(msg, "json: unsupported value: "):
+		bad = func(_, n *yaml.Node, key bool) bool {
+			return !key && n.Kind == yaml.ScalarNode && n.Style == 0 && infRE.MatchString(n.Value)
+		}
+	default:
+		m := decodeRE.FindStringSubmatch(msg)
+		if m == nil {
+			return nil
+		}
+		bad = func(_, n *yaml.Node, _ bool) bool {
+			return n.Kind == yaml.ScalarNode && n.Tag == m[2] && n.Value == m[1]
+		}
+	}
+	type frame struct {
+		parent, n *yaml.Node
+		key       bool
+	}
+	stack := []frame{{nil, root, false}}
+	for len(stack) > 0 {
+		fr := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if bad(fr.parent, fr.n, fr.key) {
+			return fr.n
+		}
+		for i := len(fr.n.Content) - 1; i >= 0; i-- {
+			key := fr.n.Kind == yaml.MappingNode && i%2 == 0
+			stack = append(stack, frame{fr.n, fr.n.Content[i], key})
+		}
+	}
+	return nil
+}
+
+// mergeable reports whether the merge key k of mapping m has a value that
+// go.yaml.in/yaml/v2 can merge: a mapping or a sequence of mappings.
+func mergeable(m, k *yaml.Node) bool {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i] != k {
+			continue
+		}
+		v := deref(m.Content[i+1])
+		if v == nil {
+			return false
+		}
+		if v.Kind == yaml.SequenceNode {
+			for _, s := range v.Content {
+				if s = deref(s); s == nil || s.Kind != yaml.MappingNode {
+					return false
+				}
+			}
+			return true
+		}
+		return v.Kind == yaml.MappingNode
+	}
+	return true
+}
+
+// findAlias finds the first use of alias *name in text, as a chunk
+// position: the parser that rejects it says neither where nor which use.
+func findAlias(text []byte, name string) (Pos, bool) {
+	needle := []byte("*" + name)
+	for off := 0; ; {
+		i := bytes.Index(text[off:], needle)
+		if i < 0 {
+			return Pos{}, false
+		}
+		i += off
+		end := i + len(needle)
+		if end == len(text) || strings.IndexByte(" \t\r\n,]}", text[end]) >= 0 {
+			start := bytes.LastIndexByte(text[:i], '\n') + 1
+			return Pos{
+				Line:   bytes.Count(text[:i], []byte("\n")) + 1,
+				Column: utf8.RuneCount(text[start:i]) + 1,
+			}, true
+		}
+		off = i + 1
+	}
 }
 
 func badByteLine(b []byte) int {
@@ -250,18 +409,65 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// keyString is a mapping key as the JSON kubectl sends spells it: YAML 1.1
-// booleans in plain keys become "true"/"false".
+// keyString is a mapping key as the JSON kubectl sends spells it:
+// go.yaml.in/yaml/v2 resolves plain keys by YAML 1.1 rules, and
+// sigs.k8s.io/yaml prints the booleans and numbers it gets back, so "on"
+// is "true", "0x1F" is "31" and "1.0" is "1". Alias keys are their
+// anchor's value.
 func keyString(k *yaml.Node) string {
-	if k.Kind == yaml.ScalarNode && k.Style == 0 {
-		switch k.Value {
-		case "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE":
-			return "true"
-		case "n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE":
-			return "false"
+	if k = deref(k); k == nil {
+		return ""
+	}
+	if k.Kind != yaml.ScalarNode || k.Style != 0 {
+		return k.Value
+	}
+	switch v := k.Value; v {
+	case "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE":
+		return "true"
+	case "n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE":
+		return "false"
+	default:
+		if v == "" || strings.IndexByte("0123456789+-.", v[0]) < 0 || plainDecimal(v) {
+			return v
+		}
+		return numericKey(v)
+	}
+}
+
+// plainDecimal reports whether s is an integer that every YAML reading and
+// JSON printing leave as it is.
+func plainDecimal(s string) bool {
+	if len(s) > 18 || (s[0] == '0' && len(s) > 1) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
 		}
 	}
-	return k.Value
+	return true
+}
+
+// numericKey asks sigs.k8s.io/yaml itself how it spells a plain key that
+// may be a YAML 1.1 number (octal, hex, underscores, floats printed with
+// 32-bit precision, .inf): porting those rules would drift from them.
+func numericKey(v string) string {
+	js, err := sigsyaml.YAMLToJSON([]byte("? " + v + "\n: 0\n"))
+	if err != nil {
+		return v
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(js, &m) != nil || len(m) != 1 {
+		return v
+	}
+	for k := range m {
+		return k
+	}
+	return v
+}
+
+func isMerge(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.Value == "<<" && k.Tag == "!!merge"
 }
 
 // lookup returns the value node of key in mapping m, following aliases and
@@ -273,29 +479,33 @@ func lookup(m *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
+// lookupPair finds the pair whose value the JSON holds for key. In
+// go.yaml.in/yaml/v2, which sigs.k8s.io/yaml uses, pairs apply in order
+// and a merge key writes all of its keys where it stands, so the last
+// writer wins, even a merge after an explicit key.
 func lookupPair(m *yaml.Node, key string, depth int) (k, v *yaml.Node) {
 	m = deref(m)
 	if m == nil || m.Kind != yaml.MappingNode || depth > 10 {
 		return nil, nil
 	}
-	// Later keys win, as in the JSON kubectl sends.
 	for i := len(m.Content) - 2; i >= 0; i -= 2 {
-		if keyString(m.Content[i]) == key {
-			return m.Content[i], m.Content[i+1]
-		}
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == "<<" && m.Content[i].Tag == "!!merge" {
-			src := deref(m.Content[i+1])
-			if src != nil && src.Kind == yaml.SequenceNode {
-				for _, s := range src.Content {
-					if k, v := lookupPair(s, key, depth+1); k != nil {
-						return k, v
-					}
-				}
-			} else if k, v := lookupPair(src, key, depth+1); k != nil {
-				return k, v
+		kn := m.Content[i]
+		if !isMerge(kn) {
+			if keyString(kn) == key {
+				return kn, m.Content[i+1]
 			}
+			continue
+		}
+		src := deref(m.Content[i+1])
+		if src != nil && src.Kind == yaml.SequenceNode {
+			// Of several merged mappings the earliest wins.
+			for _, s := range src.Content {
+				if k, v := lookupPair(s, key, depth+1); k != nil {
+					return k, v
+				}
+			}
+		} else if k, v := lookupPair(src, key, depth+1); k != nil {
+			return k, v
 		}
 	}
 	return nil, nil
@@ -323,7 +533,7 @@ func duplicates(root *yaml.Node, file string, index int) []report.Finding {
 				if fr.path != "" {
 					p = fr.path + "." + name
 				}
-				if seen[name] && k.Tag != "!!merge" {
+				if seen[name] && !isMerge(k) {
 					out = append(out, report.Finding{
 						Rule: RuleDuplicate, Severity: report.Warning, File: file, Document: index,
 						Line: k.Line, Column: k.Column, Field: p,

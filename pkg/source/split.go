@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// chunk is one document's text as kubectl's YAMLReader cuts it, with the
+// chunk is one document's text as kubectl's YAMLReader returns it, with the
 // 1-based line in the file where the text starts.
 type chunk struct {
 	text []byte
@@ -43,14 +43,30 @@ func split(data []byte) ([]chunk, []badSeparator) {
 				bad = append(bad, badSeparator{line: line, rest: rest})
 			}
 			if off > start {
-				out = append(out, chunk{text: data[start:off], line: first})
+				out = append(out, chunk{text: asRead(data[start:off]), line: first})
 				start, first = next, line+1
 			}
 		}
 		off = next
 	}
 	if start < len(data) {
-		out = append(out, chunk{text: data[start:], line: first})
+		out = append(out, chunk{text: asRead(data[start:]), line: first})
 	}
 	return out, bad
+}
+
+// asRead gives a chunk the bytes kubectl parses: YAMLReader reads lines
+// with bufio.Reader.ReadLine, which drops "\r\n" or "\n", and ends each
+// line with "\n". The difference is not cosmetic: a block scalar on a last
+// line without a newline is "x" to the YAML parser but "x\n" to kubectl.
+// Line and column numbers are unchanged.
+func asRead(b []byte) []byte {
+	if b[len(b)-1] == '\n' && !bytes.Contains(b, []byte("\r\n")) {
+		return b
+	}
+	out := bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
+	if out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	return out
 }

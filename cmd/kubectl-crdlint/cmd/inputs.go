@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -48,7 +49,7 @@ func (in *inputs) read(p string) (*source.File, error) {
 // collectCRDs fills the linter's catalogue from --crd paths and from the
 // inputs. Input files that do not mention CustomResourceDefinition are
 // not parsed for this pass.
-func collectCRDs(ctx context.Context, l *lint.Linter, in *inputs, crdPaths []string) error {
+func collectCRDs(ctx context.Context, l *lint.Linter, cat *crd.Catalog, in *inputs, crdPaths []string) error {
 	extra, err := source.Expand(crdPaths)
 	if err != nil {
 		return inputError(err)
@@ -59,7 +60,8 @@ func collectCRDs(ctx context.Context, l *lint.Linter, in *inputs, crdPaths []str
 		}
 	}
 	all := append(extra, in.files...)
-	return parallel(ctx, len(all), func(i int) error {
+	found := make([][]lint.Collected, len(all))
+	err = parallel(ctx, len(all), func(i int) error {
 		p := all[i]
 		if p != "-" {
 			data, err := os.ReadFile(p)
@@ -69,16 +71,26 @@ func collectCRDs(ctx context.Context, l *lint.Linter, in *inputs, crdPaths []str
 			if !bytes.Contains(data, []byte("CustomResourceDefinition")) {
 				return nil
 			}
-			l.Collect(source.Parse(p, data))
+			found[i] = l.Find(source.Parse(p, data))
 			return nil
 		}
 		f, err := in.read(p)
 		if err != nil {
 			return err
 		}
-		l.Collect(f)
+		found[i] = l.Find(f)
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	// In input order: a later CRD of the same kind wins, as when applied.
+	for _, fs := range found {
+		for _, c := range fs {
+			cat.Add(c.CRD, c.Source, c.Rejected)
+		}
+	}
+	return nil
 }
 
 // parallel runs fn for 0..n-1 over all cores and returns the first error.
