@@ -1,0 +1,323 @@
+package source
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// checkSane checks what must hold for any input: findings inside the file
+// (a syntax error may point just past the last line, at end of stream),
+// documents with a root and JSON.
+func checkSane(t *testing.T, data []byte, f *File) {
+	t.Helper()
+	lines := strings.Count(string(data), "\n") + 1
+	for _, x := range f.Findings {
+		if x.Line < 1 || x.Line > lines+1 || x.Column < 1 {
+			t.Errorf("finding %+v: got position %d:%d, want a line in 1..%d and a column >= 1", x, x.Line, x.Column, lines+1)
+		}
+		if x.Rule == "" || x.Message == "" {
+			t.Errorf("finding %+v: want a rule and a message", x)
+		}
+	}
+	for _, d := range f.Documents {
+		if d.Root == nil || len(d.JSON) == 0 {
+			t.Errorf("document %d/%d: got Root %v and JSON %q, want both", d.Index, d.Item, d.Root, d.JSON)
+		}
+	}
+}
+
+func TestParseNothing(t *testing.T) {
+	tests := []struct {
+		name, in string
+	}{
+		{"empty", ""},
+		{"newlines", "\n\n\n"},
+		{"spaces and CRLF", "  \n \r\n   \r\n"},
+		{"comments", "# a\n   # b\n\n#c"},
+		{"separators and comments", "---\n# a\n---\n--- # b\n...\n"},
+		{"null documents", "null\n---\n~\n---\nNULL\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Parse("f.yaml", []byte(tt.in))
+			if f.Count != 0 || len(f.Documents) != 0 || len(f.Findings) != 0 || f.Skipped != 0 {
+				t.Errorf("got Count %d, %d documents, findings %+v, Skipped %d; want nothing", f.Count, len(f.Documents), f.Findings, f.Skipped)
+			}
+			if docs, err := kubectlDocs([]byte(tt.in)); err != nil || len(docs) != 0 {
+				t.Errorf("kubectl: got %q, %v; want nothing either", docs, err)
+			}
+		})
+	}
+}
+
+func TestParseBinary(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	random := make([]byte, 4096)
+	for i := range random {
+		random[i] = byte(rng.UintN(256))
+	}
+	random[10] = 0
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10\x00\x00\x00\x10\x08\x06\x00\x00\x00\x1f\xf3\xffa")
+	tests := []struct {
+		name string
+		in   []byte
+		line int
+	}{
+		{"random bytes with NULs", random, 1},
+		{"PNG header", png, 1},
+		{"NUL after good lines", []byte("a: 1\nb: 2\nc: \x00\n"), 3},
+		{"bad UTF-8 in a later document", []byte("a: 1\n---\nb: 2\nc: \xc3\x28\n"), 4},
+		{"UTF-16 with BOM", []byte("\xff\xfea\x00:\x00 \x001\x00\n\x00"), 1},
+		// A tab where indentation is expected is a YAML error, even on a
+		// line with nothing else, and kubectl fails on it too.
+		{"tab-only line", []byte("a: 1\n\t\n"), 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Parse("f.bin", tt.in)
+			checkSane(t, tt.in, f)
+			var syntax []int
+			for _, x := range f.Findings {
+				if x.Rule == RuleSyntax {
+					syntax = append(syntax, x.Line)
+				}
+			}
+			if len(syntax) == 0 {
+				t.Fatalf("got findings %+v, want a %s finding", f.Findings, RuleSyntax)
+			}
+			if syntax[0] != tt.line {
+				t.Errorf("got the first %s finding at line %d, want %d", RuleSyntax, syntax[0], tt.line)
+			}
+		})
+	}
+}
+
+// aliasBomb is the "billion laughs": levels of anchors, each a list of
+// aliases to the one before, 9^levels strings once expanded.
+func aliasBomb(levels, width int) []byte {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: ConfigMap\na0: &a0 [lol]\n")
+	for i := 1; i <= levels; i++ {
+		fmt.Fprintf(&b, "a%d: &a%d [", i, i)
+		for j := range width {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*a%d", i-1)
+		}
+		b.WriteString("]\n")
+	}
+	return []byte(b.String())
+}
+
+func TestParseAliasBomb(t *testing.T) {
+	data := aliasBomb(9, 9)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f := Parse("bomb.yaml", data)
+	runtime.ReadMemStats(&after)
+	checkSane(t, data, f)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 256<<20 {
+		t.Errorf("got %d MiB allocated, want the expansion refused well before 256 MiB", alloc>>20)
+	}
+	want := []findingWant{{rule: RuleSyntax, line: 1, col: 1, msg: "yaml: document contains excessive aliasing"}}
+	if got := gotFindings(f); !reflect.DeepEqual(got, want) {
+		t.Errorf("got findings %+v, want %+v", got, want)
+	}
+	if len(f.Documents) != 0 {
+		t.Errorf("got %d documents, want none", len(f.Documents))
+	}
+}
+
+// TestParseDeep feeds nesting at and beyond the YAML libraries' limit of
+// 10,000 levels: the loader's own walks must not recurse on it.
+func TestParseDeep(t *testing.T) {
+	blockMaps := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString("apiVersion: v1\nkind: ConfigMap\ndata:\n")
+		for i := range n {
+			b.WriteString(strings.Repeat(" ", i+1))
+			b.WriteString("a:\n")
+		}
+		return []byte(b.String())
+	}
+	tests := []struct {
+		name string
+		in   []byte
+		// path is located in every document, deep as the nesting.
+		path string
+	}{
+		{"flow sequences 10,000", []byte("a: " + strings.Repeat("[", 9999) + strings.Repeat("]", 9999) + "\n"), "a" + strings.Repeat("[0]", 9998)},
+		{"flow sequences 10,000 at the top", []byte(strings.Repeat("[", 10000) + strings.Repeat("]", 10000)), ""},
+		{"flow sequences 100,000", []byte(strings.Repeat("[", 100000) + strings.Repeat("]", 100000)), ""},
+		{"flow mappings 100,000 unclosed", []byte("a: " + strings.Repeat("{a: ", 100000)), ""},
+		{"block mappings 10,000", blockMaps(9998), "data" + strings.Repeat(".a", 9997)},
+		{"block mappings 10,001", blockMaps(10001), ""},
+		{"block sequences 100,000", []byte(strings.Repeat("- ", 100000) + "x\n"), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Parse("deep.yaml", tt.in)
+			checkSane(t, tt.in, f)
+			if len(f.Documents) == 0 && len(f.Findings) == 0 && f.Skipped == 0 {
+				t.Errorf("got no document, finding or skipped document, want one of them")
+			}
+			for _, d := range f.Documents {
+				if _, exact := d.Locate(tt.path); !exact {
+					t.Errorf("Locate of a path %d long: got exact=false, want true", len(tt.path))
+				}
+			}
+		})
+	}
+}
+
+func TestParseNonObjects(t *testing.T) {
+	tests := []struct {
+		name, in, kind string
+		line, col      int
+	}{
+		{"empty flow list", "[]\n", "list", 1, 1},
+		{"block list", "# c\n- a: 1\n- b\n", "list", 2, 1},
+		{"string", "\"apiVersion: v1\"\n", "scalar", 1, 1},
+		{"number", "42\n", "scalar", 1, 1},
+		{"boolean", "---\nyes\n", "scalar", 2, 1},
+		{"block scalar", "\n|\n  text\n", "scalar", 2, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Parse("f.yaml", []byte(tt.in))
+			want := []findingWant{{rule: RuleNotAnObject, line: tt.line, col: tt.col,
+				msg: "document is a " + tt.kind + ", not an object: Kubernetes manifests are mappings with apiVersion and kind"}}
+			if got := gotFindings(f); !reflect.DeepEqual(got, want) {
+				t.Errorf("got findings %+v, want %+v", got, want)
+			}
+			if f.Count != 1 || len(f.Documents) != 0 {
+				t.Errorf("got Count %d and %d documents, want 1 and none", f.Count, len(f.Documents))
+			}
+		})
+	}
+}
+
+func TestRead(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "cm.yaml")
+	if err := os.WriteFile(good, []byte(cm2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "nope.yaml")
+	tests := []struct {
+		name    string
+		path    string
+		stdin   io.Reader
+		file    string // File.Path on success
+		wantErr string
+	}{
+		{name: "file", path: good, file: good},
+		{name: "stdin", path: "-", stdin: strings.NewReader(cm2), file: StdinPath},
+		{name: "missing file", path: missing, wantErr: "read " + missing + ": no such file or directory"},
+		{name: "directory", path: dir, wantErr: "read " + dir + ": is a directory"},
+		{
+			name: "stdin beyond the size limit", path: "-",
+			stdin:   io.LimitReader(zeros{}, MaxFileSize+10),
+			wantErr: fmt.Sprintf("read %s: larger than %d MiB", StdinPath, MaxFileSize>>20),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := Read(tt.path, tt.stdin)
+			if tt.wantErr != "" {
+				var ie *InputError
+				if !errors.As(err, &ie) {
+					t.Fatalf("got error %v (%T), want an *InputError", err, err)
+				}
+				if err.Error() != tt.wantErr {
+					t.Errorf("got error %q, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Path != tt.file || len(f.Documents) != 1 || f.Documents[0].File != tt.file {
+				t.Errorf("got Path %q and %d documents, want %q and 1", f.Path, len(f.Documents), tt.file)
+			}
+		})
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+func TestExpand(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{
+		"b.yaml", "a.yml", "c.json", "D.YAML", "notes.txt", "Makefile", "yaml",
+		".hidden.yaml", ".git/config.yaml", "sub/z.yaml", "sub/.x/y.yaml", "sub/deeper/a.yaml",
+		"a-dir.yaml/inner.yml",
+	} {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := func(ps ...string) []string {
+		for i, p := range ps {
+			ps[i] = filepath.Join(dir, p)
+		}
+		return ps
+	}
+	tests := []struct {
+		name    string
+		args    []string
+		want    []string
+		wantErr string
+	}{
+		{
+			name: "directory: lexical order, hidden and other extensions skipped",
+			args: []string{dir},
+			want: in("D.YAML", "a-dir.yaml/inner.yml", "a.yml", "b.yaml", "c.json", "sub/deeper/a.yaml", "sub/z.yaml"),
+		},
+		{
+			name: "arguments keep their order, files whatever their extension",
+			args: append(in("notes.txt", ".hidden.yaml", "sub"), "-"),
+			want: append(in("notes.txt", ".hidden.yaml", "sub/deeper/a.yaml", "sub/z.yaml"), "-"),
+		},
+		{name: "hidden directory named on the command line", args: in(".git"), want: in(".git/config.yaml")},
+		{name: "no arguments", args: nil, want: nil},
+		{name: "missing path", args: in("b.yaml", "gone"), wantErr: "read " + filepath.Join(dir, "gone") + ": no such file or directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Expand(tt.args)
+			if tt.wantErr != "" {
+				var ie *InputError
+				if !errors.As(err, &ie) || err.Error() != tt.wantErr {
+					t.Fatalf("got %v (%T), want *InputError %q", err, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got\n  %q\nwant\n  %q", got, tt.want)
+			}
+		})
+	}
+}
