@@ -32,9 +32,11 @@ type Entry struct {
 	CRD *apiextensionsv1.CustomResourceDefinition
 	// Source says where the CRD came from (a file position, a cluster).
 	Source string
-	// Rejected is set when the server would refuse the CRD, so no custom
-	// resource of it can be created.
-	Rejected bool
+	// rejected tells, computed once on first need, whether the server
+	// would refuse the CRD, so that no custom resource of it can exist.
+	rejected     func() bool
+	rejectedOnce sync.Once
+	isRejected   bool
 
 	mu       sync.Mutex
 	versions map[string]*Version
@@ -56,11 +58,25 @@ func NewCatalog() *Catalog {
 // Add registers a CRD (already defaulted, as the server stores it). A later
 // CRD for the same group and kind replaces an earlier one, as applying it
 // would.
-func (c *Catalog) Add(crd *apiextensionsv1.CustomResourceDefinition, source string, rejected bool) {
+//
+// rejected is asked at most once, when a custom resource of the CRD is
+// first looked up: validating a large CRD is costly, and most runs never
+// need the answer for most CRDs. Nil means accepted.
+func (c *Catalog) Add(crd *apiextensionsv1.CustomResourceDefinition, source string, rejected func() bool) {
 	gk := schema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.byGK[gk] = &Entry{CRD: crd, Source: source, Rejected: rejected, versions: map[string]*Version{}, errs: map[string]error{}}
+	c.byGK[gk] = &Entry{CRD: crd, Source: source, rejected: rejected, versions: map[string]*Version{}, errs: map[string]error{}}
+}
+
+// Rejected reports whether the server would refuse the CRD itself.
+func (e *Entry) Rejected() bool {
+	e.rejectedOnce.Do(func() {
+		if e.rejected != nil {
+			e.isRejected = e.rejected()
+		}
+	})
+	return e.isRejected
 }
 
 // Len is the number of CRDs.
@@ -83,7 +99,7 @@ func (c *Catalog) Lookup(gvk schema.GroupVersionKind) (*Version, *Entry, Status,
 	if e == nil {
 		return nil, nil, NoCRD, nil
 	}
-	if e.Rejected {
+	if e.Rejected() {
 		return nil, e, Invalid, nil
 	}
 	var spec *apiextensionsv1.CustomResourceDefinitionVersion

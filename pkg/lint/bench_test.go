@@ -1,11 +1,13 @@
 package lint
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -47,4 +49,68 @@ func BenchmarkCRDCorpus(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(files))*float64(b.N)/b.Elapsed().Seconds(), "crds/s")
+}
+
+// crBench loads the corpus CRDs into a catalogue and returns the corpus
+// custom resources that have a CRD there, as parsed files.
+func crBench(b *testing.B) (*Linter, [][]byte) {
+	cat := crd.NewCatalog()
+	l := New(Options{Catalog: cat})
+	for _, p := range testutil.Files(b, "crds") {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		l.Collect(source.Parse(p, data))
+	}
+	var files [][]byte
+	for _, p := range testutil.Files(b, "crs") {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, data)
+	}
+	return l, files
+}
+
+// BenchmarkCROne validates one typical custom resource (a cert-manager
+// Certificate) against its compiled CRD version.
+func BenchmarkCROne(b *testing.B) {
+	l, _ := crBench(b)
+	data := []byte("apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata:\n  name: example\n  namespace: default\nspec:\n  secretName: example-tls\n  dnsNames: [example.com, www.example.com]\n  issuerRef:\n    name: letsencrypt\n    kind: ClusterIssuer\n")
+	f := source.Parse("cert.yaml", data)
+	l.File(f) // compile the version once, as a long run does
+	b.ReportAllocs()
+	for b.Loop() {
+		l.File(source.Parse("cert.yaml", data))
+	}
+}
+
+// BenchmarkCRBatch10k validates 10,000 corpus custom resource documents
+// (the corpus repeated) per iteration, on one goroutine.
+func BenchmarkCRBatch10k(b *testing.B) {
+	l, files := crBench(b)
+	var batch [][]byte
+	docs := 0
+	for docs < 10000 {
+		for _, data := range files {
+			batch = append(batch, data)
+			docs += bytes.Count(data, []byte("\nkind: ")) + 1
+			if docs >= 10000 {
+				break
+			}
+		}
+	}
+	for _, data := range batch {
+		l.File(source.Parse("warm.yaml", data))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, data := range batch {
+			l.File(source.Parse("cr.yaml", data))
+		}
+	}
+	b.ReportMetric(float64(docs)*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
 }

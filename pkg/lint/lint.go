@@ -3,7 +3,6 @@ package lint
 import (
 	"fmt"
 	"regexp"
-	"sync"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -33,14 +32,6 @@ type Options struct {
 // concurrent use.
 type Linter struct {
 	opts Options
-	// verdicts caches CRD verdicts computed while collecting CRDs, so a
-	// CRD that is both catalogued and linted is validated once.
-	verdicts sync.Map // docKey -> *CRDVerdict
-}
-
-type docKey struct {
-	file        string
-	index, item int
 }
 
 // New returns a Linter.
@@ -48,27 +39,29 @@ func New(opts Options) *Linter { return &Linter{opts: opts} }
 
 // Collected is a CRD found while collecting, ready for the catalogue.
 type Collected struct {
-	CRD      *apiextensionsv1.CustomResourceDefinition
-	Source   string
-	Rejected bool
+	CRD    *apiextensionsv1.CustomResourceDefinition
+	Source string
+	// Rejected validates the CRD; the catalogue asks only when a custom
+	// resource of it needs the answer.
+	Rejected func() bool
 }
 
-// Collect adds the CustomResourceDefinitions of a file to the catalogue,
-// marking those the server would reject. It reports how many it added.
+// Collect adds the CustomResourceDefinitions of a file to the catalogue.
 // Callers collecting files concurrently use Find and add the results in
 // input order instead, so that a later CRD of the same kind wins, as it
 // would when applied.
 func (l *Linter) Collect(f *source.File) int {
-	found := l.Find(f)
+	found := Find(f)
 	for _, c := range found {
 		l.opts.Catalog.Add(c.CRD, c.Source, c.Rejected)
 	}
 	return len(found)
 }
 
-// Find validates the CustomResourceDefinitions of a file for the
-// catalogue (caching the verdicts for linting).
-func (l *Linter) Find(f *source.File) []Collected {
+// Find decodes the apiextensions.k8s.io/v1 CustomResourceDefinitions of a
+// file as the server stores them (defaulted), for a catalogue. Documents
+// that do not decode are left to linting.
+func Find(f *source.File) []Collected {
 	var out []Collected
 	for _, d := range f.Documents {
 		if !IsCRD(d) {
@@ -77,23 +70,15 @@ func (l *Linter) Find(f *source.File) []Collected {
 		if _, v := d.GroupVersion(); v != "v1" {
 			continue
 		}
-		vd := ValidateCRD(d.JSON)
-		l.verdicts.Store(docKey{d.File, d.Index, d.Item}, vd)
-		if vd.V1 == nil || l.opts.Catalog == nil {
+		crd, err := DecodeCRD(d.JSON)
+		if err != nil {
 			continue
 		}
-		out = append(out, Collected{CRD: vd.V1, Source: fmt.Sprintf("%s:%d", d.File, d.Root.Line), Rejected: vd.Rejected(false)})
+		js := d.JSON
+		out = append(out, Collected{CRD: crd, Source: fmt.Sprintf("%s:%d", d.File, d.Root.Line),
+			Rejected: func() bool { return ValidateCRD(js).Rejected(false) }})
 	}
 	return out
-}
-
-// verdict returns the cached verdict of a collected CRD (once: the cache
-// only bridges collecting and linting) or computes it.
-func (l *Linter) verdict(d *source.Document) *CRDVerdict {
-	if v, ok := l.verdicts.LoadAndDelete(docKey{d.File, d.Index, d.Item}); ok {
-		return v.(*CRDVerdict)
-	}
-	return ValidateCRD(d.JSON)
 }
 
 // builtin holds the group/kinds of client-go's scheme: objects the API

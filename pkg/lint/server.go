@@ -59,6 +59,21 @@ func (v *CRDVerdict) Rejected(strict bool) bool {
 	return v.DecodeError != nil || len(v.Errors) > 0 || v.Panic != "" || (strict && len(v.Unknown) > 0)
 }
 
+// DecodeCRD decodes and defaults a v1 CRD as the server stores it; unknown
+// fields are dropped, as under fieldValidation=Warn.
+func DecodeCRD(js []byte) (*apiextensionsv1.CustomResourceDefinition, error) {
+	obj, _, err := strictDecoder.Decode(js, nil, &apiextensionsv1.CustomResourceDefinition{})
+	if err != nil && !runtime.IsStrictDecodingError(err) {
+		return nil, err
+	}
+	crd, ok := obj.(*apiextensionsv1.CustomResourceDefinition)
+	if !ok {
+		return nil, fmt.Errorf("decoded %T, not a CustomResourceDefinition", obj)
+	}
+	scheme.Default(crd)
+	return crd, nil
+}
+
 // ValidateCRD runs a CRD through the server's create path: strict decode
 // of the apiextensions.k8s.io/v1 JSON, v1 defaulting, conversion to the
 // internal type, namespace reconciliation, PrepareForCreate, the CRD

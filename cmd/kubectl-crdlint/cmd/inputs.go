@@ -49,7 +49,7 @@ func (in *inputs) read(p string) (*source.File, error) {
 // collectCRDs fills the linter's catalogue from --crd paths and from the
 // inputs. Input files that do not mention CustomResourceDefinition are
 // not parsed for this pass.
-func collectCRDs(ctx context.Context, l *lint.Linter, cat *crd.Catalog, in *inputs, crdPaths []string) error {
+func collectCRDs(ctx context.Context, cat *crd.Catalog, in *inputs, crdPaths []string) error {
 	extra, err := source.Expand(crdPaths)
 	if err != nil {
 		return inputError(err)
@@ -71,14 +71,14 @@ func collectCRDs(ctx context.Context, l *lint.Linter, cat *crd.Catalog, in *inpu
 			if !bytes.Contains(data, []byte("CustomResourceDefinition")) {
 				return nil
 			}
-			found[i] = l.Find(source.Parse(p, data))
+			found[i] = lint.Find(source.Parse(p, data))
 			return nil
 		}
 		f, err := in.read(p)
 		if err != nil {
 			return err
 		}
-		found[i] = l.Find(f)
+		found[i] = lint.Find(f)
 		return nil
 	})
 	if err != nil {
