@@ -31,6 +31,7 @@ fuzz: ## Run every fuzz target for FUZZTIME each
 golden: ## Rewrite golden files from the current output
 	go test ./pkg/report -update
 	go test ./pkg/lint -run TestRulesDoc -update-rules
+	go test ./pkg/lint -run TestGoldenOutputs -update-golden
 
 bench: ## Run the Go benchmarks
 	go test -run '^$$' -bench . -benchmem ./...

@@ -68,6 +68,10 @@ func (l *Linter) CR(d *source.Document) []report.Finding {
 		var fe *field.Error
 		if errors.As(vd.DecodeError, &fe) {
 			path = fe.Field
+		} else if f := decodeField(vd.DecodeError); strings.HasPrefix(vd.DecodeError.Error(), "json: cannot unmarshal") && f != "" {
+			// The root metadata is decoded into ObjectMeta: "Go struct
+			// field ObjectMeta.labels" is metadata.labels.
+			path = "metadata." + f
 		}
 		return append(out, finding(d, RuleCRDecode, report.Error, path, cannotHandle(gvk, vd.DecodeError)))
 	}

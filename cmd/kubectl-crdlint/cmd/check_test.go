@@ -1,0 +1,147 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+)
+
+func TestCheckValidate(t *testing.T) {
+	tests := []struct {
+		name    string
+		o       CheckOptions
+		wantErr string
+	}{
+		{"no input", CheckOptions{Output: report.Text}, "no input"},
+		{"list rules needs no input", CheckOptions{ListRules: true}, ""},
+		{"stdin twice", CheckOptions{Output: report.Text, paths: []string{"-", "-"}}, "only once"},
+		{"unknown rule", CheckOptions{Output: report.Text, paths: []string{"x"}, Disable: []string{"crd-nope"}}, `unknown rule "crd-nope"`},
+		{"comma-separated rules", CheckOptions{Output: report.Text, paths: []string{"x"}, Disable: []string{"crd-no-pruning,crd-empty-object"}}, ""},
+		{"cel costs as sarif", CheckOptions{Output: report.SARIF, paths: []string{"x"}, CELCosts: true}, "--cel-costs prints text or json"},
+		{"fine", CheckOptions{Output: report.JSON, paths: []string{"a", "-"}}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.o.Validate()
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("got error %v, want none", err)
+				}
+				return
+			}
+			var ue *UsageError
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.As(err, &ue) {
+				t.Fatalf("got %v, want a usage error containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+const widgetCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {plural: widgets, kind: Widget}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer, maximum: 10}
+`
+
+func TestCheckRun(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	crdPath := write("crds/widget.yaml", widgetCRD)
+	good := write("crs/good.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a}\nspec: {size: 3}\n")
+	big := write("crs/big.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a}\nspec: {size: 30}\n")
+	orphan := write("orphan.yaml", "apiVersion: other.example.com/v1\nkind: Gadget\nmetadata: {name: a}\n")
+	tests := []struct {
+		name     string
+		o        CheckOptions
+		stdin    string
+		wantErr  error
+		wantRule string
+		wantN    int
+	}{
+		{"valid CR with --crd", CheckOptions{CRDs: []string{crdPath}, paths: []string{good}}, "", nil, "", 0},
+		{"invalid CR with --crd", CheckOptions{CRDs: []string{crdPath}, paths: []string{big}}, "", errFindings, "cr-schema", 1},
+		{"CRD among the inputs", CheckOptions{paths: []string{filepath.Join(dir, "crs"), crdPath}}, "", errFindings, "cr-schema", 1},
+		{"CR without CRD warns", CheckOptions{paths: []string{orphan}}, "", nil, "cr-no-crd", 1},
+		{"--require-crds", CheckOptions{paths: []string{orphan}, RequireCRDs: true}, "", errFindings, "cr-no-crd", 1},
+		{"--fail-on warning", CheckOptions{paths: []string{orphan}, FailOn: severityFlag(report.Warning)}, "", errFindings, "cr-no-crd", 1},
+		{"stdin against --crd", CheckOptions{CRDs: []string{crdPath}, paths: []string{"-"}}, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a}\nspec: {size: 30}\n", errFindings, "cr-schema", 1},
+		{"--crd from stdin refused", CheckOptions{CRDs: []string{"-"}, paths: []string{good}}, "", &UsageError{}, "", 0},
+		{"missing --crd path", CheckOptions{CRDs: []string{filepath.Join(dir, "nope")}, paths: []string{good}}, "", &UsageError{}, "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			streams, in, out, _ := genericiooptions.NewTestIOStreams()
+			in.WriteString(tt.stdin)
+			o := tt.o
+			o.IOStreams = streams
+			o.Output = report.JSON
+			if o.FailOn == 0 {
+				o.FailOn = severityFlag(report.Error)
+			}
+			err := o.Run(context.Background())
+			switch want := tt.wantErr.(type) {
+			case nil:
+				if err != nil {
+					t.Fatalf("got error %v, want none", err)
+				}
+			case *UsageError:
+				var ue *UsageError
+				if !errors.As(err, &ue) {
+					t.Fatalf("got %v, want a usage error", err)
+				}
+				return
+			default:
+				if !errors.Is(err, want) {
+					t.Fatalf("got error %v, want %v", err, want)
+				}
+			}
+			var res struct {
+				Findings []report.Finding `json:"findings"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+				t.Fatalf("output is not JSON: %v\n%s", err, out)
+			}
+			n := 0
+			for _, f := range res.Findings {
+				if f.Rule == tt.wantRule {
+					n++
+				}
+			}
+			if len(res.Findings) != tt.wantN || n != tt.wantN {
+				t.Errorf("got findings %+v, want %d of rule %s", res.Findings, tt.wantN, tt.wantRule)
+			}
+		})
+	}
+}
