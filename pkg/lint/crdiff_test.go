@@ -365,8 +365,8 @@ func TestDifferentialCRCorpus(t *testing.T) {
 		keys = append(keys, k+"="+strconv.Itoa(perMutation[k]))
 	}
 	sort.Strings(keys)
-	fmt.Fprintf(os.Stderr, "differential CR corpus: %d documents (%d mutants: %s), %d rejected by the server, %d (field, message) errors and unknown-field warnings, all equal\n",
-		docs, mutantsN, strings.Join(keys, " "), rejected, errPairs)
+	fmt.Fprintf(os.Stderr, "differential CR corpus: %d documents (%d mutants: %s), %d rejected by the server, %d (field, message) errors and unknown-field warnings, %s\n",
+		docs, mutantsN, strings.Join(keys, " "), rejected, errPairs, agreement(t))
 }
 
 // baseCRs are custom resources of testdata/base-crd.yaml, each breaking
@@ -444,5 +444,5 @@ func TestDifferentialCRBase(t *testing.T) {
 			}
 		})
 	}
-	fmt.Fprintf(os.Stderr, "differential CR base mutants: %d documents, %d rejected by the server, all equal\n", len(baseCRs), rejected)
+	fmt.Fprintf(os.Stderr, "differential CR base mutants: %d documents, %d rejected by the server, %s\n", len(baseCRs), rejected, agreement(t))
 }
