@@ -178,6 +178,28 @@ func (v *Version) Create(obj map[string]any, namespace string) (vd *Verdict) {
 	return vd
 }
 
+// Prune turns obj (a decoded JSON object) into what the server's decoder
+// makes of it before admission: pruned, metadata coerced, and with
+// defaults applied when defaults is set. It returns the pruned paths in
+// the server's notation. Status is kept: dropping it on create is the
+// strategy's business, not pruning's.
+func (v *Version) Prune(obj map[string]any, defaults bool) (unknown []string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the server's pruning panicked: %v", r)
+		}
+	}()
+	u := &unstructured.Unstructured{Object: obj}
+	unknown, err = v.coerce(u)
+	if err != nil {
+		return nil, err
+	}
+	if defaults && v.Structural != nil {
+		structuraldefaulting.Default(u.Object, v.Structural)
+	}
+	return unknown, nil
+}
+
 // coerce is the server's unstructuredSchemaCoercer.apply for a request
 // with field validation (unknown paths tracked, malformed metadata an
 // error rather than dropped).

@@ -1,0 +1,384 @@
+package prune
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// planner computes the text edits that turn a document's YAML into the
+// object the server would store, touching nothing else.
+type planner struct {
+	t     *text
+	edits []edit
+}
+
+// ctx says where a mapping sits, for the edits that need its parent.
+type ctx struct {
+	parentKey *yaml.Node // the key whose value this is, or nil
+	seqItem   bool       // a block sequence item ("- " before it)
+	shared    bool       // inside an anchor or reached through an alias
+}
+
+// SharedError is a change the tool will not make because the text is
+// shared through a YAML anchor, merge key or alias: editing it in one place
+// would change every place that uses it.
+type SharedError struct {
+	Line int
+	What string
+}
+
+func (e *SharedError) Error() string {
+	return fmt.Sprintf("line %d: %s; expand the anchor to prune here", e.Line, e.What)
+}
+
+func keyOf(k *yaml.Node) string {
+	if k.Kind == yaml.ScalarNode && k.Style == 0 && k.Tag != "!!merge" {
+		var v any
+		if sigsyaml.Unmarshal([]byte(k.Value), &v) == nil {
+			switch x := v.(type) {
+			case bool:
+				if x {
+					return "true"
+				}
+				return "false"
+			}
+		}
+	}
+	return k.Value
+}
+
+// value decodes a node with kubectl's YAML 1.1 rules, as JSON values.
+func value(n *yaml.Node) (any, error) {
+	b, err := yaml.Marshal(n)
+	if err != nil {
+		return nil, err
+	}
+	js, err := sigsyaml.YAMLToJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	if err := json.Unmarshal(js, &v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// equalJSON compares two values by their JSON form (int64 and float64
+// alike).
+func equalJSON(a, b any) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	var x, y any
+	_ = json.Unmarshal(ja, &x)
+	_ = json.Unmarshal(jb, &y)
+	return reflect.DeepEqual(x, y)
+}
+
+func (p *planner) walk(n *yaml.Node, want any, c ctx) error {
+	if n.Anchor != "" {
+		c.shared = true
+	}
+	if n.Kind == yaml.AliasNode {
+		c.shared = true
+		if n.Alias == nil {
+			return nil
+		}
+		n = n.Alias
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		m, ok := want.(map[string]any)
+		if !ok {
+			return p.replace(n, want, c)
+		}
+		if n.Style&yaml.FlowStyle != 0 {
+			return p.flow(n, want, c)
+		}
+		return p.mapping(n, m, c)
+	case yaml.SequenceNode:
+		l, ok := want.([]any)
+		if !ok || len(l) != len(n.Content) {
+			return p.replace(n, want, c)
+		}
+		if n.Style&yaml.FlowStyle != 0 {
+			return p.flow(n, want, c)
+		}
+		for i, item := range n.Content {
+			if err := p.walk(item, l[i], ctx{seqItem: true, shared: c.shared}); err != nil {
+				return err
+			}
+		}
+		return nil
+	default:
+		return p.replace(n, want, c)
+	}
+}
+
+// replace rewrites a node whose value changed (a null the server defaulted).
+func (p *planner) replace(n *yaml.Node, want any, c ctx) error {
+	have, err := value(n)
+	if err != nil {
+		return err
+	}
+	if equalJSON(have, want) {
+		return nil
+	}
+	if c.shared {
+		return &SharedError{n.Line, "the value changes inside shared text"}
+	}
+	nn, err := nodeOf(want)
+	if err != nil {
+		return err
+	}
+	repl, err := flowText(nn)
+	if err != nil {
+		return err
+	}
+	switch {
+	case n.Kind == yaml.ScalarNode && n.Style == 0 && n.Value != "":
+		start := p.t.offset(n.Line, n.Column)
+		p.edits = append(p.edits, edit{start, start + len(n.Value), repl})
+	case n.Kind == yaml.ScalarNode && n.Value == "" && c.parentKey != nil:
+		at, err := p.t.colonAfter(c.parentKey)
+		if err != nil {
+			return err
+		}
+		p.edits = append(p.edits, edit{at, at, " " + repl})
+	case n.Style&yaml.FlowStyle != 0:
+		start, end, err := p.t.flowSpan(n)
+		if err != nil {
+			return err
+		}
+		p.edits = append(p.edits, edit{start, end, repl})
+	default:
+		return fmt.Errorf("line %d: cannot rewrite this value in place", n.Line)
+	}
+	return nil
+}
+
+// flow rewrites a flow collection as a whole when anything in it changes.
+func (p *planner) flow(n *yaml.Node, want any, c ctx) error {
+	have, err := value(n)
+	if err != nil {
+		return err
+	}
+	if equalJSON(have, want) {
+		return nil
+	}
+	if c.shared {
+		return &SharedError{n.Line, "fields would be pruned inside shared text"}
+	}
+	nn, err := rebuild(n, want)
+	if err != nil {
+		return err
+	}
+	repl, err := flowText(nn)
+	if err != nil {
+		return err
+	}
+	start, end, err := p.t.flowSpan(n)
+	if err != nil {
+		return err
+	}
+	p.edits = append(p.edits, edit{start, end, repl})
+	return nil
+}
+
+func (p *planner) mapping(n *yaml.Node, want map[string]any, c ctx) error {
+	type entry struct{ k, v *yaml.Node }
+	var kept, removed []entry
+	have := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Tag == "!!merge" {
+			return p.merged(n, want, c)
+		}
+		name := keyOf(k)
+		have[name] = true
+		if _, ok := want[name]; ok {
+			kept = append(kept, entry{k, v})
+		} else {
+			removed = append(removed, entry{k, v})
+		}
+	}
+	var added []string
+	for k := range want {
+		if !have[k] {
+			added = append(added, k)
+		}
+	}
+	sort.Strings(added)
+	if (len(removed) > 0 || len(added) > 0) && c.shared {
+		return &SharedError{n.Line, "fields would be pruned inside shared text"}
+	}
+	if len(kept) == 0 && len(added) == 0 && len(removed) > 0 {
+		return p.emptied(n, c)
+	}
+	for i, e := range removed {
+		start, end, keyFirst := p.t.entrySpan(e.k, e.v)
+		repl := ""
+		if !keyFirst {
+			if !c.seqItem || i > 0 || e.k != n.Content[0] {
+				return fmt.Errorf("line %d: cannot remove %q here without reformatting", e.k.Line, e.k.Value)
+			}
+			// "- key: v" with other keys below: keep "-", let the
+			// mapping start on the next line.
+			for start > 0 && p.t.b[start-1] == ' ' {
+				start--
+			}
+			repl = "\n"
+		}
+		p.edits = append(p.edits, edit{start, end, repl})
+	}
+	if len(added) > 0 {
+		last := n.Content[len(n.Content)-2]
+		_, at, _ := p.t.entrySpan(last, n.Content[len(n.Content)-1])
+		indent := strings.Repeat(" ", n.Content[0].Column-1)
+		var b strings.Builder
+		for _, k := range added {
+			kn, err := nodeOf(k)
+			if err != nil {
+				return err
+			}
+			vn, err := nodeOf(want[k])
+			if err != nil {
+				return err
+			}
+			ks, _ := flowText(kn)
+			vs, err := flowText(vn)
+			if err != nil {
+				return err
+			}
+			b.WriteString(indent + ks + ": " + vs + "\n")
+		}
+		if at == len(p.t.b) && len(p.t.b) > 0 && p.t.b[len(p.t.b)-1] != '\n' {
+			b.Reset()
+			return fmt.Errorf("line %d: cannot add defaults after a last line without newline", last.Line)
+		}
+		p.edits = append(p.edits, edit{at, at, b.String()})
+	}
+	for _, e := range kept {
+		if err := p.walk(e.v, want[keyOf(e.k)], ctx{parentKey: e.k, shared: c.shared}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// emptied writes {} for a block mapping whose every field is pruned: with
+// nothing left the value would read as null.
+func (p *planner) emptied(n *yaml.Node, c ctx) error {
+	first, lastK, lastV := n.Content[0], n.Content[len(n.Content)-2], n.Content[len(n.Content)-1]
+	_, end, _ := p.t.entrySpan(lastK, lastV)
+	switch {
+	case c.parentKey != nil:
+		at, err := p.t.colonAfter(c.parentKey)
+		if err != nil {
+			return err
+		}
+		start, _, keyFirst := p.t.entrySpan(first, n.Content[1])
+		if !keyFirst || start < p.t.lineStart(c.parentKey.Line+1) {
+			return fmt.Errorf("line %d: cannot empty this mapping without reformatting", n.Line)
+		}
+		p.edits = append(p.edits, edit{at, at, " {}"}, edit{start, end, ""})
+	case c.seqItem:
+		start := p.t.offset(first.Line, first.Column)
+		p.edits = append(p.edits, edit{start, end, "{}\n"})
+	default:
+		return fmt.Errorf("line %d: every field of the document would be pruned", n.Line)
+	}
+	return nil
+}
+
+// merged handles a mapping with a merge key: fine when nothing in it
+// changes; refused otherwise, as the merged fields live in shared text.
+func (p *planner) merged(n *yaml.Node, want map[string]any, c ctx) error {
+	have, err := value(n)
+	if err != nil {
+		return err
+	}
+	if equalJSON(have, want) {
+		return nil
+	}
+	return &SharedError{n.Line, "fields would be pruned from a mapping with a merge key (<<)"}
+}
+
+// nodeOf encodes a JSON value as a YAML node.
+func nodeOf(v any) (*yaml.Node, error) {
+	var n yaml.Node
+	if err := n.Encode(v); err != nil {
+		return nil, err
+	}
+	return &n, nil
+}
+
+// rebuild returns a copy of n with the shape of want, keeping n's key
+// order and scalars that did not change.
+func rebuild(n *yaml.Node, want any) (*yaml.Node, error) {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	switch w := want.(type) {
+	case map[string]any:
+		if n.Kind != yaml.MappingNode {
+			return nodeOf(want)
+		}
+		out := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: n.Style}
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			name := keyOf(n.Content[i])
+			if v, ok := w[name]; ok && !seen[name] {
+				seen[name] = true
+				vn, err := rebuild(n.Content[i+1], v)
+				if err != nil {
+					return nil, err
+				}
+				out.Content = append(out.Content, n.Content[i], vn)
+			}
+		}
+		var rest []string
+		for k := range w {
+			if !seen[k] {
+				rest = append(rest, k)
+			}
+		}
+		sort.Strings(rest)
+		for _, k := range rest {
+			kn, _ := nodeOf(k)
+			vn, err := nodeOf(w[k])
+			if err != nil {
+				return nil, err
+			}
+			out.Content = append(out.Content, kn, vn)
+		}
+		return out, nil
+	case []any:
+		if n.Kind != yaml.SequenceNode || len(n.Content) != len(w) {
+			return nodeOf(want)
+		}
+		out := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: n.Style}
+		for i, item := range n.Content {
+			vn, err := rebuild(item, w[i])
+			if err != nil {
+				return nil, err
+			}
+			out.Content = append(out.Content, vn)
+		}
+		return out, nil
+	}
+	have, err := value(n)
+	if err == nil && equalJSON(have, want) {
+		return n, nil
+	}
+	return nodeOf(want)
+}
