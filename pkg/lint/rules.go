@@ -104,7 +104,7 @@ var Rules = []report.Rule{
 	{ID: RuleCRDUnrecognizedFormat, Severity: report.Warning, Doc: "A schema uses a format the server does not recognize, so the format is not validated (server warning)."},
 	{ID: RuleCRDVersions, Severity: report.Error, Doc: "spec.versions is invalid (names, duplicates, exactly one storage version, schema required, deprecationWarning); the server rejects the CRD."},
 	{ID: source.RuleNotAnObject, Severity: report.Error, Doc: "A YAML document is a list or a scalar, not an object; kubectl cannot send it."},
-	{ID: source.RuleDuplicate, Severity: report.Warning, Doc: "A mapping repeats a key; the last value wins. The server rejects this under fieldValidation=Strict (--strict) and warns otherwise."},
+	{ID: source.RuleDuplicate, Severity: report.Warning, Doc: "A mapping repeats a key: kubectl sends only the last value, so the first is silently lost. An error with --strict."},
 	{ID: RuleUnknownField, Severity: report.Warning, Doc: "A field is unknown to the schema and would be dropped by the server; rejected under fieldValidation=Strict (--strict)."},
 	{ID: source.RuleSyntax, Severity: report.Error, Doc: "The file is not valid YAML (or has an invalid document separator)."},
 }

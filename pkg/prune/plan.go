@@ -226,6 +226,11 @@ func (p *planner) mapping(n *yaml.Node, want map[string]any, c ctx) error {
 	}
 	for i, e := range removed {
 		start, end, keyFirst := p.t.entrySpan(e.k, e.v)
+		if keyFirst && c.seqItem && e.k == n.Content[0] {
+			// "- # comment" above the item's first key is that key's
+			// head comment: it goes with the key, the "-" stays.
+			p.dashComment(start)
+		}
 		repl := ""
 		if !keyFirst {
 			if !c.seqItem || i > 0 || e.k != n.Content[0] {
@@ -275,6 +280,39 @@ func (p *planner) mapping(n *yaml.Node, want map[string]any, c ctx) error {
 	return nil
 }
 
+// dashComment removes a comment that sits after the "-" of a sequence
+// item on the line above the item's first key (start is where the key's
+// text, head comments included, starts).
+func (p *planner) dashComment(start int) {
+	line := 0
+	for l := 1; l <= len(p.t.lines); l++ {
+		if p.t.lineStart(l) == start {
+			line = l - 1
+			break
+		}
+	}
+	if line < 1 {
+		return
+	}
+	text := p.t.line(line)
+	// Only dashes and blanks may come before the comment ("- - # c").
+	i, dashes := 0, 0
+	for i < len(text) && (text[i] == ' ' || text[i] == '-') {
+		if text[i] == '-' {
+			dashes++
+		}
+		i++
+	}
+	if dashes == 0 || i >= len(text) || text[i] != '#' {
+		return
+	}
+	end := i
+	for end > 0 && text[end-1] == ' ' {
+		end--
+	}
+	p.edits = append(p.edits, edit{p.t.lineStart(line) + end, p.t.lineStart(line) + len(text), ""})
+}
+
 // emptied writes {} for a block mapping whose every field is pruned: with
 // nothing left the value would read as null.
 func (p *planner) emptied(n *yaml.Node, c ctx) error {
@@ -293,6 +331,10 @@ func (p *planner) emptied(n *yaml.Node, c ctx) error {
 		p.edits = append(p.edits, edit{at, at, " {}"}, edit{start, end, ""})
 	case c.seqItem:
 		start := p.t.offset(first.Line, first.Column)
+		if p.t.indent(first.Line) == first.Column {
+			hs, _, _ := p.t.entrySpan(first, n.Content[1])
+			p.dashComment(hs)
+		}
 		p.edits = append(p.edits, edit{start, end, "{}\n"})
 	default:
 		return fmt.Errorf("line %d: every field of the document would be pruned", n.Line)

@@ -65,6 +65,9 @@ type File struct {
 	Skipped int
 	// Count is the number of non-empty documents in the file.
 	Count int
+	// Texts holds each non-empty document's text as kubectl's reader
+	// returns it, by Index (a leading "---" included when it had one).
+	Texts [][]byte
 }
 
 var lineRE = regexp.MustCompile(`^yaml: line (\d+): `)
@@ -92,33 +95,38 @@ func (f *File) parseChunk(c chunk) {
 	if err != nil {
 		pos, msg := errorPos(err, c, nil)
 		// Where kubectl fails too, report its words (go.yaml.in/yaml/v2
-		// behind sigs.k8s.io/yaml): they are what the user would see. Of
-		// the two lines, v2's is the better for a parser error (the
-		// problem, not the start of the enclosing mapping) and v3's for a
-		// scanner error (where the unterminated string or the key without
-		// ":" starts, not where the scanner gave up).
+		// behind sigs.k8s.io/yaml): they are what the user would see. Its
+		// line is the problem's, where v3's is the context's (the
+		// enclosing mapping, the plain scalar before a bad tab), except
+		// for the problems whose context is the culprit: the string left
+		// open, the key without ":".
 		if _, kerr := sigsyaml.YAMLToJSON(c.text); kerr != nil {
 			kpos, kmsg := errorPos(kerr, c, nil)
-			if kmsg != msg || parserProblems[strings.TrimPrefix(kmsg, "yaml: ")] {
+			if kmsg != msg || !contextProblems[strings.TrimPrefix(kmsg, "yaml: ")] {
 				pos = kpos
 			}
 			msg = kmsg
 		}
 		f.syntaxError(f.Count, pos, msg)
 		f.Count++
+		f.Texts = append(f.Texts, c.text)
 		return
 	}
 	if n.Kind == 0 || len(n.Content) == 0 {
 		return // empty or comments only: kubectl skips it
 	}
 	root := n.Content[0]
-	shiftLines(&n, c.line-1)
-	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
-		return // "null" decodes to nothing, as in kubectl
+	relocate(&n, c)
+	js, err := sigsyaml.YAMLToJSON(c.text)
+	if err == nil && string(js) == "null" {
+		// kubectl drops null documents. Ask its library, not v3's tags:
+		// v3 calls "!" null where v2 makes it "", and "!!null x" null
+		// where v2 fails.
+		return
 	}
 	index := f.Count
 	f.Count++
-	js, err := sigsyaml.YAMLToJSON(c.text)
+	f.Texts = append(f.Texts, c.text)
 	if err != nil {
 		pos, msg := errorPos(err, c, root)
 		f.syntaxError(index, pos, msg)
@@ -230,6 +238,13 @@ var parserProblems = map[string]bool{
 	"found undefined tag handle":             true,
 }
 
+// contextProblems are the scanner problems found only after the text at
+// fault: v3's line, the context's, is the one to report.
+var contextProblems = map[string]bool{
+	"could not find expected ':'":    true,
+	"found unexpected end of stream": true,
+}
+
 var (
 	anchorRE = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
 	decodeRE = regexp.MustCompile("cannot decode \\S+ `(.*)` as a (\\S+)$")
@@ -253,7 +268,7 @@ func errorPos(err error, c chunk, root *yaml.Node) (Pos, string) {
 		if parserProblems[msg] {
 			n++
 		}
-		return Pos{Line: c.line + n - 1, Column: 1}, "yaml: " + msg
+		return c.pos(n, 1), "yaml: " + msg
 	}
 	if n := blame(root, msg); n != nil {
 		return Pos{Line: n.Line, Column: n.Column}, msg
@@ -387,17 +402,18 @@ func badByteLine(b []byte) int {
 	return 0
 }
 
-// shiftLines makes chunk-relative node positions file positions. It walks
+// relocate makes chunk-relative node positions file positions. It walks
 // Content only: alias targets are already in the tree.
-func shiftLines(n *yaml.Node, by int) {
-	if by == 0 {
+func relocate(n *yaml.Node, c chunk) {
+	if c.line == 1 && c.starts == nil {
 		return
 	}
 	stack := []*yaml.Node{n}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		n.Line += by
+		p := c.pos(n.Line, n.Column)
+		n.Line, n.Column = p.Line, p.Column
 		stack = append(stack, n.Content...)
 	}
 }

@@ -264,3 +264,37 @@ func TestLocateCRLF(t *testing.T) {
 		t.Errorf("got %d:%d exact=%v, want 12:5 exact=true", pos.Line, pos.Column, exact)
 	}
 }
+
+// TestLocateYAMLOnlyLineBreaks checks positions after characters that
+// libyaml takes for line breaks and editors, grep and kubectl do not.
+func TestLocateYAMLOnlyLineBreaks(t *testing.T) {
+	tests := []struct {
+		name, in, path string
+		line, col      int
+	}{
+		{"LS in a quoted string", "apiVersion: v1\nkind: X\nd: \"a\u2028b\"\nspec:\n  k: 1\n", "spec.k", 5, 3},
+		{"PS in a single-quoted string", "apiVersion: v1\nkind: X\nd: 'a\u2029b'\nspec:\n  k: 1\n", "spec.k", 5, 3},
+		{"NEL in a comment", "apiVersion: v1\nkind: X # \u0085\nspec:\n  k: 1\n", "spec.k", 4, 3},
+		{"lone CR", "apiVersion: v1\nkind: X\nd: 1\rspec: {k: 1}\n", "spec.k", 3, 13},
+		{"several on one line", "apiVersion: v1\nkind: X\nd: \"\u2028\u2028\"\rspec: {k: 1}\n", "spec.k", 3, 16},
+		{"in a later document", "a: 1\n---\napiVersion: v1\nkind: X\nd: \"\u2028\"\nspec:\n  k: 1\n", "spec.k", 7, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Parse("f.yaml", []byte(tt.in))
+			if len(f.Documents) != 1 || len(f.Findings) != 0 {
+				t.Fatalf("got %d documents and findings %+v, want 1 and none", len(f.Documents), f.Findings)
+			}
+			pos, exact := f.Documents[0].Locate(tt.path)
+			if pos != (Pos{Line: tt.line, Column: tt.col}) || !exact {
+				t.Errorf("Locate(%q): got %d:%d exact=%v, want %d:%d exact=true", tt.path, pos.Line, pos.Column, exact, tt.line, tt.col)
+			}
+		})
+	}
+
+	f := Parse("f.yaml", []byte("a: 1\n---\nd: \"\u2028\"\nb: @\n"))
+	want := []findingWant{{rule: RuleSyntax, doc: 1, line: 4, col: 1, msg: "yaml: found character that cannot start any token"}}
+	if got := gotFindings(f); !reflect.DeepEqual(got, want) {
+		t.Errorf("syntax error after LS: got %+v, want %+v", got, want)
+	}
+}

@@ -66,7 +66,9 @@ func checkAgainstOracle(t *testing.T, data []byte) []chunk {
 		}
 		prev = c.line
 		first, _, _ := strings.Cut(string(c.text), "\n")
-		if got := strings.TrimSuffix(strings.TrimSuffix(lines[c.line-1], "\n"), "\r"); got != first {
+		// Either side may end in "\r"s that ReadLine kept or dropped.
+		first = strings.TrimRight(first, "\r")
+		if got := strings.TrimRight(strings.TrimSuffix(lines[c.line-1], "\n"), "\r"); got != first {
 			t.Errorf("split(%q): chunk at line %d starts %q, but line %d of the file is %q", data, c.line, first, c.line, got)
 		}
 	}

@@ -1,0 +1,260 @@
+package source
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+	k8syaml "k8s.io/apimachinery/pkg/util/yaml"
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// fuzzSeeds are small real manifests and the hostile inputs of
+// bad_input_test.go, cut down to what fuzzing can mutate quickly.
+var fuzzSeeds = []string{
+	"",
+	"# only a comment\n",
+	cm1,
+	cm1 + "---\n" + cm2,
+	"---\n" + cm2 + "...\n",
+	locateFile,
+	`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+  annotations:
+    api-approved.kubernetes.io: unapproved
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets, listKind: WidgetList, singular: widget}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: "self.replicas <= 10"
+            properties:
+              replicas: {type: integer, minimum: 0, default: 1}
+              mode: {type: string, enum: ["on", "off"]}
+    subresources:
+      status: {}
+`,
+	"apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n- 42\n",
+	"apiVersion: v1\r\nkind: ConfigMap\r\nmetadata:\r\n  name: crlf\r\ndata:\r\n  s: |\r\n    x",
+	"a: &a {x: 1, y: 2}\nb:\n  <<: [*a, {z: 3}]\n  x: 9\non: yes\n0x1F: hex\n? [k]\n: v\n",
+	"{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"j\"}}\n",
+	"- a\n- b\n---\nscalar\n---\n--- x\n---foo\n",
+	"spec:\n  a: 1\n  a: 2\n  b: \"x\u2028y\"\r  c: @\n",
+	"a: [1, 2\nb: \"unterminated\n",
+	"a: *unknown\n",
+	"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+	string(aliasBomb(4, 4)),
+	strings.Repeat("[", 200) + strings.Repeat("]", 200),
+	strings.Repeat("- ", 200) + "x\n",
+	"a: .inf\nb: !!int x\nc: !!binary '!'\n~: null\n",
+}
+
+// corpusSeeds adds the smallest files of the shared corpus, if it is
+// there: fuzzing must not need it.
+func corpusSeeds(f *testing.F) {
+	dir := os.Getenv("CRDLINT_CORPUS")
+	if dir == "" {
+		wd, _ := os.Getwd()
+		for d := wd; dir == "" && filepath.Dir(d) != d; d = filepath.Dir(d) {
+			for _, c := range []string{filepath.Join(d, "shared", "corpus"), filepath.Join(d, "..", "shared", "corpus")} {
+				if st, err := os.Stat(c); err == nil && st.IsDir() {
+					dir = c
+					break
+				}
+			}
+		}
+	}
+	if dir == "" {
+		return
+	}
+	for _, sub := range []string{"crds", "crs"} {
+		ents, err := os.ReadDir(filepath.Join(dir, sub))
+		if err != nil {
+			continue
+		}
+		type file struct {
+			path string
+			size int64
+		}
+		var files []file
+		for _, e := range ents {
+			if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+				files = append(files, file{filepath.Join(dir, sub, e.Name()), info.Size()})
+			}
+		}
+		slices.SortFunc(files, func(a, b file) int { return int(a.size - b.size) })
+		for _, fl := range files[:min(3, len(files))] {
+			if data, err := os.ReadFile(fl.path); err == nil {
+				f.Add(data)
+			}
+		}
+	}
+}
+
+// jsonPaths lists paths in the server's notation to every value of a
+// JSON document, up to limit of them; keys that brackets cannot spell
+// are left out.
+func jsonPaths(v any, prefix string, limit int, out *[]string) {
+	if len(*out) >= limit {
+		return
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if strings.ContainsAny(k, "[]") {
+				continue
+			}
+			p := prefix + "[" + k + "]"
+			*out = append(*out, p)
+			jsonPaths(e, p, limit, out)
+		}
+	case []any:
+		for i, e := range v {
+			p := prefix + "[" + strconv.Itoa(i) + "]"
+			*out = append(*out, p)
+			jsonPaths(e, p, limit, out)
+		}
+	}
+}
+
+// v3Stricter reports whether go.yaml.in/yaml/v3 rejects a document that
+// kubectl's go.yaml.in/yaml/v2 reads. v2 stops parsing after the
+// document's root node, so it ignores what follows a flow collection or a
+// scalar ("{a: 1} b\nc: 2" is {"a":1}), where v3 scans on and fails; the
+// loader reports that as a syntax error on purpose (kubectl drops text).
+func v3Stricter(data []byte) bool {
+	chunks, _ := split(data)
+	for _, c := range chunks {
+		var n yaml.Node
+		if yaml.Unmarshal(c.text, &n) != nil {
+			if _, err := sigsyaml.YAMLToJSON(c.text); err == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	corpusSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file := Parse("fuzz.yaml", data)
+		lines := bytes.Count(data, []byte("\n")) + 1
+		for _, x := range file.Findings {
+			// A syntax error at end of stream may sit just past the last
+			// line.
+			if x.Line < 1 || x.Line > lines+1 || x.Column < 1 {
+				t.Errorf("finding %+v: position outside the file (%d lines)", x, lines)
+			}
+			if x.Rule != RuleSyntax && x.Rule != RuleDuplicate && x.Rule != RuleNotAnObject {
+				t.Errorf("finding %+v: unknown rule", x)
+			}
+			if x.Document < 0 || x.Document > file.Count {
+				t.Errorf("finding %+v: document index outside 0..%d", x, file.Count)
+			}
+		}
+		for _, d := range file.Documents {
+			if d.Root == nil {
+				t.Fatalf("document %d/%d: nil Root", d.Index, d.Item)
+			}
+			if !json.Valid(d.JSON) {
+				t.Errorf("document %d/%d: invalid JSON %q", d.Index, d.Item, d.JSON)
+			}
+			if d.Index < 0 || d.Index >= file.Count || d.Item < -1 {
+				t.Errorf("document %d/%d: index outside the file's %d documents", d.Index, d.Item, file.Count)
+			}
+			if d.Object.APIVersion == "" || d.Object.Kind == "" {
+				t.Errorf("document %d/%d: got object %+v, want apiVersion and kind", d.Index, d.Item, d.Object)
+			}
+			if pos, exact := d.Locate(""); !exact || pos.Line < 1 || pos.Line > lines || pos.Column < 1 {
+				t.Errorf("document %d/%d: Locate(\"\") = %+v, %v, want a position in the file", d.Index, d.Item, pos, exact)
+			}
+			// Every value kubectl sends has a place in the YAML: the
+			// loader spells keys and merges as sigs.k8s.io/yaml does.
+			var v any
+			if json.Unmarshal(d.JSON, &v) != nil {
+				continue
+			}
+			var paths []string
+			jsonPaths(v, "", 200, &paths)
+			for _, p := range paths {
+				if pos, exact := d.Locate(p); !exact || pos.Line < 1 || pos.Line > lines {
+					t.Errorf("document %d/%d: Locate(%q) = %+v, %v, want an exact position in the file\nJSON %s", d.Index, d.Item, p, pos, exact, d.JSON)
+				}
+			}
+		}
+		// Where kubectl reads a YAML stream, so must we, document for
+		// document. (A JSON stream is read by encoding/json, which differs
+		// on purpose: see the package documentation.)
+		if k8syaml.IsJSONBuffer(data) {
+			return
+		}
+		docs, err := kubectlDocs(data)
+		if err != nil || v3Stricter(data) {
+			return
+		}
+		for _, x := range file.Findings {
+			// Non-objects pass the decoder and fail later, in the builder.
+			if x.Rule == RuleSyntax {
+				t.Errorf("kubectl reads the input, but got %+v", x)
+			}
+		}
+		if file.Count != len(docs) {
+			t.Errorf("got %d documents, kubectl %d", file.Count, len(docs))
+		}
+	})
+}
+
+func FuzzLocate(f *testing.F) {
+	paths := []string{
+		"", "<nil>", "spec", "metadata.name", "spec.versions[0].schema.openAPIV3Schema.properties[spec].type",
+		"metadata.annotations[api-approved.kubernetes.io]", "spec.versions[0].schema.openAPIV3Schema.properties.spec.Type",
+		"a[x[0]].b", "a[", "]", "[[[", "b.x", "later.31", "data[true]", "items[1].metadata",
+	}
+	for i, s := range fuzzSeeds {
+		f.Add([]byte(s), paths[i%len(paths)])
+	}
+	f.Fuzz(func(t *testing.T, data []byte, path string) {
+		segs := ParsePath(path)
+		_ = JoinPath(segs)
+		file := Parse("fuzz.yaml", data)
+		lines := bytes.Count(data, []byte("\n")) + 1
+		for _, d := range file.Documents {
+			pos, _ := d.Locate(path)
+			if pos.Line < 1 || pos.Line > lines || pos.Column < 1 {
+				t.Errorf("document %d/%d: Locate(%q) = %+v, want a position in the file's %d lines", d.Index, d.Item, path, pos, lines)
+			}
+		}
+	})
+}
+
+// FuzzSplit compares split with kubectl's YAMLReader on anything.
+func FuzzSplit(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkAgainstOracle(t, data)
+	})
+}
