@@ -1,0 +1,381 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/diff"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/prune"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// PruneOptions prints custom resources as the server would store them.
+type PruneOptions struct {
+	CRDs     []string
+	Defaults bool
+	Output   string
+	DryRun   bool
+	InPlace  bool
+	NoColor  bool
+
+	paths []string
+	genericiooptions.IOStreams
+}
+
+// NewCmdPrune builds "prune".
+func NewCmdPrune(s genericiooptions.IOStreams) *cobra.Command {
+	o := &PruneOptions{Output: "yaml", IOStreams: s}
+	c := &cobra.Command{
+		Use:   "prune [--crd PATH]... [PATH|-]...",
+		Short: "Print custom resources as the API server would store them after pruning",
+		Long: `Print each custom resource as the API server would store it: every field its
+CRD's structural schema does not specify is pruned, exactly as the server's
+pruning library does it (metadata is pruned to ObjectMeta's fields, embedded
+resources alike; x-kubernetes-preserve-unknown-fields keeps subtrees). With
+--defaults the schema's defaults are applied too, as the server does after
+pruning.
+
+YAML output keeps the input's key order, comments and style for everything that
+is kept; JSON input gives JSON output. Documents that cannot be pruned (no CRD,
+built-in kinds) are reported on stderr and left out.
+
+--dry-run shows a unified diff per file of what would be dropped and exits 1
+when anything would be; --in-place rewrites the files (atomically), leaving
+unchanged files untouched. Nothing else ever writes.`,
+		Example: `  # What would the server keep of these objects?
+  kubectl crdlint prune --crd config/crd/ config/samples/
+
+  # Fail CI when any sample carries fields the server would drop
+  kubectl crdlint prune --dry-run --crd config/crd/ config/samples/
+
+  # Remove them from the files
+  kubectl crdlint prune --in-place --crd config/crd/ config/samples/`,
+		RunE: func(c *cobra.Command, args []string) error {
+			o.paths = args
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(c.Context())
+		},
+	}
+	f := c.Flags()
+	f.StringArrayVar(&o.CRDs, "crd", nil, "A file or directory of CRDs, in addition to the CRDs among the inputs (repeatable)")
+	f.BoolVar(&o.Defaults, "defaults", false, "Apply the schema's defaults too, as the server does after pruning")
+	f.StringVarP(&o.Output, "output", "o", o.Output, "Output format: yaml or json (a v1 List)")
+	f.BoolVar(&o.DryRun, "dry-run", false, "Print a unified diff of what would be pruned, per file; exit 1 when anything would be")
+	f.BoolVar(&o.InPlace, "in-place", false, "Rewrite the files in place (atomically), keeping comments and key order")
+	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the diff (NO_COLOR is honoured too)")
+	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"yaml", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	return c
+}
+
+// Validate rejects bad combinations, without I/O.
+func (o *PruneOptions) Validate() error {
+	if len(o.paths) == 0 {
+		return usageErrorf("no input: give files, directories, or - for stdin\nSee 'kubectl crdlint prune --help' for usage.")
+	}
+	if o.Output != "yaml" && o.Output != "json" {
+		return usageErrorf("invalid output format %q: must be yaml or json", o.Output)
+	}
+	if o.DryRun && o.InPlace {
+		return usageErrorf("--dry-run and --in-place cannot be used together")
+	}
+	for _, p := range o.paths {
+		if p == "-" && o.InPlace {
+			return usageErrorf("--in-place cannot rewrite stdin")
+		}
+	}
+	return nil
+}
+
+// pruned is one file's outcome.
+type pruned struct {
+	path    string
+	data    []byte
+	out     []byte
+	file    *source.File
+	docs    []prune.Doc
+	dropped int // pruned fields
+	objects int // objects with pruned fields
+	err     error
+}
+
+// Run prunes and prints.
+func (o *PruneOptions) Run(ctx context.Context) error {
+	in, err := newInputs(o.paths, o.In)
+	if err != nil {
+		return err
+	}
+	cat := crd.NewCatalog()
+	if err := collectCRDs(ctx, cat, in, o.CRDs); err != nil {
+		return err
+	}
+	results := make([]*pruned, len(in.files))
+	err = parallel(ctx, len(in.files), func(i int) error {
+		r, err := o.pruneFile(cat, in, in.files[i])
+		results[i] = r
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for _, r := range results {
+		if r.err != nil {
+			fmt.Fprintf(o.ErrOut, "error: %v\n", r.err)
+			failed++
+		}
+	}
+	switch {
+	case o.DryRun:
+		err = o.dryRun(results)
+	case o.InPlace:
+		err = o.inPlace(results)
+	case o.Output == "json":
+		err = o.printList(results)
+	default:
+		err = o.printYAML(results)
+	}
+	if err != nil {
+		return err
+	}
+	if failed > 0 {
+		return usageErrorf("%d of %d files could not be pruned", failed, len(results))
+	}
+	return nil
+}
+
+func (o *PruneOptions) pruneFile(cat *crd.Catalog, in *inputs, p string) (*pruned, error) {
+	name, data := p, in.stdin
+	if p == "-" {
+		name = source.StdinPath
+	} else {
+		var err error
+		if data, err = os.ReadFile(p); err != nil {
+			return nil, inputError(&source.InputError{Err: fmt.Errorf("read %s: %w", p, err)})
+		}
+	}
+	r := &pruned{path: name, data: data, file: source.Parse(name, data)}
+	for _, f := range r.file.Findings {
+		if f.Rule != source.RuleDuplicate {
+			fmt.Fprintf(o.ErrOut, "%s:%d:%d: skipped: %s\n", f.File, f.Line, f.Column, f.Message)
+		}
+	}
+	for _, d := range r.file.Documents {
+		if lint.IsCRD(d) {
+			continue
+		}
+		pos := fmt.Sprintf("%s:%d:%d", d.File, d.Root.Line, d.Root.Column)
+		if lint.IsBuiltin(d) {
+			fmt.Fprintf(o.ErrOut, "%s: skipped: %s is built into the API server, not a custom resource\n", pos, d.Object.Kind)
+			continue
+		}
+		g, ver := d.GroupVersion()
+		gvk := schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind}
+		v, _, st, err := cat.Lookup(gvk)
+		if st != crd.Found || err != nil {
+			why := fmt.Sprintf("no CRD for %s, Kind=%s", gvk.GroupVersion(), gvk.Kind)
+			if st == crd.NoVersion || st == crd.NotServed {
+				why = fmt.Sprintf("version %s of %s is not served by its CRD", gvk.Version, gvk.Kind)
+			} else if err != nil || st == crd.Invalid {
+				why = fmt.Sprintf("the CRD for %s would be rejected by the server", gvk.GroupKind())
+			}
+			fmt.Fprintf(o.ErrOut, "%s: skipped: %s\n", pos, why)
+			continue
+		}
+		var obj map[string]any
+		if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
+			fmt.Fprintf(o.ErrOut, "%s: skipped: %v\n", pos, err)
+			continue
+		}
+		dropped, err := v.Prune(obj, o.Defaults)
+		if err != nil {
+			fmt.Fprintf(o.ErrOut, "%s: skipped: %s in version %q cannot be handled as a %s: %v\n", pos, gvk.Kind, gvk.Version, gvk.Kind, err)
+			continue
+		}
+		if len(dropped) > 0 {
+			r.dropped += len(dropped)
+			r.objects++
+		}
+		r.docs = append(r.docs, prune.Doc{Document: d, Object: obj})
+	}
+	if len(r.docs) > 0 && !isJSON(name) {
+		r.out, r.err = prune.Rewrite(name, data, r.docs)
+	} else {
+		r.out = data
+	}
+	return r, nil
+}
+
+func isJSON(p string) bool { return strings.EqualFold(filepath.Ext(p), ".json") }
+
+// printYAML prints every pruned object: YAML documents cut from the
+// rewritten file (comments and order kept), or JSON for JSON input.
+func (o *PruneOptions) printYAML(results []*pruned) error {
+	first := true
+	for _, r := range results {
+		if r.err != nil || len(r.docs) == 0 {
+			continue
+		}
+		if isJSON(r.path) {
+			for _, d := range r.docs {
+				b, err := prune.OrderedJSON(d.Document.Root, d.Object)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(o.Out, "%s\n", b)
+			}
+			continue
+		}
+		keep := map[[2]int]bool{}
+		for _, d := range r.docs {
+			keep[[2]int{d.Document.Index, d.Document.Item}] = true
+		}
+		for index, t := range source.Parse(r.path, r.out).Texts {
+			if !keep[[2]int{index, -1}] && !anyItem(keep, index) {
+				continue
+			}
+			text := bytes.TrimLeft(t, "\n")
+			text = bytes.TrimPrefix(text, []byte("---\n"))
+			if !first {
+				io.WriteString(o.Out, "---\n")
+			}
+			first = false
+			o.Out.Write(text)
+			if len(text) > 0 && text[len(text)-1] != '\n' {
+				io.WriteString(o.Out, "\n")
+			}
+		}
+	}
+	return nil
+}
+
+// anyItem: a List document prints whole when any of its items is kept.
+func anyItem(keep map[[2]int]bool, index int) bool {
+	for k := range keep {
+		if k[0] == index && k[1] >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// printList prints a v1 List of the objects in input order.
+func (o *PruneOptions) printList(results []*pruned) error {
+	var items [][]byte
+	for _, r := range results {
+		for _, d := range r.docs {
+			b, err := prune.OrderedJSON(d.Document.Root, d.Object)
+			if err != nil {
+				return err
+			}
+			items = append(items, indentJSON(b, "    "))
+		}
+	}
+	io.WriteString(o.Out, "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",\n  \"items\": [")
+	for i, it := range items {
+		if i > 0 {
+			io.WriteString(o.Out, ",")
+		}
+		io.WriteString(o.Out, "\n    ")
+		o.Out.Write(it)
+	}
+	if len(items) > 0 {
+		io.WriteString(o.Out, "\n  ")
+	}
+	io.WriteString(o.Out, "]\n}\n")
+	return nil
+}
+
+func indentJSON(b []byte, indent string) []byte {
+	return bytes.ReplaceAll(b, []byte("\n"), []byte("\n"+indent))
+}
+
+// dryRun prints the diffs and a summary; findings exit 1.
+func (o *PruneOptions) dryRun(results []*pruned) error {
+	fields, objects := 0, 0
+	color := useColor(o.Out, o.NoColor)
+	for _, r := range results {
+		if r.err != nil {
+			continue
+		}
+		fields += r.dropped
+		objects += r.objects
+		if _, err := diff.Unified(o.Out, "a/"+filepath.ToSlash(r.path), "b/"+filepath.ToSlash(r.path), r.data, r.out, diff.Options{Color: color}); err != nil {
+			return err
+		}
+	}
+	noun := "fields"
+	if fields == 1 {
+		noun = "field"
+	}
+	objNoun := "objects"
+	if objects == 1 {
+		objNoun = "object"
+	}
+	fmt.Fprintf(o.Out, "%d %s would be pruned in %d %s\n", fields, noun, objects, objNoun)
+	if fields > 0 {
+		return errFindings
+	}
+	return nil
+}
+
+// inPlace rewrites the files that change, atomically.
+func (o *PruneOptions) inPlace(results []*pruned) error {
+	for _, r := range results {
+		if r.err != nil || bytes.Equal(r.data, r.out) {
+			continue
+		}
+		if err := writeAtomic(r.path, r.out); err != nil {
+			return &UsageError{err}
+		}
+		fmt.Fprintf(o.ErrOut, "pruned %s (%d fields in %d objects)\n", r.path, r.dropped, r.objects)
+	}
+	return nil
+}
+
+// writeAtomic replaces path with data through a temporary file in the same
+// directory and a rename, keeping the file's mode: a reader never sees a
+// half-written file, and a failure leaves the original as it was.
+func writeAtomic(path string, data []byte) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".crdlint-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
