@@ -39,4 +39,16 @@ func TestREADMEOutput(t *testing.T) {
 	if !strings.Contains(out.String(), "examples/crs/widgets.yaml") {
 		t.Errorf("custom resource examples missing from the output")
 	}
+
+	streams, _, out, _ = genericiooptions.NewTestIOStreams()
+	if code := cmd.Main(streams, []string{"prune", "--dry-run", "--crd", "examples/valid/widget-crd.yaml", "examples/crs/widgets.yaml"}); code != 1 {
+		t.Fatalf("prune --dry-run: exit %d, want 1", code)
+	}
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, out.Bytes()) {
+		t.Errorf("README.md does not contain the current output of `prune --dry-run`; paste this:\n%s", out)
+	}
 }

@@ -52,29 +52,95 @@ func serverPrune(obj map[string]any, s *structuralschema.Structural) ([]string, 
 	return unknown, nil
 }
 
-// inject adds unknown fields at random depths of obj: in objects the
-// schema specifies, inside preserve-unknown-fields subtrees, embedded
-// resources' metadata and additionalProperties maps.
-func inject(r *rand.Rand, obj map[string]any, n int) {
-	var maps []map[string]any
-	stack := []any{obj}
+// inject adds unknown fields at random depths of obj, and one in each
+// kind of place that prunes differently when the object has one: objects
+// the schema specifies, inside preserve-unknown-fields subtrees, embedded
+// resources' metadata and additionalProperties maps. It returns the kinds
+// it hit.
+func inject(r *rand.Rand, obj map[string]any, s *structuralschema.Structural, n int) []string {
+	type place struct {
+		m    map[string]any
+		kind string
+	}
+	var places []place
+	type frame struct {
+		v      any
+		s      *structuralschema.Structural
+		kind   string
+		isMeta bool
+		root   bool
+	}
+	stack := []frame{{obj, s, "schema", false, true}}
 	for len(stack) > 0 {
-		x := stack[len(stack)-1]
+		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		switch v := x.(type) {
+		switch v := f.v.(type) {
 		case map[string]any:
-			maps = append(maps, v)
+			kind := f.kind
+			switch {
+			case f.isMeta:
+				kind = "embedded-metadata"
+			case f.s != nil && f.s.XPreserveUnknownFields:
+				kind = "preserve-unknown-fields"
+			case f.s != nil && f.s.AdditionalProperties != nil && len(f.s.Properties) == 0:
+				kind = "additionalProperties"
+			}
+			if !f.root {
+				places = append(places, place{v, kind})
+			}
+			if f.s != nil && f.s.XEmbeddedResource && !f.root && v["metadata"] == nil {
+				// Give an embedded resource metadata to inject into.
+				v["metadata"] = map[string]any{"name": "embedded"}
+			}
 			for _, k := range sortedKeys(v) {
-				stack = append(stack, v[k])
+				var cs *structuralschema.Structural
+				child := kind
+				if f.s != nil {
+					if p, ok := f.s.Properties[k]; ok {
+						cs = &p
+					} else if f.s.AdditionalProperties != nil {
+						cs = f.s.AdditionalProperties.Structural
+					}
+				}
+				if kind == "embedded-metadata" || (f.s == nil && kind == "preserve-unknown-fields") {
+					child = kind
+				} else if cs != nil {
+					child = "schema"
+				}
+				if f.s == nil || (cs == nil && f.s.XPreserveUnknownFields) {
+					child = "preserve-unknown-fields"
+				}
+				isMeta := k == "metadata" && f.s != nil && f.s.XEmbeddedResource && !f.root
+				stack = append(stack, frame{v[k], cs, child, isMeta, false})
 			}
 		case []any:
-			stack = append(stack, v...)
+			var is *structuralschema.Structural
+			if f.s != nil {
+				is = f.s.Items
+			}
+			for _, item := range v {
+				stack = append(stack, frame{item, is, f.kind, false, false})
+			}
 		}
 	}
-	for i := 0; i < n && len(maps) > 0; i++ {
-		m := maps[r.Intn(len(maps))]
-		m["crdlintInjected"+strconv.Itoa(i)] = map[string]any{"nested": int64(i), "list": []any{"x"}}
+	var hit []string
+	add := func(p place, i int) {
+		p.m["crdlintInjected"+strconv.Itoa(i)] = map[string]any{"nested": int64(i), "list": []any{"x"}}
+		hit = append(hit, p.kind)
 	}
+	i := 0
+	done := map[string]bool{}
+	for _, p := range places {
+		if p.kind != "schema" && !done[p.kind] {
+			done[p.kind] = true
+			add(p, i)
+			i++
+		}
+	}
+	for ; i < n && len(places) > 0; i++ {
+		add(places[r.Intn(len(places))], i)
+	}
+	return hit
 }
 
 func sortedKeys(m map[string]any) []string {
@@ -129,6 +195,15 @@ func loadCorpus(t testing.TB) {
 			b, _ := os.ReadFile(p)
 			l.Collect(source.Parse(p, b))
 		}
+		// The corpus has no embedded resources: the lint tests' base CRD
+		// has one (spec.template), and a preserve-unknown-fields subtree.
+		base, _ := os.ReadFile("../lint/testdata/base-crd.yaml")
+		l.Collect(source.Parse("base-crd.yaml", base))
+		widget := []byte("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ns}\n" +
+			"spec: {replicas: 1, labels: {a: b}, ports: [{port: 80}], template: {apiVersion: v1, kind: Pod, metadata: {name: p, labels: {x: y}}, spec: {containers: [{name: c}]}}}\n")
+		for i := 0; i < 20; i++ {
+			corpus.docs = append(corpus.docs, source.Parse(fmt.Sprintf("widget-%d.yaml", i), widget).Documents[0])
+		}
 		for _, p := range crs {
 			b, _ := os.ReadFile(p)
 			for _, d := range source.Parse(p, b).Documents {
@@ -150,6 +225,9 @@ func lookup(d *source.Document) (*crd.Version, *crd.Entry, crd.Status, error) {
 
 // checkOne injects unknown fields into a corpus document, renders it with
 // a comment on every key, prunes the text and compares with the server.
+// injected counts the places checkOne injected fields into, by kind.
+var injected = map[string]int{}
+
 func checkOne(t testing.TB, d *source.Document, seed int64) (dropped int) {
 	v, _, _, _ := lookup(d)
 	r := rand.New(rand.NewSource(seed))
@@ -157,7 +235,9 @@ func checkOne(t testing.TB, d *source.Document, seed int64) (dropped int) {
 	if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
 		t.Fatal(err)
 	}
-	inject(r, obj, 1+r.Intn(4))
+	for _, k := range inject(r, obj, v.Structural, 1+r.Intn(4)) {
+		injected[k]++
+	}
 	y, err := yaml.Marshal(commented(obj, ""))
 	if err != nil {
 		t.Fatal(err)
@@ -262,7 +342,12 @@ func TestDifferentialPruneCorpus(t *testing.T) {
 	if len(corpus.docs) < 1000 || total < len(corpus.docs) {
 		t.Fatalf("only %d documents and %d pruned fields", len(corpus.docs), total)
 	}
-	fmt.Fprintf(os.Stderr, "differential prune corpus: %d documents with injected fields, %d fields pruned, objects, dropped paths, check's unknown-field warnings and kept comments all agree\n", len(corpus.docs), total)
+	for _, k := range []string{"schema", "preserve-unknown-fields", "embedded-metadata", "additionalProperties"} {
+		if injected[k] == 0 {
+			t.Errorf("no field was injected into a place of kind %s", k)
+		}
+	}
+	fmt.Fprintf(os.Stderr, "differential prune corpus: %d documents, fields injected by place %v, %d fields pruned; pruned objects, dropped paths, check's unknown-field warnings and kept comments all agree with the server\n", len(corpus.docs), injected, total)
 }
 
 // FuzzRewrite prunes random corpus documents with random injected fields:
