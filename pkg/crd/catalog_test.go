@@ -1,0 +1,121 @@
+package crd
+
+import (
+	"strings"
+	"testing"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/ptr"
+)
+
+func widgetCRD(versions ...apiextensionsv1.CustomResourceDefinitionVersion) *apiextensionsv1.CustomResourceDefinition {
+	c := &apiextensionsv1.CustomResourceDefinition{}
+	c.Name = "widgets.example.com"
+	c.Spec.Group = "example.com"
+	c.Spec.Scope = apiextensionsv1.NamespaceScoped
+	c.Spec.Names = apiextensionsv1.CustomResourceDefinitionNames{Plural: "widgets", Kind: "Widget"}
+	for i := range versions {
+		versions[i].Schema = &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{Type: "object"}}
+	}
+	c.Spec.Versions = versions
+	return c
+}
+
+func TestLookup(t *testing.T) {
+	cat := NewCatalog()
+	cat.Add(widgetCRD(
+		apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1", Served: true, Storage: true},
+		apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1beta1", Served: false},
+	), "crd.yaml:1", nil)
+	cat.Add(widgetCRD(apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1", Served: true, Storage: true}), "bad.yaml:1", func() bool { return true })
+	// The second Add replaced the first: the later CRD of a kind wins.
+	if _, e, st, _ := cat.Lookup(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}); st != Invalid || e.Source != "bad.yaml:1" {
+		t.Fatalf("got %v from %v, want Invalid from bad.yaml:1", st, e)
+	}
+	cat.Add(widgetCRD(
+		apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1", Served: true, Storage: true},
+		apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1beta1", Served: false},
+	), "crd.yaml:1", func() bool { return false })
+	tests := []struct {
+		name string
+		gvk  schema.GroupVersionKind
+		want Status
+	}{
+		{"served", schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, Found},
+		{"not served", schema.GroupVersionKind{Group: "example.com", Version: "v1beta1", Kind: "Widget"}, NotServed},
+		{"no such version", schema.GroupVersionKind{Group: "example.com", Version: "v2", Kind: "Widget"}, NoVersion},
+		{"other kind", schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"}, NoCRD},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, _, st, err := cat.Lookup(tt.gvk)
+			if st != tt.want || err != nil {
+				t.Fatalf("got %v %v, want %v", st, err, tt.want)
+			}
+			if st == Found && (v == nil || v.GVK != tt.gvk || !v.Namespaced) {
+				t.Fatalf("got version %+v", v)
+			}
+		})
+	}
+}
+
+func TestDeprecationWarning(t *testing.T) {
+	tests := []struct {
+		name     string
+		versions []apiextensionsv1.CustomResourceDefinitionVersion
+		ver      string
+		want     string
+	}{
+		{"custom text", []apiextensionsv1.CustomResourceDefinitionVersion{{Name: "v1", Served: true, Deprecated: true, DeprecationWarning: ptr.To("use v2")}}, "v1", "use v2"},
+		{"default, newest served", []apiextensionsv1.CustomResourceDefinitionVersion{
+			{Name: "v1alpha1", Served: true, Deprecated: true}, {Name: "v1beta1", Served: true}, {Name: "v1", Served: true}, {Name: "v2", Served: false},
+		}, "v1alpha1", "example.com/v1alpha1 Widget is deprecated; use example.com/v1 Widget"},
+		{"default, nothing newer", []apiextensionsv1.CustomResourceDefinitionVersion{{Name: "v1", Served: true, Deprecated: true}}, "v1", "example.com/v1 Widget is deprecated"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := DeprecationWarning(widgetCRD(tt.versions...), tt.ver); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestGenerateName(t *testing.T) {
+	if got := GenerateName("web-"); got != "web-crdlt" {
+		t.Errorf("got %q", got)
+	}
+	long := strings.Repeat("a", 70)
+	if got := GenerateName(long); len(got) != 63 {
+		t.Errorf("got length %d, want 63 (58 + 5, as names.SimpleNameGenerator)", len(got))
+	}
+}
+
+func TestCreateDefaultsAndPrunes(t *testing.T) {
+	c := widgetCRD(apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1", Served: true, Storage: true})
+	c.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties = map[string]apiextensionsv1.JSONSchemaProps{
+		"spec": {Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{
+			"size": {Type: "integer", Default: &apiextensionsv1.JSON{Raw: []byte("1")}},
+		}},
+	}
+	cat := NewCatalog()
+	cat.Add(c, "crd", nil)
+	v, _, _, err := cat.Lookup(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := map[string]any{"apiVersion": "example.com/v1", "kind": "Widget",
+		"metadata": map[string]any{"generateName": "w-", "bogus": int64(1)}, "spec": map[string]any{"sise": int64(2)}}
+	vd := v.Create(obj, "ns")
+	if len(vd.Errors) != 0 || vd.DecodeError != nil {
+		t.Fatalf("got errors %v %v", vd.Errors, vd.DecodeError)
+	}
+	if got := strings.Join(vd.Unknown, ","); got != "metadata.bogus,spec.sise" {
+		t.Errorf("got unknown %q, want metadata.bogus,spec.sise", got)
+	}
+	spec := vd.Object.Object["spec"].(map[string]any)
+	if spec["size"] != int64(1) || vd.Object.GetName() != "w-crdlt" || vd.Object.GetNamespace() != "ns" {
+		t.Errorf("got %v, want defaulted size, generated name and namespace", vd.Object.Object)
+	}
+}
