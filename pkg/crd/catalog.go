@@ -86,6 +86,18 @@ func (c *Catalog) Len() int {
 	return len(c.byGK)
 }
 
+// Entries lists the CRDs sorted by name.
+func (c *Catalog) Entries() []*Entry {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := make([]*Entry, 0, len(c.byGK))
+	for _, e := range c.byGK {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].CRD.Name < out[j].CRD.Name })
+	return out
+}
+
 // Entry returns the CRD for a group and kind, or nil.
 func (c *Catalog) Entry(gk schema.GroupKind) *Entry {
 	c.mu.RLock()

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"k8s.io/apiextensions-apiserver/pkg/apihelpers"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/conversion"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
@@ -17,6 +18,8 @@ import (
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -41,6 +44,10 @@ type Version struct {
 
 	celOnce   sync.Once
 	celCached *cel.Validator
+
+	convOnce sync.Once
+	conv     runtime.ObjectConvertor
+	convErr  error
 }
 
 func compile(crd *apiextensionsv1.CustomResourceDefinition, name string) (v *Version, err error) {
@@ -284,4 +291,44 @@ func GenerateName(base string) string {
 		base = base[:maxBase]
 	}
 	return base + "crdlt"
+}
+
+// FieldSet is what the server's field selectors match for obj: the
+// strategy's GetAttrs (metadata.name, metadata.namespace for namespaced
+// kinds, and each selectable field, "" when absent).
+func (v *Version) FieldSet(obj runtime.Object) (fields.Set, error) {
+	ga, ok := v.strategy.(interface {
+		GetAttrs(runtime.Object) (labels.Set, fields.Set, error)
+	})
+	if !ok {
+		return nil, fmt.Errorf("the custom resource strategy has no GetAttrs")
+	}
+	_, set, err := ga.GetAttrs(obj)
+	return set, err
+}
+
+var converterFactory = sync.OnceValues(func() (*conversion.CRConverterFactory, error) {
+	return conversion.NewCRConverterFactory(nil, nil)
+})
+
+// ConvertFieldLabel is the server's check of a field selector's label for
+// this version (crConverter.ConvertFieldLabel): "field label not
+// supported: <label>" for anything that is not selectable.
+func (v *Version) ConvertFieldLabel(label, value string) (string, string, error) {
+	v.convOnce.Do(func() {
+		f, err := converterFactory()
+		if err != nil {
+			v.convErr = err
+			return
+		}
+		// Field labels do not depend on how versions convert; a webhook
+		// strategy would need a client this offline tool does not have.
+		c := v.CRD.DeepCopy()
+		c.Spec.Conversion = &apiextensionsv1.CustomResourceConversion{Strategy: apiextensionsv1.NoneConverter}
+		_, v.conv, v.convErr = f.NewConverter(c)
+	})
+	if v.convErr != nil {
+		return "", "", v.convErr
+	}
+	return v.conv.ConvertFieldLabel(v.GVK, label, value)
 }

@@ -272,7 +272,8 @@ func TestApplyRemovals(t *testing.T) {
 		for range r.Intn(25) {
 			aLines = append(aLines, alphabet[r.Intn(len(alphabet))]+"\n")
 		}
-		if len(aLines) > 0 && r.Intn(4) == 0 {
+		// A last line without its newline, unless that would leave it empty.
+		if len(aLines) > 0 && aLines[len(aLines)-1] != "\n" && r.Intn(4) == 0 {
 			last := &aLines[len(aLines)-1]
 			*last = strings.TrimSuffix(*last, "\n")
 		}
@@ -355,6 +356,12 @@ func checkApplies(t *testing.T, diff, a, b string, context int) (removed, added 
 		ctx = 3
 	case ctx < 0:
 		ctx = 0
+	}
+	if diff == "" {
+		if a != b {
+			t.Fatalf("got no diff of %q and %q", a, b)
+		}
+		return 0, 0
 	}
 	got, removed, added, err := apply(diff, splitAfter(a), ctx)
 	if err != nil {

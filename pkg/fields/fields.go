@@ -1,0 +1,73 @@
+// Package fields answers which fields of a kind the API server lets
+// clients select on (--field-selector), with their values per object,
+// using the server's own code: the CRD's selectableFields validated by
+// the CEL field-path parser, values from the custom resource strategy's
+// GetAttrs, labels checked by the CR converter's ConvertFieldLabel, and
+// selectors parsed and matched by apimachinery's fields package. Built-in
+// kinds come from a table (builtin.go).
+//
+// It prints nothing; the fields command renders tables and lists.
+//
+//	for _, f := range fields.Selectable(v) { fmt.Println(f.Path, f.Type, f.Source) }
+package fields
+
+import (
+	"strings"
+
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	"k8s.io/apimachinery/pkg/fields"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+)
+
+// Sources of a selectable field.
+const (
+	Implicit         = "implicit"
+	SelectableFields = "selectableFields"
+)
+
+// Field is one selectable field of a CRD version.
+type Field struct {
+	Path   string `json:"path"`
+	Type   string `json:"type"`
+	Source string `json:"source"`
+}
+
+// Selectable lists a CRD version's selectable fields as the server
+// accepts them: metadata.name, metadata.namespace for namespaced kinds,
+// then spec.versions[].selectableFields in order, each with the type its
+// schema gives it.
+func Selectable(v *crd.Version) []Field {
+	out := []Field{{Path: "metadata.name", Type: "string", Source: Implicit}}
+	if v.Namespaced {
+		out = append(out, Field{Path: "metadata.namespace", Type: "string", Source: Implicit})
+	}
+	for _, sf := range v.Spec.SelectableFields {
+		f := Field{Path: strings.TrimPrefix(sf.JSONPath, "."), Source: SelectableFields}
+		if v.Structural != nil {
+			if _, s, err := cel.ValidFieldPath(sf.JSONPath, v.Structural, cel.WithFieldPathAllowArrayNotation(false)); err == nil && s != nil {
+				f.Type = s.Type
+				if s.ValueValidation != nil && len(s.ValueValidation.Enum) > 0 {
+					f.Type += " (enum)"
+				} else if s.ValueValidation != nil && s.ValueValidation.Format != "" {
+					f.Type += " (" + s.ValueValidation.Format + ")"
+				}
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// Parse parses a --field-selector with the server's grammar (=, ==, !=,
+// comma-separated terms ANDed, backslash escapes).
+func Parse(expr string) (fields.Selector, error) {
+	return fields.ParseSelector(expr)
+}
+
+// ForVersion checks a selector's labels as the server does for a list of
+// this version: every label must be selectable ("field label not
+// supported: spec.foo" otherwise).
+func ForVersion(sel fields.Selector, v *crd.Version) (fields.Selector, error) {
+	return sel.Transform(v.ConvertFieldLabel)
+}
