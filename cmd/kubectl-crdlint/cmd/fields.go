@@ -1,0 +1,360 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	apifields "k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fields"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// FieldsOptions lists selectable fields and filters objects by them.
+type FieldsOptions struct {
+	CRDs          []string
+	FieldSelector string
+	Output        string
+	OpenAPI       bool
+
+	paths    []string
+	builtins []fields.BuiltinKind
+	genericiooptions.IOStreams
+}
+
+// NewCmdFields builds "fields".
+func NewCmdFields(s genericiooptions.IOStreams) *cobra.Command {
+	o := &FieldsOptions{IOStreams: s}
+	c := &cobra.Command{
+		Use:   "fields [--crd PATH]... [PATH|-|KIND]...",
+		Short: "List selectable fields, their values per object, and filter with --field-selector offline",
+		Long: `List the fields the API server lets clients select on with --field-selector:
+metadata.name, metadata.namespace for namespaced kinds, and a CRD version's
+selectableFields. Given custom resources, show the value the server would
+compute for each field of each object (as stored on create: pruned and
+defaulted), and with --field-selector keep only the objects that match, with
+the server's grammar, semantics and errors. Given a built-in kind (pods, nodes,
+jobs.batch, ...), list the field selectors the server accepts for it.`,
+		Example: `  # Which fields of these CRDs are selectable?
+  kubectl crdlint fields config/crd/
+
+  # The values per object, and an offline --field-selector
+  kubectl crdlint fields --crd config/crd/ samples/ --field-selector spec.color=red,metadata.namespace!=dev
+
+  # Built-in kinds
+  kubectl crdlint fields pods`,
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := o.Complete(args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(c.Context())
+		},
+	}
+	f := c.Flags()
+	f.StringArrayVar(&o.CRDs, "crd", nil, "A file or directory of CRDs, in addition to the CRDs among the inputs (repeatable)")
+	f.StringVar(&o.FieldSelector, "field-selector", "", "Keep only objects that match, as the server would (e.g. spec.color=red,metadata.name!=x)")
+	f.StringVarP(&o.Output, "output", "o", "", "Output format: table (default), json, yaml or name (name, yaml and json print the matching objects)")
+	f.BoolVar(&o.OpenAPI, "openapi", false, "Print the x-kubernetes-selectable-fields extension of each CRD version as the server publishes it in OpenAPI")
+	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"table", "json", "yaml", "name"}, cobra.ShellCompDirectiveNoFileComp))
+	return c
+}
+
+// Complete splits the arguments into paths and built-in kinds.
+func (o *FieldsOptions) Complete(args []string) error {
+	for _, a := range args {
+		if a == "-" {
+			o.paths = append(o.paths, a)
+			continue
+		}
+		if _, err := os.Stat(a); err == nil {
+			o.paths = append(o.paths, a)
+			continue
+		}
+		if k, ok := fields.LookupBuiltin(a); ok {
+			o.builtins = append(o.builtins, k)
+			continue
+		}
+		return usageErrorf("%s: no such file or directory, and not a built-in kind the server can select fields of", a)
+	}
+	return nil
+}
+
+// Validate rejects bad combinations, without I/O.
+func (o *FieldsOptions) Validate() error {
+	if len(o.paths) == 0 && len(o.builtins) == 0 && len(o.CRDs) == 0 {
+		return usageErrorf("no input: give CRDs or custom resources (files, directories, -), or a built-in kind\nSee 'kubectl crdlint fields --help' for usage.")
+	}
+	switch o.Output {
+	case "", "table", "json", "yaml", "name":
+	default:
+		return usageErrorf("invalid output format %q: must be table, json, yaml or name", o.Output)
+	}
+	if len(o.builtins) > 0 && (len(o.paths) > 0 || len(o.CRDs) > 0) {
+		return usageErrorf("give either built-in kinds or files, not both")
+	}
+	if len(o.builtins) > 0 && (o.FieldSelector != "" || o.OpenAPI) {
+		return usageErrorf("built-in kinds are listed only: --field-selector and --openapi need CRDs")
+	}
+	if o.FieldSelector != "" {
+		if _, err := fields.Parse(o.FieldSelector); err != nil {
+			return &UsageError{err}
+		}
+	}
+	return nil
+}
+
+// object is a custom resource with what the server computes for it.
+type object struct {
+	doc    *source.Document
+	v      *crd.Version
+	stored *unstructured.Unstructured
+	set    apifields.Set
+}
+
+// Run lists or filters.
+func (o *FieldsOptions) Run(ctx context.Context) error {
+	if len(o.builtins) > 0 {
+		return o.printBuiltins()
+	}
+	in, err := newInputs(o.paths, o.In)
+	if err != nil {
+		return err
+	}
+	cat := crd.NewCatalog()
+	if err := collectCRDs(ctx, cat, in, o.CRDs); err != nil {
+		return err
+	}
+	var objs []object
+	var crdNames []string
+	for _, p := range in.files {
+		f, err := in.read(p)
+		if err != nil {
+			return err
+		}
+		for _, d := range f.Documents {
+			if lint.IsCRD(d) {
+				crdNames = append(crdNames, d.Object.Name)
+				continue
+			}
+			pos := fmt.Sprintf("%s:%d:%d", d.File, d.Root.Line, d.Root.Column)
+			if lint.IsBuiltin(d) {
+				fmt.Fprintf(o.ErrOut, "%s: skipped: %s is built in; `kubectl crdlint fields %s` lists its selectors\n", pos, d.Object.Kind, strings.ToLower(d.Object.Kind))
+				continue
+			}
+			g, ver := d.GroupVersion()
+			v, _, st, err := cat.Lookup(schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind})
+			if st != crd.Found || err != nil {
+				fmt.Fprintf(o.ErrOut, "%s: skipped: no served CRD version for %s, Kind=%s\n", pos, d.Object.APIVersion, d.Object.Kind)
+				continue
+			}
+			var m map[string]any
+			if err := utiljson.Unmarshal(d.JSON, &m); err != nil {
+				continue
+			}
+			ns := d.Object.Namespace
+			if ns == "" {
+				ns = lint.DefaultNamespace
+			}
+			vd := v.Create(m, ns)
+			if vd.Object == nil {
+				fmt.Fprintf(o.ErrOut, "%s: skipped: the server cannot decode it: %v\n", pos, vd.DecodeError)
+				continue
+			}
+			set, err := v.FieldSet(vd.Object)
+			if err != nil {
+				return err
+			}
+			objs = append(objs, object{doc: d, v: v, stored: vd.Object, set: set})
+		}
+	}
+	if len(objs) == 0 {
+		if o.FieldSelector != "" {
+			return usageErrorf("--field-selector needs custom resources to filter")
+		}
+		return o.printCRDs(cat, crdNames)
+	}
+	if o.FieldSelector != "" {
+		sel, _ := fields.Parse(o.FieldSelector)
+		var kept []object
+		for _, ob := range objs {
+			s, err := fields.ForVersion(sel, ob.v)
+			if err != nil {
+				// The server refuses the whole list request.
+				return &UsageError{err}
+			}
+			if s.Matches(ob.set) {
+				kept = append(kept, ob)
+			}
+		}
+		objs = kept
+	}
+	if len(objs) == 0 {
+		fmt.Fprintln(o.ErrOut, "No resources found")
+		return nil
+	}
+	switch o.Output {
+	case "name":
+		for _, ob := range objs {
+			gk := ob.v.GVK.GroupKind()
+			fmt.Fprintf(o.Out, "%s/%s\n", strings.ToLower(gk.String()), ob.stored.GetName())
+		}
+		return nil
+	case "json", "yaml":
+		list := map[string]any{"apiVersion": "v1", "kind": "List", "items": itemsOf(objs)}
+		return printObject(o.Out, list, o.Output)
+	}
+	return o.printValues(objs)
+}
+
+func itemsOf(objs []object) []any {
+	items := make([]any, 0, len(objs))
+	for _, ob := range objs {
+		items = append(items, ob.stored.Object)
+	}
+	return items
+}
+
+func printObject(w io.Writer, v any, format string) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if format == "yaml" {
+		if b, err = sigsyaml.JSONToYAML(b); err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// printValues prints a kubectl-get-style table per kind: a column per
+// selectable field with the value the server computes.
+func (o *FieldsOptions) printValues(objs []object) error {
+	var order []schema.GroupVersionKind
+	byGVK := map[schema.GroupVersionKind][]object{}
+	for _, ob := range objs {
+		if _, ok := byGVK[ob.v.GVK]; !ok {
+			order = append(order, ob.v.GVK)
+		}
+		byGVK[ob.v.GVK] = append(byGVK[ob.v.GVK], ob)
+	}
+	for i, gvk := range order {
+		if i > 0 {
+			fmt.Fprintln(o.Out)
+		}
+		group := byGVK[gvk]
+		v := group[0].v
+		w := tabwriter.NewWriter(o.Out, 0, 4, 3, ' ', 0)
+		var cols []string
+		for _, f := range fields.Selectable(v) {
+			cols = append(cols, f.Path)
+		}
+		fmt.Fprintln(w, strings.ToUpper(strings.Join(append([]string{"KIND"}, cols...), "\t")))
+		for _, ob := range group {
+			row := []string{strings.ToLower(gvk.GroupKind().String())}
+			for _, c := range cols {
+				row = append(row, ob.set[c])
+			}
+			fmt.Fprintln(w, strings.Join(row, "\t"))
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// crdListing is -o json of the CRD listing.
+type crdListing struct {
+	CRD     string         `json:"crd"`
+	Group   string         `json:"group"`
+	Kind    string         `json:"kind"`
+	Version string         `json:"version"`
+	Fields  []fields.Field `json:"fields"`
+}
+
+func (o *FieldsOptions) printCRDs(cat *crd.Catalog, names []string) error {
+	entries := cat.Entries()
+	if len(entries) == 0 {
+		return usageErrorf("no CustomResourceDefinitions in the inputs")
+	}
+	var items []crdListing
+	var openapi []map[string]any
+	for _, e := range entries {
+		for _, ver := range e.CRD.Spec.Versions {
+			v, _, st, err := cat.Lookup(schema.GroupVersionKind{Group: e.CRD.Spec.Group, Version: ver.Name, Kind: e.CRD.Spec.Names.Kind})
+			if err != nil || st != crd.Found {
+				continue
+			}
+			items = append(items, crdListing{CRD: e.CRD.Name, Group: e.CRD.Spec.Group, Kind: e.CRD.Spec.Names.Kind, Version: ver.Name, Fields: fields.Selectable(v)})
+			ext := []any{}
+			for _, sf := range ver.SelectableFields {
+				ext = append(ext, map[string]any{"fieldPath": strings.TrimPrefix(sf.JSONPath, ".")})
+			}
+			item := map[string]any{"crd": e.CRD.Name, "version": ver.Name}
+			if len(ext) > 0 {
+				// As the server's OpenAPI builder: absent when none.
+				item["x-kubernetes-selectable-fields"] = ext
+			}
+			openapi = append(openapi, item)
+		}
+	}
+	if o.OpenAPI {
+		if o.Output == "json" {
+			return printObject(o.Out, map[string]any{"items": openapi}, "json")
+		}
+		return printObject(o.Out, openapi, "yaml")
+	}
+	if o.Output == "json" {
+		return printObject(o.Out, map[string]any{"items": items}, "json")
+	}
+	if o.Output == "yaml" {
+		return printObject(o.Out, map[string]any{"items": items}, "yaml")
+	}
+	w := tabwriter.NewWriter(o.Out, 0, 4, 3, ' ', 0)
+	fmt.Fprintln(w, "CRD\tVERSION\tFIELD\tTYPE\tSOURCE")
+	for _, it := range items {
+		for _, f := range it.Fields {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", it.CRD, it.Version, f.Path, f.Type, f.Source)
+		}
+	}
+	return w.Flush()
+}
+
+func (o *FieldsOptions) printBuiltins() error {
+	if o.Output == "json" || o.Output == "yaml" {
+		return printObject(o.Out, map[string]any{"items": o.builtins}, o.Output)
+	}
+	w := tabwriter.NewWriter(o.Out, 0, 4, 3, ' ', 0)
+	fmt.Fprintln(w, "KIND\tFIELD SELECTOR\tFIELD\tTYPE\tNOTES")
+	for _, k := range o.builtins {
+		name := k.Kind
+		if k.Group != "" {
+			name += "." + k.Group
+		}
+		for _, f := range k.Fields {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", name, f.Selector, f.Field, f.Type, f.Note)
+		}
+	}
+	return w.Flush()
+}
+
