@@ -357,4 +357,3 @@ func (o *FieldsOptions) printBuiltins() error {
 	}
 	return w.Flush()
 }
-
