@@ -176,6 +176,9 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 				fmt.Fprintf(o.ErrOut, "%s: skipped: the server cannot decode it: %v\n", pos, vd.DecodeError)
 				continue
 			}
+			if len(vd.Errors) > 0 {
+				fmt.Fprintf(o.ErrOut, "%s: note: the server would reject this object on create (%d errors; see kubectl crdlint check)\n", pos, len(vd.Errors))
+			}
 			set, err := v.FieldSet(vd.Object)
 			if err != nil {
 				return err
