@@ -119,3 +119,47 @@ func TestCreateDefaultsAndPrunes(t *testing.T) {
 		t.Errorf("got %v, want defaulted size, generated name and namespace", vd.Object.Object)
 	}
 }
+
+func TestUpdateTransitionRule(t *testing.T) {
+	c := widgetCRD(apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1", Served: true, Storage: true})
+	c.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties = map[string]apiextensionsv1.JSONSchemaProps{
+		"spec": {Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{
+			"region": {Type: "string", XValidations: apiextensionsv1.ValidationRules{{Rule: "self == oldSelf", Message: "region is immutable"}}},
+			"size":   {Type: "integer", Maximum: ptr.To(10.0)},
+		}},
+	}
+	cat := NewCatalog()
+	cat.Add(c, "crd", nil)
+	v, _, _, err := cat.Lookup(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := func(region string, size int64) map[string]any {
+		return map[string]any{"apiVersion": "example.com/v1", "kind": "Widget",
+			"metadata": map[string]any{"name": "w"}, "spec": map[string]any{"region": region, "size": size}}
+	}
+	tests := []struct {
+		name     string
+		old, new map[string]any
+		want     string
+	}{
+		{"unchanged", obj("eu", 3), obj("eu", 3), ""},
+		{"size changes", obj("eu", 3), obj("eu", 4), ""},
+		{"region changes", obj("eu", 3), obj("us", 3), "spec.region: Invalid value: \"us\": region is immutable"},
+		// An invalid value that does not change is ratcheted.
+		{"ratcheting", obj("eu", 30), obj("eu", 30), ""},
+		{"new invalid value", obj("eu", 3), obj("eu", 30), "spec.size: Invalid value: 30: spec.size in body should be less than or equal to 10"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vd := v.Update(tt.old, tt.new, "ns")
+			var got []string
+			for _, e := range vd.Errors {
+				got = append(got, e.Error())
+			}
+			if strings.Join(got, "; ") != tt.want || vd.DecodeError != nil || vd.Panic != "" {
+				t.Errorf("got %q (decode %v, panic %q), want %q", got, vd.DecodeError, vd.Panic, tt.want)
+			}
+		})
+	}
+}

@@ -332,3 +332,68 @@ func (v *Version) ConvertFieldLabel(label, value string) (string, string, error)
 	}
 	return v.conv.ConvertFieldLabel(v.GVK, label, value)
 }
+
+// Update runs an update from oldObj to newObj (decoded JSON objects, which
+// Update takes over) through the server's steps: both are pruned,
+// coerced and defaulted (old as read from storage, new as decoded from
+// the request), the new object inherits the old one's system metadata as
+// a patch or apply would, then PrepareForUpdate (status kept from the old
+// object with a status subresource) and the strategy's ValidateUpdate,
+// which ratchets unchanged invalid values and runs CEL transition rules
+// (oldSelf) with the runtime budget.
+func (v *Version) Update(oldObj, newObj map[string]any, namespace string) (vd *Verdict) {
+	vd = &Verdict{}
+	defer func() {
+		if r := recover(); r != nil {
+			vd.Panic = fmt.Sprint(r)
+		}
+	}()
+	us := &unstructured.Unstructured{Object: newObj}
+	old := &unstructured.Unstructured{Object: oldObj}
+	if _, err := v.coerce(old); err != nil {
+		vd.DecodeError = fmt.Errorf("old object: %w", err)
+		return vd
+	}
+	unknown, err := v.coerce(us)
+	if err != nil {
+		vd.DecodeError = err
+		return vd
+	}
+	vd.Unknown = unknown
+	if v.Structural != nil {
+		structuraldefaulting.Default(old.Object, v.Structural)
+		structuraldefaulting.Default(us.Object, v.Structural)
+	}
+	if !v.Namespaced {
+		namespace = ""
+	}
+	for _, u := range []*unstructured.Unstructured{old, us} {
+		u.SetNamespace(namespace)
+	}
+	// What storage holds for the old object, and what a patch copies
+	// into the new one.
+	if old.GetResourceVersion() == "" {
+		old.SetResourceVersion("1")
+	}
+	if old.GetUID() == "" {
+		old.SetUID("00000000-0000-0000-0000-000000000000")
+	}
+	if old.GetGeneration() == 0 {
+		old.SetGeneration(1)
+	}
+	us.SetResourceVersion(old.GetResourceVersion())
+	us.SetUID(old.GetUID())
+	us.SetCreationTimestamp(old.GetCreationTimestamp())
+	us.SetGeneration(old.GetGeneration())
+	ctx := genericapirequest.WithNamespace(context.Background(), namespace)
+	strategy, ok := v.strategy.(rest.RESTUpdateStrategy)
+	if !ok {
+		vd.DecodeError = fmt.Errorf("the custom resource strategy cannot update")
+		return vd
+	}
+	strategy.PrepareForUpdate(ctx, us, old)
+	vd.Errors = strategy.ValidateUpdate(ctx, us, old)
+	vd.Warnings = strategy.WarningsOnUpdate(ctx, us, old)
+	vd.Object = us
+	return vd
+}
