@@ -23,6 +23,19 @@ type ctx struct {
 	parentKey *yaml.Node // the key whose value this is, or nil
 	seqItem   bool       // a block sequence item ("- " before it)
 	shared    bool       // inside an anchor or reached through an alias
+	// have is the node's value as kubectl decodes it (from the document's
+	// JSON): re-encoding a node to decode it again is not exact for every
+	// scalar style (folded block scalars with more-indented lines).
+	have   any
+	haveOK bool
+}
+
+// current is the node's value as kubectl reads it.
+func (c ctx) current(n *yaml.Node) (any, error) {
+	if c.haveOK {
+		return c.have, nil
+	}
+	return value(n)
 }
 
 // SharedError is a change the tool will not make because the text is
@@ -113,8 +126,13 @@ func (p *planner) walk(n *yaml.Node, want any, c ctx) error {
 		if n.Style&yaml.FlowStyle != 0 {
 			return p.flow(n, want, c)
 		}
+		hl, hok := c.have.([]any)
 		for i, item := range n.Content {
-			if err := p.walk(item, l[i], ctx{seqItem: true, shared: c.shared}); err != nil {
+			ic := ctx{seqItem: true, shared: c.shared}
+			if c.haveOK && hok && i < len(hl) {
+				ic.have, ic.haveOK = hl[i], true
+			}
+			if err := p.walk(item, l[i], ic); err != nil {
 				return err
 			}
 		}
@@ -126,7 +144,7 @@ func (p *planner) walk(n *yaml.Node, want any, c ctx) error {
 
 // replace rewrites a node whose value changed (a null the server defaulted).
 func (p *planner) replace(n *yaml.Node, want any, c ctx) error {
-	have, err := value(n)
+	have, err := c.current(n)
 	if err != nil {
 		return err
 	}
@@ -168,7 +186,7 @@ func (p *planner) replace(n *yaml.Node, want any, c ctx) error {
 
 // flow rewrites a flow collection as a whole when anything in it changes.
 func (p *planner) flow(n *yaml.Node, want any, c ctx) error {
-	have, err := value(n)
+	have, err := c.current(n)
 	if err != nil {
 		return err
 	}
@@ -198,12 +216,21 @@ func (p *planner) mapping(n *yaml.Node, want map[string]any, c ctx) error {
 	type entry struct{ k, v *yaml.Node }
 	var kept, removed []entry
 	have := map[string]bool{}
+	last := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		last[keyOf(n.Content[i])] = i
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Tag == "!!merge" {
 			return p.merged(n, want, c)
 		}
 		name := keyOf(k)
+		if last[name] != i {
+			// An earlier duplicate: kubectl sends only the last value, so
+			// the server never sees this one; it stays as written.
+			continue
+		}
 		have[name] = true
 		if _, ok := want[name]; ok {
 			kept = append(kept, entry{k, v})
@@ -272,8 +299,14 @@ func (p *planner) mapping(n *yaml.Node, want map[string]any, c ctx) error {
 		}
 		p.edits = append(p.edits, edit{at, at, b.String()})
 	}
+	hm, hok := c.have.(map[string]any)
 	for _, e := range kept {
-		if err := p.walk(e.v, want[keyOf(e.k)], ctx{parentKey: e.k, shared: c.shared}); err != nil {
+		name := keyOf(e.k)
+		kc := ctx{parentKey: e.k, shared: c.shared}
+		if c.haveOK && hok {
+			kc.have, kc.haveOK = hm[name]
+		}
+		if err := p.walk(e.v, want[name], kc); err != nil {
 			return err
 		}
 	}
@@ -345,7 +378,7 @@ func (p *planner) emptied(n *yaml.Node, c ctx) error {
 // merged handles a mapping with a merge key: fine when nothing in it
 // changes; refused otherwise, as the merged fields live in shared text.
 func (p *planner) merged(n *yaml.Node, want map[string]any, c ctx) error {
-	have, err := value(n)
+	have, err := c.current(n)
 	if err != nil {
 		return err
 	}

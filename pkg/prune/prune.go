@@ -25,7 +25,11 @@ func Rewrite(path string, data []byte, docs []Doc) ([]byte, error) {
 	t := newText(data)
 	p := &planner{t: t}
 	for _, d := range docs {
-		if err := p.walk(d.Document.Root, d.Object, ctx{}); err != nil {
+		var have any
+		if err := json.Unmarshal(d.Document.JSON, &have); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if err := p.walk(d.Document.Root, d.Object, ctx{have: have, haveOK: true}); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
