@@ -228,7 +228,20 @@ func setFlow(n *yaml.Node) {
 
 // apply applies non-overlapping edits.
 func apply(b []byte, edits []edit) ([]byte, error) {
-	sort.Slice(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	// At one offset: insertions before a removal that starts there, and
+	// deeper insertions first, so that a nested mapping's new keys stay
+	// inside it when its parent gets new keys at the same place.
+	sort.SliceStable(edits, func(i, j int) bool {
+		a, b := edits[i], edits[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		ai, bi := a.start == a.end, b.start == b.end
+		if ai != bi {
+			return ai
+		}
+		return indentOf(a.repl) > indentOf(b.repl)
+	})
 	var out bytes.Buffer
 	pos := 0
 	for _, e := range edits {
@@ -241,4 +254,9 @@ func apply(b []byte, edits []edit) ([]byte, error) {
 	}
 	out.Write(b[pos:])
 	return out.Bytes(), nil
+}
+
+func indentOf(s string) int {
+	s = strings.TrimPrefix(s, "\n")
+	return len(s) - len(strings.TrimLeft(s, " "))
 }

@@ -293,11 +293,12 @@ func (p *planner) mapping(n *yaml.Node, want map[string]any, c ctx) error {
 			}
 			b.WriteString(indent + ks + ": " + vs + "\n")
 		}
+		text := b.String()
 		if at == len(p.t.b) && len(p.t.b) > 0 && p.t.b[len(p.t.b)-1] != '\n' {
-			b.Reset()
-			return fmt.Errorf("line %d: cannot add defaults after a last line without newline", last.Line)
+			// The file ends without a newline: keep it that way.
+			text = "\n" + strings.TrimSuffix(text, "\n")
 		}
-		p.edits = append(p.edits, edit{at, at, b.String()})
+		p.edits = append(p.edits, edit{at, at, text})
 	}
 	hm, hok := c.have.(map[string]any)
 	for _, e := range kept {
