@@ -180,7 +180,10 @@ func (v *Version) Create(obj map[string]any, namespace string) (vd *Verdict) {
 	}
 	v.strategy.PrepareForCreate(ctx, u)
 	vd.Errors = rest.ValidateCreate(ctx, u, v.strategy)
-	vd.Warnings = v.strategy.WarningsOnCreate(ctx, u)
+	if len(vd.Errors) == 0 {
+		// rest.BeforeCreate returns the 422 before adding warnings.
+		vd.Warnings = v.strategy.WarningsOnCreate(ctx, u)
+	}
 	vd.Object = u
 	return vd
 }

@@ -78,6 +78,11 @@ func (l *Linter) CR(d *source.Document) []report.Finding {
 	for _, p := range vd.Unknown {
 		out = append(out, l.adjust(finding(d, RuleUnknownField, report.Warning, p, fmt.Sprintf("unknown field %q", p))))
 	}
+	if l.opts.Strict && len(vd.Unknown) > 0 {
+		// Under fieldValidation=Strict the request ends at decoding with a
+		// 400 naming the unknown fields: validation never runs.
+		return out
+	}
 	if len(vd.Errors) > 0 {
 		schemaErrs, embedded, listType := v.Explain(vd)
 		for _, e := range vd.Errors {
@@ -85,7 +90,7 @@ func (l *Linter) CR(d *source.Document) []report.Finding {
 			if e.Field == "<nil>" {
 				// Junctor errors name their field inside the message.
 				if m := junctorRE.FindStringSubmatch(e.ErrorBody()); m != nil {
-					if pos, ok := d.Locate(m[1]); ok {
+					if pos, ok := d.Locate(m[1] + m[2]); ok {
 						f.Line, f.Column = pos.Line, pos.Column
 					}
 				}
@@ -103,7 +108,9 @@ func (l *Linter) CR(d *source.Document) []report.Finding {
 	return out
 }
 
-var junctorRE = regexp.MustCompile(`^Invalid value: "": "([^"]+)" must`)
+// junctorRE finds the field a root-level (<nil>) error names in its text:
+// junctors (`"spec.a" must validate ...`) and formats (`... in spec.a`).
+var junctorRE = regexp.MustCompile(`^Invalid value: "": (?:"([^"]+)" must|.* in ([^ ]+)$)`)
 
 func cannotHandle(gvk schema.GroupVersionKind, err error) string {
 	return fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, gvk.Kind, err)

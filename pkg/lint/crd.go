@@ -12,7 +12,7 @@ import (
 func (l *Linter) CRD(d *source.Document) []report.Finding {
 	if _, v := d.GroupVersion(); v != "v1" {
 		return []report.Finding{finding(d, RuleCRDAPIRemoved, report.Error, "apiVersion",
-			fmt.Sprintf("no matches for kind \"CustomResourceDefinition\" in version %q: no supported Kubernetes release serves it (apiextensions.k8s.io/v1beta1 was removed in 1.22); use apiextensions.k8s.io/v1", d.Object.APIVersion))}
+			fmt.Sprintf("no matches for kind \"CustomResourceDefinition\" in version %q: no supported Kubernetes release serves it%s; use apiextensions.k8s.io/v1", d.Object.APIVersion, removedNote(v)))}
 	}
 	v := ValidateCRD(d.JSON)
 	var out []report.Finding
@@ -27,6 +27,10 @@ func (l *Linter) CRD(d *source.Document) []report.Finding {
 	}
 	for _, u := range v.Unknown {
 		out = append(out, l.adjust(finding(d, RuleUnknownField, report.Warning, quotedField(u), u)))
+	}
+	if l.opts.Strict && len(v.Unknown) > 0 {
+		// Strict field validation stops the request at decoding (400).
+		return dedupeFindings(out)
 	}
 	for _, e := range v.Errors {
 		for _, p := range TranslatePath(e.Field, v.Internal) {
@@ -51,4 +55,11 @@ func dedupeFindings(fs []report.Finding) []report.Finding {
 		}
 	}
 	return out
+}
+
+func removedNote(version string) string {
+	if version == "v1beta1" {
+		return " (apiextensions.k8s.io/v1beta1 was removed in Kubernetes 1.22)"
+	}
+	return ""
 }

@@ -9,6 +9,8 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // planner computes the text edits that turn a document's YAML into the
@@ -50,21 +52,8 @@ func (e *SharedError) Error() string {
 	return fmt.Sprintf("line %d: %s; expand the anchor to prune here", e.Line, e.What)
 }
 
-func keyOf(k *yaml.Node) string {
-	if k.Kind == yaml.ScalarNode && k.Style == 0 && k.Tag != "!!merge" {
-		var v any
-		if sigsyaml.Unmarshal([]byte(k.Value), &v) == nil {
-			switch x := v.(type) {
-			case bool:
-				if x {
-					return "true"
-				}
-				return "false"
-			}
-		}
-	}
-	return k.Value
-}
+// keyOf is a key as the JSON kubectl sends spells it.
+func keyOf(k *yaml.Node) string { return source.KeyString(k) }
 
 // value decodes a node with kubectl's YAML 1.1 rules, as JSON values.
 func value(n *yaml.Node) (any, error) {
@@ -226,9 +215,10 @@ func (p *planner) mapping(n *yaml.Node, want map[string]any, c ctx) error {
 			return p.merged(n, want, c)
 		}
 		name := keyOf(k)
-		if last[name] != i {
-			// An earlier duplicate: kubectl sends only the last value, so
-			// the server never sees this one; it stays as written.
+		if _, ok := want[name]; last[name] != i && ok {
+			// An earlier duplicate of a kept key: kubectl sends only the
+			// last value, so the server never sees this one; it stays as
+			// written. Duplicates of a pruned key all go.
 			continue
 		}
 		have[name] = true

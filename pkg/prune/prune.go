@@ -90,3 +90,35 @@ func OrderedJSON(n *yaml.Node, obj any) ([]byte, error) {
 	}
 	return jsonOf(nn, "")
 }
+
+// Removed counts the fields of orig that are gone from stored: each
+// removed key once, however much lies below it.
+func Removed(orig, stored any) int {
+	switch o := orig.(type) {
+	case map[string]any:
+		s, ok := stored.(map[string]any)
+		if !ok {
+			return 0
+		}
+		n := 0
+		for k, v := range o {
+			if sv, ok := s[k]; ok {
+				n += Removed(v, sv)
+			} else {
+				n++
+			}
+		}
+		return n
+	case []any:
+		s, ok := stored.([]any)
+		if !ok || len(s) != len(o) {
+			return 0
+		}
+		n := 0
+		for i := range o {
+			n += Removed(o[i], s[i])
+		}
+		return n
+	}
+	return 0
+}

@@ -77,6 +77,24 @@ func hasExtension(p string) bool {
 // bodies over 3 MiB, so anything far larger is not a manifest.
 const MaxFileSize = 64 << 20
 
+// ReadBytes reads one path, bounded by MaxFileSize, with the tool's
+// one-line errors.
+func ReadBytes(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &InputError{pathError(path, err)}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, &InputError{pathError(path, err)}
+	}
+	if len(data) > MaxFileSize {
+		return nil, &InputError{fmt.Errorf("read %s: larger than %d MiB", path, MaxFileSize>>20)}
+	}
+	return data, nil
+}
+
 // Read reads one expanded path ("-" is stdin) and parses it.
 func Read(path string, stdin io.Reader) (*File, error) {
 	var (

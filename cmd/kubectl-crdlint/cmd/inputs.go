@@ -13,11 +13,12 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
-// inputs are the expanded positional paths. Stdin is read once, up front,
-// because CRDs are collected from the inputs before anything is linted.
+// inputs are the expanded positional paths. Stdin, pipes and other
+// inputs that cannot be read twice are read once, up front, because CRDs
+// are collected from the inputs before anything is linted.
 type inputs struct {
-	files []string
-	stdin []byte
+	files  []string
+	cached map[string][]byte
 }
 
 func newInputs(paths []string, stdin io.Reader) (*inputs, error) {
@@ -25,25 +26,59 @@ func newInputs(paths []string, stdin io.Reader) (*inputs, error) {
 	if err != nil {
 		return nil, inputError(err)
 	}
-	in := &inputs{files: files}
+	in := &inputs{files: files, cached: map[string][]byte{}}
 	for _, p := range files {
+		if _, done := in.cached[p]; done {
+			if p == "-" {
+				return nil, usageErrorf("- (stdin) may be given only once")
+			}
+			continue
+		}
 		if p == "-" {
 			data, err := io.ReadAll(io.LimitReader(stdin, source.MaxFileSize+1))
 			if err != nil {
 				return nil, usageErrorf("read %s: %v", source.StdinPath, err)
 			}
-			in.stdin = data
+			if len(data) > source.MaxFileSize {
+				return nil, usageErrorf("read %s: larger than %d MiB", source.StdinPath, source.MaxFileSize>>20)
+			}
+			in.cached[p] = data
+			continue
+		}
+		if st, err := os.Stat(p); err == nil && !st.Mode().IsRegular() {
+			data, err := source.ReadBytes(p)
+			if err != nil {
+				return nil, inputError(err)
+			}
+			in.cached[p] = data
 		}
 	}
 	return in, nil
 }
 
-func (in *inputs) read(p string) (*source.File, error) {
+// name is how a path is named in reports.
+func (in *inputs) name(p string) string {
 	if p == "-" {
-		return source.Read(p, bytes.NewReader(in.stdin))
+		return source.StdinPath
 	}
-	f, err := source.Read(p, nil)
-	return f, inputError(err)
+	return p
+}
+
+// bytes returns an input's content.
+func (in *inputs) bytes(p string) ([]byte, error) {
+	if data, ok := in.cached[p]; ok {
+		return data, nil
+	}
+	data, err := source.ReadBytes(p)
+	return data, inputError(err)
+}
+
+func (in *inputs) read(p string) (*source.File, error) {
+	data, err := in.bytes(p)
+	if err != nil {
+		return nil, err
+	}
+	return source.Parse(in.name(p), data), nil
 }
 
 // collectCRDs fills the linter's catalogue from --crd paths and from the
@@ -63,22 +98,14 @@ func collectCRDs(ctx context.Context, cat *crd.Catalog, in *inputs, crdPaths []s
 	found := make([][]lint.Collected, len(all))
 	err = parallel(ctx, len(all), func(i int) error {
 		p := all[i]
-		if p != "-" {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return inputError(&source.InputError{Err: err})
-			}
-			if !bytes.Contains(data, []byte("CustomResourceDefinition")) {
-				return nil
-			}
-			found[i] = lint.Find(source.Parse(p, data))
-			return nil
-		}
-		f, err := in.read(p)
+		data, err := in.bytes(p)
 		if err != nil {
 			return err
 		}
-		found[i] = lint.Find(f)
+		if !bytes.Contains(data, []byte("CustomResourceDefinition")) {
+			return nil
+		}
+		found[i] = lint.Find(source.Parse(in.name(p), data))
 		return nil
 	})
 	if err != nil {

@@ -158,14 +158,10 @@ func (o *PruneOptions) Run(ctx context.Context) error {
 }
 
 func (o *PruneOptions) pruneFile(cat *crd.Catalog, in *inputs, p string) (*pruned, error) {
-	name, data := p, in.stdin
-	if p == "-" {
-		name = source.StdinPath
-	} else {
-		var err error
-		if data, err = os.ReadFile(p); err != nil {
-			return nil, inputError(&source.InputError{Err: fmt.Errorf("read %s: %w", p, err)})
-		}
+	name := in.name(p)
+	data, err := in.bytes(p)
+	if err != nil {
+		return nil, err
 	}
 	r := &pruned{path: name, data: data, file: source.Parse(name, data)}
 	for _, f := range r.file.Findings {
@@ -205,21 +201,39 @@ func (o *PruneOptions) pruneFile(cat *crd.Catalog, in *inputs, p string) (*prune
 			fmt.Fprintf(o.ErrOut, "%s: skipped: %s in version %q cannot be handled as a %s: %v\n", pos, gvk.Kind, gvk.Version, gvk.Kind, err)
 			continue
 		}
-		if len(dropped) > 0 {
-			r.dropped += len(dropped)
+		// Count what goes, not only what the server reports: nulls and
+		// empty metadata maps vanish silently too.
+		var orig any
+		_ = utiljson.Unmarshal(d.JSON, &orig)
+		if n := max(len(dropped), prune.Removed(orig, obj)); n > 0 {
+			r.dropped += n
 			r.objects++
 		}
 		r.docs = append(r.docs, prune.Doc{Document: d, Object: obj})
 	}
-	if len(r.docs) > 0 && !isJSON(name) {
-		r.out, r.err = prune.Rewrite(name, data, r.docs)
-	} else {
+	switch {
+	case len(r.docs) == 0:
 		r.out = data
+	case isJSON(name):
+		r.out, r.err = rewriteJSON(name, r.file, r.docs)
+	default:
+		r.out, r.err = prune.Rewrite(name, data, r.docs)
 	}
 	return r, nil
 }
 
 func isJSON(p string) bool { return strings.EqualFold(filepath.Ext(p), ".json") }
+
+// rewriteJSON renders a JSON file's pruned object as JSON in the input's
+// key order. A JSON file holds one object; a List of them is rendered
+// whole with its items replaced.
+func rewriteJSON(name string, f *source.File, docs []prune.Doc) ([]byte, error) {
+	if len(docs) == 1 && docs[0].Document.Item < 0 && f.Count == 1 {
+		b, err := prune.OrderedJSON(docs[0].Document.Root, docs[0].Object)
+		return append(b, '\n'), err
+	}
+	return nil, fmt.Errorf("%s: rewriting a JSON file with several objects or a List is not supported; use -o json", name)
+}
 
 // printYAML prints every pruned object: YAML documents cut from the
 // rewritten file (comments and order kept), or JSON for JSON input.
@@ -350,6 +364,10 @@ func (o *PruneOptions) inPlace(results []*pruned) error {
 // directory and a rename, keeping the file's mode: a reader never sees a
 // half-written file, and a failure leaves the original as it was.
 func writeAtomic(path string, data []byte) error {
+	// Write through a symlink to its target, not over the link.
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
