@@ -32,6 +32,9 @@ type Entry struct {
 	CRD *apiextensionsv1.CustomResourceDefinition
 	// Source says where the CRD came from (a file position, a cluster).
 	Source string
+	// Raw is the CRD's JSON as written, when known: it keeps what the
+	// server's decoder drops (the Immutable Fields design's markers).
+	Raw []byte
 	// rejected tells, computed once on first need, whether the server
 	// would refuse the CRD, so that no custom resource of it can exist.
 	rejected     func() bool
@@ -63,10 +66,15 @@ func NewCatalog() *Catalog {
 // first looked up: validating a large CRD is costly, and most runs never
 // need the answer for most CRDs. Nil means accepted.
 func (c *Catalog) Add(crd *apiextensionsv1.CustomResourceDefinition, source string, rejected func() bool) {
+	c.AddRaw(crd, nil, source, rejected)
+}
+
+// AddRaw is Add keeping the CRD's JSON as written.
+func (c *Catalog) AddRaw(crd *apiextensionsv1.CustomResourceDefinition, raw []byte, source string, rejected func() bool) {
 	gk := schema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.byGK[gk] = &Entry{CRD: crd, Source: source, rejected: rejected, versions: map[string]*Version{}, errs: map[string]error{}}
+	c.byGK[gk] = &Entry{CRD: crd, Raw: raw, Source: source, rejected: rejected, versions: map[string]*Version{}, errs: map[string]error{}}
 }
 
 // Rejected reports whether the server would refuse the CRD itself.

@@ -1,8 +1,11 @@
 package lint
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/immutable"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -39,6 +42,7 @@ func (l *Linter) CRD(d *source.Document) []report.Finding {
 	}
 	out = append(out, serverWarnings(d, v)...)
 	out = append(out, beyondServer(d, v)...)
+	out = append(out, mutability(d)...)
 	return dedupeFindings(out)
 }
 
@@ -62,4 +66,71 @@ func removedNote(version string) string {
 		return " (apiextensions.k8s.io/v1beta1 was removed in Kubernetes 1.22)"
 	}
 	return ""
+}
+
+// mutability checks the Immutable Fields design's markers, which the
+// server's decoder drops, so they are read from the CRD as written.
+func mutability(d *source.Document) []report.Finding {
+	if !bytes.Contains(d.JSON, []byte("mutability")) {
+		return nil
+	}
+	problems, err := immutable.ValidateCRD(d.JSON)
+	if err != nil {
+		return nil
+	}
+	var out []report.Finding
+	for _, p := range problems {
+		out = append(out, finding(d, RuleCRDMutability, report.Error, p.Path, p.Message))
+	}
+	if field := firstMarker(d.JSON); field != "" {
+		out = append(out, finding(d, RuleCRDMutabilityUnenforced, report.Warning, field,
+			"x-kubernetes-mutability and x-kubernetes-key-mutability are not known to any Kubernetes API server: they are dropped (an error under fieldValidation=Strict) and never enforced; `kubectl crdlint immutable` checks updates against them offline"))
+	}
+	return out
+}
+
+// firstMarker is the path of the first marker in the CRD's schemas.
+func firstMarker(js []byte) string {
+	var crd map[string]any
+	if json.Unmarshal(js, &crd) != nil {
+		return ""
+	}
+	spec, _ := crd["spec"].(map[string]any)
+	versions, _ := spec["versions"].([]any)
+	for i, v := range versions {
+		vm, _ := v.(map[string]any)
+		sch, _ := vm["schema"].(map[string]any)
+		root, _ := sch["openAPIV3Schema"].(map[string]any)
+		if p := findMarker(root, fmt.Sprintf("spec.versions[%d].schema.openAPIV3Schema", i)); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+func findMarker(s map[string]any, path string) string {
+	if s == nil {
+		return ""
+	}
+	for _, m := range []string{immutable.MutabilityExtension, immutable.KeyMutabilityExtension} {
+		if _, ok := s[m]; ok {
+			return path + "." + m
+		}
+	}
+	if props, ok := s["properties"].(map[string]any); ok {
+		for _, k := range sortedKeys(props) {
+			if p := findMarker(asMap(props[k]), path+".properties["+k+"]"); p != "" {
+				return p
+			}
+		}
+	}
+	if p := findMarker(asMap(s["items"]), path+".items"); p != "" {
+		return p
+	}
+	return findMarker(asMap(s["additionalProperties"]), path+".additionalProperties")
+}
+
+func asMap(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
 }

@@ -41,6 +41,8 @@ func New(opts Options) *Linter { return &Linter{opts: opts} }
 type Collected struct {
 	CRD    *apiextensionsv1.CustomResourceDefinition
 	Source string
+	// JSON is the CRD as written (kubectl's JSON of the document).
+	JSON []byte
 	// Rejected validates the CRD; the catalogue asks only when a custom
 	// resource of it needs the answer.
 	Rejected func() bool
@@ -53,7 +55,7 @@ type Collected struct {
 func (l *Linter) Collect(f *source.File) int {
 	found := Find(f)
 	for _, c := range found {
-		l.opts.Catalog.Add(c.CRD, c.Source, c.Rejected)
+		l.opts.Catalog.AddRaw(c.CRD, c.JSON, c.Source, c.Rejected)
 	}
 	return len(found)
 }
@@ -75,7 +77,7 @@ func Find(f *source.File) []Collected {
 			continue
 		}
 		js := d.JSON
-		out = append(out, Collected{CRD: crd, Source: fmt.Sprintf("%s:%d", d.File, d.Root.Line),
+		out = append(out, Collected{CRD: crd, JSON: js, Source: fmt.Sprintf("%s:%d", d.File, d.Root.Line),
 			Rejected: func() bool { return ValidateCRD(js).Rejected(false) }})
 	}
 	return out

@@ -24,6 +24,8 @@ const (
 	RuleCRDListSetObjects        = "crd-list-set-objects"
 	RuleCRDListType              = "crd-list-type"
 	RuleCRDMetadata              = "crd-metadata"
+	RuleCRDMutability            = "crd-mutability"
+	RuleCRDMutabilityUnenforced  = "crd-mutability-unenforced"
 	RuleCRDNames                 = "crd-names"
 	RuleCRDNoPruning             = "crd-no-pruning"
 	RuleCRDPreserveUnknownFields = "crd-preserve-unknown-fields"
@@ -94,6 +96,8 @@ var Rules = []report.Rule{
 	{ID: RuleCRDListSetObjects, Severity: report.Warning, Doc: "x-kubernetes-list-type: set on items of type object or array is not supported by server-side apply or CEL validation rules (server warning)."},
 	{ID: RuleCRDListType, Severity: report.Error, Doc: "x-kubernetes-list-type, x-kubernetes-list-map-keys or x-kubernetes-map-type is invalid; the server rejects the CRD."},
 	{ID: RuleCRDMetadata, Severity: report.Error, Doc: "The CRD's metadata is invalid; its name must be <spec.names.plural>.<spec.group>."},
+	{ID: RuleCRDMutability, Severity: report.Error, Doc: "An x-kubernetes-mutability or x-kubernetes-key-mutability marker (Immutable Fields design) is misplaced or has an unknown value: at the root or in metadata, key-mutability on objects with properties or scalars, AddOnly/RemoveOnly on arrays and maps."},
+	{ID: RuleCRDMutabilityUnenforced, Severity: report.Warning, Doc: "The CRD carries Immutable Fields markers, which no Kubernetes API server knows: they are dropped (rejected under --strict) and never enforced. kubectl crdlint immutable checks them offline."},
 	{ID: RuleCRDNames, Severity: report.Error, Doc: "spec.names is invalid (plural, singular, kind, listKind, shortNames, categories); the server rejects the CRD."},
 	{ID: RuleCRDNoPruning, Severity: report.Warning, Doc: "Pruning is disabled at the schema root (x-kubernetes-preserve-unknown-fields: true): unknown and misspelt fields are stored as they are."},
 	{ID: RuleCRDPreserveUnknownFields, Severity: report.Error, Doc: "spec.preserveUnknownFields: true is not allowed in apiextensions.k8s.io/v1; the server rejects the CRD."},

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/immutable"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -161,7 +162,7 @@ func at(d *source.Document, field, rule string, sev report.Severity, msg string)
 // judgeUpdate is the server's verdict on updating od to nd.
 func judgeUpdate(cat *crd.Catalog, od, nd *source.Document) []report.Finding {
 	g, ver := nd.GroupVersion()
-	v, _, st, err := cat.Lookup(schema.GroupVersionKind{Group: g, Version: ver, Kind: nd.Object.Kind})
+	v, entry, st, err := cat.Lookup(schema.GroupVersionKind{Group: g, Version: ver, Kind: nd.Object.Kind})
 	if st != crd.Found || err != nil {
 		return []report.Finding{at(nd, "kind", lint.RuleCRNoCRD, report.Warning,
 			fmt.Sprintf("no served CRD version for %s, Kind=%s: the update was not judged", nd.Object.APIVersion, nd.Object.Kind))}
@@ -197,12 +198,30 @@ func judgeUpdate(cat *crd.Catalog, od, nd *source.Document) []report.Finding {
 		}
 		out = append(out, at(nd, e.Field, rule, report.Error, e.ErrorBody()))
 	}
-	out = append(out, markerFindings(v, od, nd, oldObj, newObj)...)
+	out = append(out, markerFindings(entry.Raw, v, od, nd, oldObj, newObj)...)
 	return out
 }
 
 // markerFindings compares the stored revisions under the CRD's
-// x-kubernetes-mutability markers.
-func markerFindings(v *crd.Version, od, nd *source.Document, oldObj, newObj map[string]any) []report.Finding {
-	return nil
+// x-kubernetes-mutability markers, read from the CRD as written.
+func markerFindings(raw []byte, v *crd.Version, od, nd *source.Document, oldObj, newObj map[string]any) []report.Finding {
+	if len(raw) == 0 {
+		return nil
+	}
+	s, err := immutable.FromCRD(raw, v.GVK.Version)
+	if err != nil || s == nil {
+		return nil
+	}
+	var out []report.Finding
+	for _, vi := range immutable.Compare(s, oldObj, newObj) {
+		d := nd
+		if _, exact := nd.Locate(vi.Path); !exact {
+			if _, inOld := od.Locate(vi.Path); inOld {
+				d = od // a removed field: point at it in OLD
+			}
+		}
+		msg := fmt.Sprintf("%s (%s: %s)", vi.Message, vi.Rule, vi.Value)
+		out = append(out, at(d, vi.Path, lint.RuleUpdateImmutable, report.Error, msg))
+	}
+	return out
 }

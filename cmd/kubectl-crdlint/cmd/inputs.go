@@ -114,7 +114,7 @@ func collectCRDs(ctx context.Context, cat *crd.Catalog, in *inputs, crdPaths []s
 	// In input order: a later CRD of the same kind wins, as when applied.
 	for _, fs := range found {
 		for _, c := range fs {
-			cat.Add(c.CRD, c.Source, c.Rejected)
+			cat.AddRaw(c.CRD, c.JSON, c.Source, c.Rejected)
 		}
 	}
 	return nil
