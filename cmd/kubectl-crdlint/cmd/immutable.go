@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
@@ -21,6 +22,7 @@ import (
 // ImmutableOptions judges the update from one revision to another.
 type ImmutableOptions struct {
 	CRDs    []string
+	ToCEL   bool
 	Output  report.Format
 	FailOn  severityFlag
 	NoColor bool
@@ -33,7 +35,7 @@ type ImmutableOptions struct {
 func NewCmdImmutable(s genericiooptions.IOStreams) *cobra.Command {
 	o := &ImmutableOptions{Output: report.Text, FailOn: severityFlag(report.Error), IOStreams: s}
 	c := &cobra.Command{
-		Use:   "immutable [--crd PATH]... OLD NEW",
+		Use:   "immutable [--crd PATH]... OLD NEW | immutable --to-cel CRD...",
 		Short: "Tell whether the update from revision OLD to revision NEW would be refused",
 		Long: `Pair the custom resources of OLD and NEW (files or directories) by apiVersion,
 kind, namespace and name, and judge each update as the API server would: both
@@ -41,18 +43,36 @@ revisions as stored (pruned and defaulted), CEL transition rules (oldSelf) with
 the server's library and budget, ratcheting, and every other update check.
 Objects only in OLD or only in NEW are reported. Findings point into NEW.
 
-Exit code 0: every update would be accepted; 1: findings at or above --fail-on;
-2: usage or input error.`,
+With --to-cel, print the given CRDs with every x-kubernetes-mutability and
+x-kubernetes-key-mutability marker replaced by equivalent CEL transition rules,
+which real API servers enforce; a marker CEL cannot express exactly (or only
+over the cost budget, naming the maxItems/maxLength that would fix it) is an
+error, never a weaker rule.
+
+Exit code 0: every update would be accepted; 1: findings at or above --fail-on
+(or a marker --to-cel cannot translate); 2: usage or input error.`,
 		Example: `  # Would applying the new revision be refused?
-  kubectl crdlint immutable --crd config/crd/ old/widget.yaml new/widget.yaml`,
-		Args: cobra.ExactArgs(2),
+  kubectl crdlint immutable --crd config/crd/ old/widget.yaml new/widget.yaml
+
+  # Make a real cluster enforce the markers
+  kubectl crdlint immutable --to-cel config/crd/widget.yaml > widget-cel.yaml`,
 		RunE: func(c *cobra.Command, args []string) error {
+			if o.ToCEL {
+				if len(args) == 0 {
+					return usageErrorf("--to-cel needs CRD files or directories")
+				}
+				return o.runToCEL(args)
+			}
+			if len(args) != 2 {
+				return usageErrorf("accepts 2 arg(s), received %d: give OLD and NEW", len(args))
+			}
 			o.oldPath, o.newPath = args[0], args[1]
 			return o.Run(c.Context())
 		},
 	}
 	f := c.Flags()
 	f.StringArrayVar(&o.CRDs, "crd", nil, "A file or directory of CRDs (repeatable); CRDs among OLD and NEW count too, NEW's last")
+	f.BoolVar(&o.ToCEL, "to-cel", false, "Print the CRDs with their markers replaced by CEL transition rules that real servers enforce")
 	f.VarP(&o.Output, "output", "o", "Output format: text, json, sarif or github")
 	f.Var(&o.FailOn, "fail-on", "Exit 1 when a finding is at or above this severity: error, warning or none")
 	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the output (NO_COLOR is honoured too)")
@@ -224,4 +244,44 @@ func markerFindings(raw []byte, v *crd.Version, od, nd *source.Document, oldObj,
 		out = append(out, at(d, vi.Path, lint.RuleUpdateImmutable, report.Error, msg))
 	}
 	return out
+}
+
+// runToCEL prints each CRD of the inputs translated; CRDs without markers
+// print unchanged in meaning.
+func (o *ImmutableOptions) runToCEL(paths []string) error {
+	in, err := newInputs(paths, o.In)
+	if err != nil {
+		return err
+	}
+	failed, first := 0, true
+	for _, p := range in.files {
+		f, err := in.read(p)
+		if err != nil {
+			return err
+		}
+		for _, d := range f.Documents {
+			if !lint.IsCRD(d) {
+				continue
+			}
+			out, err := immutable.ToCEL(d.JSON)
+			if err != nil {
+				fmt.Fprintf(o.ErrOut, "%s:%d:%d: error: %v\n", d.File, d.Root.Line, d.Root.Column, err)
+				failed++
+				continue
+			}
+			y, err := sigsyaml.JSONToYAML(out)
+			if err != nil {
+				return err
+			}
+			if !first {
+				fmt.Fprintln(o.Out, "---")
+			}
+			first = false
+			o.Out.Write(y)
+		}
+	}
+	if failed > 0 {
+		return errFindings
+	}
+	return nil
 }
