@@ -252,6 +252,12 @@ func celField(name string) (string, error) {
 // strict is Compare's equality of a and b (values of schema raw) in CEL:
 // == plus element order for set and map lists anywhere inside.
 func (t *translator) strict(a, b string, raw map[string]any) (string, error) {
+	if p := nonScalarSet(raw, ""); p != "" {
+		// The server's CEL compares x-kubernetes-list-type: set lists as
+		// sets, which it supports only for scalar items: == on such a
+		// value fails at run time on every update.
+		return "", fmt.Errorf("CEL cannot compare a value containing a set of objects or arrays (x-kubernetes-list-type: set at %s); make that list atomic or a list-type map", p)
+	}
 	if !keyed(raw) {
 		return a + " == " + b, nil
 	}
@@ -745,4 +751,37 @@ func ruleProblem(e *field.Error, unbounded []string) string {
 		}
 	}
 	return msg
+}
+
+// nonScalarSet finds a list-type set with object or array items in a
+// schema, returning its relative path ("." for the node itself).
+func nonScalarSet(raw map[string]any, path string) string {
+	if raw == nil {
+		return ""
+	}
+	items, _ := raw["items"].(map[string]any)
+	if isArray(raw) && str(raw, "x-kubernetes-list-type") == "set" && items != nil {
+		if it := str(items, "type"); it == "object" || it == "array" {
+			if path == "" {
+				return "."
+			}
+			return path
+		}
+	}
+	if p := nonScalarSet(items, path+"[*]"); p != "" {
+		return p
+	}
+	if ap, _ := raw["additionalProperties"].(map[string]any); ap != nil {
+		if p := nonScalarSet(ap, path+"[*]"); p != "" {
+			return p
+		}
+	}
+	props, _ := raw["properties"].(map[string]any)
+	for _, name := range sortedKeys(props) {
+		pm, _ := props[name].(map[string]any)
+		if p := nonScalarSet(pm, path+"."+name); p != "" {
+			return p
+		}
+	}
+	return ""
 }
