@@ -53,7 +53,7 @@ type Collected struct {
 // input order instead, so that a later CRD of the same kind wins, as it
 // would when applied.
 func (l *Linter) Collect(f *source.File) int {
-	found := Find(f)
+	found := FindStrict(f, l.opts.Strict)
 	for _, c := range found {
 		l.opts.Catalog.AddRaw(c.CRD, c.JSON, c.Source, c.Rejected)
 	}
@@ -63,7 +63,12 @@ func (l *Linter) Collect(f *source.File) int {
 // Find decodes the apiextensions.k8s.io/v1 CustomResourceDefinitions of a
 // file as the server stores them (defaulted), for a catalogue. Documents
 // that do not decode are left to linting.
-func Find(f *source.File) []Collected {
+func Find(f *source.File) []Collected { return FindStrict(f, false) }
+
+// FindStrict is Find for requests under fieldValidation=Strict, where a CRD
+// with unknown fields is itself rejected (400), so none of its custom
+// resources can exist.
+func FindStrict(f *source.File, strict bool) []Collected {
 	var out []Collected
 	for _, d := range f.Documents {
 		if !IsCRD(d) {
@@ -78,7 +83,7 @@ func Find(f *source.File) []Collected {
 		}
 		js := d.JSON
 		out = append(out, Collected{CRD: crd, JSON: js, Source: fmt.Sprintf("%s:%d", d.File, d.Root.Line),
-			Rejected: func() bool { return ValidateCRD(js).Rejected(false) }})
+			Rejected: func() bool { return ValidateCRD(js).Rejected(strict) }})
 	}
 	return out
 }
