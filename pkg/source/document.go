@@ -174,12 +174,10 @@ func (d *Document) identify() bool {
 	return av != "" && k != ""
 }
 
-// listItems expands kind: List (and any *List with an items array), as
-// kubectl's resource builder flattens lists before sending each item.
+// listItems expands lists as kubectl does: its unstructured decoder takes
+// any object with an items field for a list (whatever its kind), and the
+// resource builder flattens lists before sending each item.
 func (d *Document) listItems() ([]*Document, bool) {
-	if !strings.HasSuffix(d.Object.Kind, "List") {
-		return nil, false
-	}
 	var l struct {
 		Items []json.RawMessage `json:"items"`
 	}

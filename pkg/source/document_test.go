@@ -188,6 +188,16 @@ func TestParse(t *testing.T) {
 			count: 2,
 		},
 		{
+			// kubectl's unstructured decoder takes any object with items
+			// for a list, whatever its kind.
+			name: "any kind with items expands, as kubectl does",
+			in:   "apiVersion: example.com/v1\nkind: Inventory\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: z}}\n",
+			docs: []docWant{
+				{index: 0, item: 0, kind: "ConfigMap", name: "z", line: 4, col: 3, json: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"z"}}`},
+			},
+			count: 1,
+		},
+		{
 			name:  "empty List",
 			in:    "apiVersion: v1\nkind: List\nitems: []\n",
 			count: 1,
