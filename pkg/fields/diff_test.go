@@ -129,7 +129,7 @@ func TestDifferentialFieldSelectors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range lint.Find(source.Parse(p, data)) {
+		for _, c := range lint.New(lint.Options{}).Find(source.Parse(p, data)) {
 			v1 := c.CRD.DeepCopy()
 			ver := &v1.Spec.Versions[0]
 			for i := range v1.Spec.Versions {

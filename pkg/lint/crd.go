@@ -17,7 +17,7 @@ func (l *Linter) CRD(d *source.Document) []report.Finding {
 		return []report.Finding{finding(d, RuleCRDAPIRemoved, report.Error, "apiVersion",
 			fmt.Sprintf("no matches for kind \"CustomResourceDefinition\" in version %q: no supported Kubernetes release serves it%s; use apiextensions.k8s.io/v1", d.Object.APIVersion, removedNote(v)))}
 	}
-	v := ValidateCRD(d.JSON)
+	v := l.validateCRD(d.JSON)
 	var out []report.Finding
 	if v.DecodeError != nil {
 		out = append(out, finding(d, RuleCRDDecode, report.Error, decodeField(v.DecodeError),

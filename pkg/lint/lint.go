@@ -1,8 +1,10 @@
 package lint
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"regexp"
+	"sync"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -32,10 +34,51 @@ type Options struct {
 // concurrent use.
 type Linter struct {
 	opts Options
+	// rejected remembers, by the CRD's JSON, whether the server would
+	// refuse it: linting a CRD and looking it up for its custom resources
+	// need the same verdict, and validating a large CRD is costly. Only the
+	// answer is kept, not the verdict, so memory does not grow with it.
+	mu       sync.Mutex
+	rejected map[[sha256.Size]byte]*rejectedSlot
+}
+
+type rejectedSlot struct {
+	once sync.Once
+	v    bool
 }
 
 // New returns a Linter.
-func New(opts Options) *Linter { return &Linter{opts: opts} }
+func New(opts Options) *Linter {
+	return &Linter{opts: opts, rejected: map[[sha256.Size]byte]*rejectedSlot{}}
+}
+
+func (l *Linter) slot(js []byte) *rejectedSlot {
+	k := sha256.Sum256(js)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s, ok := l.rejected[k]
+	if !ok {
+		s = &rejectedSlot{}
+		l.rejected[k] = s
+	}
+	return s
+}
+
+// validateCRD is ValidateCRD that records the rejection for the catalogue.
+func (l *Linter) validateCRD(js []byte) *CRDVerdict {
+	v := ValidateCRD(js)
+	s := l.slot(js)
+	s.once.Do(func() { s.v = v.Rejected(l.opts.Strict) })
+	return v
+}
+
+// crdRejected answers the catalogue: from the lint pass when it already
+// validated the CRD, else by validating it now (once).
+func (l *Linter) crdRejected(js []byte) bool {
+	s := l.slot(js)
+	s.once.Do(func() { s.v = ValidateCRD(js).Rejected(l.opts.Strict) })
+	return s.v
+}
 
 // Collected is a CRD found while collecting, ready for the catalogue.
 type Collected struct {
@@ -53,7 +96,7 @@ type Collected struct {
 // input order instead, so that a later CRD of the same kind wins, as it
 // would when applied.
 func (l *Linter) Collect(f *source.File) int {
-	found := FindStrict(f, l.opts.Strict)
+	found := l.Find(f)
 	for _, c := range found {
 		l.opts.Catalog.AddRaw(c.CRD, c.JSON, c.Source, c.Rejected)
 	}
@@ -62,13 +105,10 @@ func (l *Linter) Collect(f *source.File) int {
 
 // Find decodes the apiextensions.k8s.io/v1 CustomResourceDefinitions of a
 // file as the server stores them (defaulted), for a catalogue. Documents
-// that do not decode are left to linting.
-func Find(f *source.File) []Collected { return FindStrict(f, false) }
-
-// FindStrict is Find for requests under fieldValidation=Strict, where a CRD
-// with unknown fields is itself rejected (400), so none of its custom
-// resources can exist.
-func FindStrict(f *source.File, strict bool) []Collected {
+// that do not decode are left to linting. Whether the server would
+// reject a CRD is judged under the linter's field validation (Strict
+// rejects CRDs with unknown fields) and shared with the lint pass.
+func (l *Linter) Find(f *source.File) []Collected {
 	var out []Collected
 	for _, d := range f.Documents {
 		if !IsCRD(d) {
@@ -83,7 +123,7 @@ func FindStrict(f *source.File, strict bool) []Collected {
 		}
 		js := d.JSON
 		out = append(out, Collected{CRD: crd, JSON: js, Source: fmt.Sprintf("%s:%d", d.File, d.Root.Line),
-			Rejected: func() bool { return ValidateCRD(js).Rejected(strict) }})
+			Rejected: func() bool { return l.crdRejected(js) }})
 	}
 	return out
 }

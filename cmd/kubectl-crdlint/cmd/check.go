@@ -150,7 +150,7 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	if o.CELCosts {
 		return o.celCosts(in)
 	}
-	if err := collectCRDs(ctx, cat, in, o.CRDs, o.Strict); err != nil {
+	if err := collectCRDs(ctx, cat, in, o.CRDs, l); err != nil {
 		return err
 	}
 	res := report.Result{Rules: lint.Rules}

@@ -137,7 +137,7 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 		return err
 	}
 	cat := crd.NewCatalog()
-	if err := collectCRDs(ctx, cat, in, o.CRDs, false); err != nil {
+	if err := collectCRDs(ctx, cat, in, o.CRDs, lint.New(lint.Options{})); err != nil {
 		return err
 	}
 	var objs []object

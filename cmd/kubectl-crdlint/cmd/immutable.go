@@ -123,7 +123,7 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := collectCRDs(ctx, cat, in, o.CRDs, false); err != nil {
+	if err := collectCRDs(ctx, cat, in, o.CRDs, lint.New(lint.Options{})); err != nil {
 		return err
 	}
 	oldRev, err := o.readRevision(o.oldPath)

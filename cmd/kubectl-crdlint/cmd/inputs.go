@@ -84,7 +84,7 @@ func (in *inputs) read(p string) (*source.File, error) {
 // collectCRDs fills the linter's catalogue from --crd paths and from the
 // inputs. Input files that do not mention CustomResourceDefinition are
 // not parsed for this pass.
-func collectCRDs(ctx context.Context, cat *crd.Catalog, in *inputs, crdPaths []string, strict bool) error {
+func collectCRDs(ctx context.Context, cat *crd.Catalog, in *inputs, crdPaths []string, l *lint.Linter) error {
 	extra, err := source.Expand(crdPaths)
 	if err != nil {
 		return inputError(err)
@@ -105,7 +105,7 @@ func collectCRDs(ctx context.Context, cat *crd.Catalog, in *inputs, crdPaths []s
 		if !bytes.Contains(data, []byte("CustomResourceDefinition")) {
 			return nil
 		}
-		found[i] = lint.FindStrict(source.Parse(in.name(p), data), strict)
+		found[i] = l.Find(source.Parse(in.name(p), data))
 		return nil
 	})
 	if err != nil {

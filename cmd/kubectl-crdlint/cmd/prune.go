@@ -119,7 +119,7 @@ func (o *PruneOptions) Run(ctx context.Context) error {
 		return err
 	}
 	cat := crd.NewCatalog()
-	if err := collectCRDs(ctx, cat, in, o.CRDs, false); err != nil {
+	if err := collectCRDs(ctx, cat, in, o.CRDs, lint.New(lint.Options{})); err != nil {
 		return err
 	}
 	results := make([]*pruned, len(in.files))
