@@ -106,6 +106,9 @@ type Summary struct {
 	// Skipped counts documents that are not ours to judge: not Kubernetes
 	// objects, or kinds built into the API server.
 	Skipped int `json:"skipped"`
+	// Objects counts objects read from a cluster (--live); each is also
+	// one of Documents.
+	Objects int `json:"objects,omitempty"`
 }
 
 // Result is everything a renderer needs.

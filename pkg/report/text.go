@@ -97,6 +97,13 @@ func (s textStyle) summary(sum Summary) string {
 	if sum.Skipped > 0 {
 		docs += fmt.Sprintf(", %d skipped", sum.Skipped)
 	}
+	if sum.Objects > 0 {
+		where := plural(sum.Objects, "live object")
+		if sum.Files > 0 {
+			where = plural(sum.Files, "file") + " and " + where
+		}
+		return fmt.Sprintf("%s in %s (%s)", what, where, docs)
+	}
 	return fmt.Sprintf("%s in %s (%s)", what, plural(sum.Files, "file"), docs)
 }
 

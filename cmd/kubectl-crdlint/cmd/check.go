@@ -7,6 +7,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
@@ -27,22 +29,34 @@ type CheckOptions struct {
 	// CRDs are extra files or directories to take CRDs from.
 	CRDs        []string
 	RequireCRDs bool
+	Cluster     clusterOptions
 
 	paths []string
+	flags *pflag.FlagSet
 	genericiooptions.IOStreams
 }
 
 // NewCmdCheck builds "check".
 func NewCmdCheck(s genericiooptions.IOStreams) *cobra.Command {
-	o := &CheckOptions{Output: report.Text, FailOn: severityFlag(report.Error), IOStreams: s}
+	o := &CheckOptions{Output: report.Text, FailOn: severityFlag(report.Error), Cluster: newClusterOptions(), IOStreams: s}
 	c := &cobra.Command{
-		Use:   "check [PATH|-]...",
+		Use:   "check [PATH|-]... | check --live RESOURCE[/NAME]...",
 		Short: "Tell whether the API server would accept each CRD, and why not",
 		Long: `Check CustomResourceDefinitions and custom resources in files, directories
 (recursively: .yaml, .yml, .json; hidden directories skipped) or stdin (-),
 exactly as the API server validates a create, and report every problem at
 its file:line:column. Custom resources are validated against the CRDs among
 the inputs and those given with --crd.
+
+With --live the arguments are kubectl resource references read from the
+cluster (crds, crd/NAME, widgets.example.com, widgets.example.com/NAME, short
+and singular names; -n or -A), judged as creates of the objects as stored,
+against the cluster's CRD of their kind unless --crd gives a (new) revision.
+Lines and columns then refer to the object as 'kubectl get -o yaml' prints it,
+named cluster/NAMESPACE/RESOURCE/NAME. With --crd-from-cluster, local custom
+resources are validated against the cluster's CRDs too. The kubectl
+connection flags (--kubeconfig, --context, ...) and KUBECONFIG apply; nothing
+touches the network without --live or --crd-from-cluster.
 
 Documents that are not Kubernetes objects and kinds built into the server are
 skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
@@ -57,7 +71,16 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
   helm template ./chart | kubectl crdlint check --fail-on warning -
 
   # Annotate a pull request from GitHub Actions
-  kubectl crdlint check -o github deploy/`,
+  kubectl crdlint check -o github deploy/
+
+  # Lint the CRDs installed in the current cluster
+  kubectl crdlint check --live crds
+
+  # Validate local custom resources against the cluster's CRDs
+  kubectl crdlint check --crd-from-cluster config/samples/
+
+  # Which stored widgets would a new revision of their CRD reject?
+  kubectl crdlint check --live widgets.example.com -A --crd new-crd.yaml`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := o.Complete(c, args); err != nil {
 				return err
@@ -78,6 +101,7 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 	f.BoolVar(&o.RequireCRDs, "require-crds", false, "Report a custom resource whose CRD is not found as an error instead of a warning")
 	f.BoolVar(&o.ListRules, "list-rules", false, "List every rule with its ID, default severity and description, then exit")
 	f.BoolVar(&o.CELCosts, "cel-costs", false, "Print the server's estimated cost of every CEL expression and its share of both budgets, then exit")
+	o.Cluster.addFlags(f, "Read the arguments from the cluster: resource references such as crds, crd/NAME, widgets.example.com or widgets.example.com/NAME (with -n or -A)", true)
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json", "sarif", "github"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "none"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("disable", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -91,8 +115,9 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 }
 
 // Complete takes the positional arguments.
-func (o *CheckOptions) Complete(_ *cobra.Command, args []string) error {
+func (o *CheckOptions) Complete(c *cobra.Command, args []string) error {
 	o.paths = args
+	o.flags = c.Flags()
 	return nil
 }
 
@@ -101,7 +126,19 @@ func (o *CheckOptions) Validate() error {
 	if o.ListRules {
 		return nil
 	}
-	if len(o.paths) == 0 {
+	if o.flags != nil {
+		if err := o.Cluster.validate(o.flags); err != nil {
+			return err
+		}
+	}
+	if o.Cluster.Live {
+		if len(o.paths) == 0 {
+			return usageErrorf("--live needs resource references: e.g. crds, crd/NAME or widgets.example.com\nSee 'kubectl crdlint check --help' for usage.")
+		}
+		if o.CELCosts {
+			return usageErrorf("--cel-costs reads CRD files; it cannot be combined with --live")
+		}
+	} else if len(o.paths) == 0 {
 		return usageErrorf("no input: give files, directories, or - for stdin\nSee 'kubectl crdlint check --help' for usage.")
 	}
 	stdin := 0
@@ -135,7 +172,11 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	if o.ListRules {
 		return o.listRules()
 	}
-	in, err := newInputs(o.paths, o.In)
+	local := o.paths
+	if o.Cluster.Live {
+		local = nil
+	}
+	in, err := newInputs(local, o.In)
 	if err != nil {
 		return err
 	}
@@ -149,6 +190,17 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	l := lint.New(lint.Options{Strict: o.Strict, Disabled: disabled, Catalog: cat, RequireCRDs: o.RequireCRDs})
 	if o.CELCosts {
 		return o.celCosts(in)
+	}
+	if o.Cluster.wanted() {
+		c, err := o.Cluster.connect()
+		if err != nil {
+			return err
+		}
+		if o.Cluster.CRDFromCluster {
+			if err := addClusterCRDs(ctx, c, cat, l); err != nil {
+				return err
+			}
+		}
 	}
 	if err := collectCRDs(ctx, cat, in, o.CRDs, l); err != nil {
 		return err
@@ -173,6 +225,11 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 		res.Summary.Documents += r.documents
 		res.Summary.Skipped += r.skipped
 	}
+	if o.Cluster.Live {
+		if err := o.lintLive(ctx, cat, l, &res); err != nil {
+			return err
+		}
+	}
 	res.Count()
 	ro := report.Options{Color: useColor(o.Out, o.NoColor), ToolVersion: version.Get().Version, SummaryLine: true}
 	if err := report.Render(o.Out, o.Output, res, ro); err != nil {
@@ -182,6 +239,42 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 		return errFindings
 	}
 	return nil
+}
+
+// lintLive judges the objects the references name, a page at a time:
+// only one page and the findings are held, however many objects there are.
+func (o *CheckOptions) lintLive(ctx context.Context, cat *crd.Catalog, l *lint.Linter, res *report.Result) error {
+	c, err := o.Cluster.connect()
+	if err != nil {
+		return err
+	}
+	fetch := newCRDFetcher(c, cat, l)
+	err = c.Visit(ctx, o.paths, func(page []*unstructured.Unstructured) error {
+		files, err := liveFiles(c, page)
+		if err != nil {
+			return err
+		}
+		if err := fetch.ensure(ctx, files); err != nil {
+			return err
+		}
+		results := make([]fileResult, len(files))
+		err = parallel(ctx, len(files), func(i int) error {
+			fs, skipped := l.File(files[i])
+			results[i] = fileResult{findings: fs, documents: files[i].Count, skipped: skipped}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, r := range results {
+			res.Findings = append(res.Findings, r.findings...)
+			res.Summary.Objects++
+			res.Summary.Documents += r.documents
+			res.Summary.Skipped += r.skipped
+		}
+		return nil
+	})
+	return clusterError(err)
 }
 
 type fileResult struct {

@@ -12,9 +12,11 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/go-logr/logr"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/klog/v2"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -76,6 +78,11 @@ func Main(s genericiooptions.IOStreams, args []string) (code int) {
 			code = ExitUsage
 		}
 	}()
+	if os.Getenv("CRDLINT_DEBUG") == "" {
+		// client-go reports retries and discovery failures through klog;
+		// the error we return says it once, in one line.
+		klog.SetLogger(logr.Discard())
+	}
 	root := NewCmdRoot(s)
 	root.SetArgs(args)
 	err := root.ExecuteContext(context.Background())
