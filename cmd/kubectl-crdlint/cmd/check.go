@@ -250,7 +250,7 @@ func (o *CheckOptions) lintLive(ctx context.Context, cat *crd.Catalog, l *lint.L
 	}
 	fetch := newCRDFetcher(c, cat, l)
 	err = c.Visit(ctx, o.paths, func(page []*unstructured.Unstructured) error {
-		files, err := liveFiles(c, page)
+		files, _, err := liveFiles(c, page)
 		if err != nil {
 			return err
 		}

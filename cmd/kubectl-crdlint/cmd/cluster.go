@@ -92,26 +92,29 @@ func clusterError(err error) error {
 }
 
 // liveFile renders an object read from the cluster as a parsed file, so
-// that every command judges it exactly as a local document.
-func liveFile(c *cluster.Client, u *unstructured.Unstructured) (*source.File, error) {
+// that every command judges it exactly as a local document. It returns
+// the rendered text too.
+func liveFile(c *cluster.Client, u *unstructured.Unstructured) (*source.File, []byte, error) {
 	data, err := cluster.Render(u)
 	if err != nil {
-		return nil, fmt.Errorf("render %s: %w", u.GetName(), err)
+		return nil, nil, fmt.Errorf("render %s: %w", u.GetName(), err)
 	}
-	return source.Parse(cluster.Name(u, c.Resource(u.GroupVersionKind())), data), nil
+	return source.Parse(cluster.Name(u, c.Resource(u.GroupVersionKind())), data), data, nil
 }
 
-// liveFiles renders a page.
-func liveFiles(c *cluster.Client, page []*unstructured.Unstructured) ([]*source.File, error) {
-	out := make([]*source.File, 0, len(page))
+// liveFiles renders a page: the parsed files and their texts.
+func liveFiles(c *cluster.Client, page []*unstructured.Unstructured) ([]*source.File, [][]byte, error) {
+	files := make([]*source.File, 0, len(page))
+	texts := make([][]byte, 0, len(page))
 	for _, u := range page {
-		f, err := liveFile(c, u)
+		f, data, err := liveFile(c, u)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, f)
+		files = append(files, f)
+		texts = append(texts, data)
 	}
-	return out, nil
+	return files, texts, nil
 }
 
 // addClusterCRDs puts every CRD of the cluster into the catalogue, page by
@@ -119,7 +122,7 @@ func liveFiles(c *cluster.Client, page []*unstructured.Unstructured) ([]*source.
 // cluster's, as applying them would.
 func addClusterCRDs(ctx context.Context, c *cluster.Client, cat *crd.Catalog, l *lint.Linter) error {
 	err := c.Visit(ctx, []string{"customresourcedefinitions.apiextensions.k8s.io"}, func(page []*unstructured.Unstructured) error {
-		files, err := liveFiles(c, page)
+		files, _, err := liveFiles(c, page)
 		if err != nil {
 			return err
 		}
@@ -153,33 +156,40 @@ func newCRDFetcher(c *cluster.Client, cat *crd.Catalog, l *lint.Linter) *crdFetc
 // ensure fetches the CRDs the documents of files need. It runs before the
 // files are judged, not concurrently with lookups of the same kinds.
 func (f *crdFetcher) ensure(ctx context.Context, files []*source.File) error {
+	for _, file := range files {
+		if err := f.ensureDocs(ctx, file.Documents); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f *crdFetcher) ensureDocs(ctx context.Context, docs []*source.Document) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for _, file := range files {
-		for _, d := range file.Documents {
-			if lint.IsCRD(d) || lint.IsBuiltin(d) {
-				continue
-			}
-			g, v := d.GroupVersion()
-			gk := schema.GroupKind{Group: g, Kind: d.Object.Kind}
-			if f.tried[gk] || f.cat.Entry(gk) != nil {
-				continue
-			}
-			f.tried[gk] = true
-			u, err := f.c.CRDFor(ctx, gk.WithVersion(v))
-			if err != nil {
-				return clusterError(err)
-			}
-			if u == nil {
-				continue
-			}
-			cf, err := liveFile(f.c, u)
-			if err != nil {
-				return err
-			}
-			for _, col := range f.l.Find(cf) {
-				f.cat.AddRaw(col.CRD, col.JSON, col.Source, col.Rejected)
-			}
+	for _, d := range docs {
+		if lint.IsCRD(d) || lint.IsBuiltin(d) {
+			continue
+		}
+		g, v := d.GroupVersion()
+		gk := schema.GroupKind{Group: g, Kind: d.Object.Kind}
+		if f.tried[gk] || f.cat.Entry(gk) != nil {
+			continue
+		}
+		f.tried[gk] = true
+		u, err := f.c.CRDFor(ctx, gk.WithVersion(v))
+		if err != nil {
+			return clusterError(err)
+		}
+		if u == nil {
+			continue
+		}
+		cf, _, err := liveFile(f.c, u)
+		if err != nil {
+			return err
+		}
+		for _, col := range f.l.Find(cf) {
+			f.cat.AddRaw(col.CRD, col.JSON, col.Source, col.Rejected)
 		}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	apifields "k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -29,17 +30,19 @@ type FieldsOptions struct {
 	FieldSelector string
 	Output        string
 	OpenAPI       bool
+	Cluster       clusterOptions
 
 	paths    []string
+	flags    *pflag.FlagSet
 	builtins []fields.BuiltinKind
 	genericiooptions.IOStreams
 }
 
 // NewCmdFields builds "fields".
 func NewCmdFields(s genericiooptions.IOStreams) *cobra.Command {
-	o := &FieldsOptions{IOStreams: s}
+	o := &FieldsOptions{Cluster: newClusterOptions(), IOStreams: s}
 	c := &cobra.Command{
-		Use:   "fields [--crd PATH]... [PATH|-|KIND]...",
+		Use:   "fields [--crd PATH]... [PATH|-|KIND]... | fields --live RESOURCE[/NAME]...",
 		Short: "List selectable fields, their values per object, and filter with --field-selector offline",
 		Long: `List the fields the API server lets clients select on with --field-selector:
 metadata.name, metadata.namespace for namespaced kinds, and a CRD version's
@@ -47,7 +50,13 @@ selectableFields. Given custom resources, show the value the server would
 compute for each field of each object (as stored on create: pruned and
 defaulted), and with --field-selector keep only the objects that match, with
 the server's grammar, semantics and errors. Given a built-in kind (pods, nodes,
-jobs.batch, ...), list the field selectors the server accepts for it.`,
+jobs.batch, ...), list the field selectors the server accepts for it.
+
+With --live the arguments are kubectl resource references read from the
+cluster: CRDs (crds, crd/NAME) list their selectable fields, custom resources
+(widgets.example.com, widgets.example.com/NAME; -n or -A) show their values,
+judged under the cluster's CRD of their kind unless --crd gives one, and
+--field-selector filters them offline with the server's semantics.`,
 		Example: `  # Which fields of these CRDs are selectable?
   kubectl crdlint fields config/crd/
 
@@ -55,8 +64,13 @@ jobs.batch, ...), list the field selectors the server accepts for it.`,
   kubectl crdlint fields --crd config/crd/ samples/ --field-selector spec.color=red,metadata.namespace!=dev
 
   # Built-in kinds
-  kubectl crdlint fields pods`,
+  kubectl crdlint fields pods
+
+  # Live CRDs and objects
+  kubectl crdlint fields --live crd/widgets.example.com
+  kubectl crdlint fields --live widgets.example.com -A --field-selector spec.color=red`,
 		RunE: func(c *cobra.Command, args []string) error {
+			o.flags = c.Flags()
 			if err := o.Complete(args); err != nil {
 				return err
 			}
@@ -71,12 +85,17 @@ jobs.batch, ...), list the field selectors the server accepts for it.`,
 	f.StringVar(&o.FieldSelector, "field-selector", "", "Keep only objects that match, as the server would (e.g. spec.color=red,metadata.name!=x)")
 	f.StringVarP(&o.Output, "output", "o", "", "Output format: table (default), json, yaml or name (name, yaml and json print the matching objects)")
 	f.BoolVar(&o.OpenAPI, "openapi", false, "Print the x-kubernetes-selectable-fields extension of each CRD version as the server publishes it in OpenAPI")
+	o.Cluster.addFlags(f, "Read the arguments from the cluster: resource references such as crds, crd/NAME, widgets.example.com or widgets.example.com/NAME (with -n or -A)", true)
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"table", "json", "yaml", "name"}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
 
 // Complete splits the arguments into paths and built-in kinds.
 func (o *FieldsOptions) Complete(args []string) error {
+	if o.Cluster.Live {
+		o.paths = args
+		return nil
+	}
 	for _, a := range args {
 		if a == "-" {
 			o.paths = append(o.paths, a)
@@ -97,6 +116,14 @@ func (o *FieldsOptions) Complete(args []string) error {
 
 // Validate rejects bad combinations, without I/O.
 func (o *FieldsOptions) Validate() error {
+	if o.flags != nil {
+		if err := o.Cluster.validate(o.flags); err != nil {
+			return err
+		}
+	}
+	if o.Cluster.Live && len(o.paths) == 0 {
+		return usageErrorf("--live needs resource references: e.g. crds, crd/NAME or widgets.example.com\nSee 'kubectl crdlint fields --help' for usage.")
+	}
 	if len(o.paths) == 0 && len(o.builtins) == 0 && len(o.CRDs) == 0 {
 		return usageErrorf("no input: give CRDs or custom resources (files, directories, -), or a built-in kind\nSee 'kubectl crdlint fields --help' for usage.")
 	}
@@ -127,17 +154,77 @@ type object struct {
 	set    apifields.Set
 }
 
+// collect adds a file's custom resources, with what the server computes
+// for them, and the names of its CRDs.
+func (o *FieldsOptions) collect(cat *crd.Catalog, f *source.File, objs *[]object, crdNames *[]string) error {
+	for _, d := range f.Documents {
+		if lint.IsCRD(d) {
+			*crdNames = append(*crdNames, d.Object.Name)
+			continue
+		}
+		pos := fmt.Sprintf("%s:%d:%d", d.File, d.Root.Line, d.Root.Column)
+		if lint.IsBuiltin(d) {
+			fmt.Fprintf(o.ErrOut, "%s: skipped: %s is built in; `kubectl crdlint fields %s` lists its selectors\n", pos, d.Object.Kind, strings.ToLower(d.Object.Kind))
+			continue
+		}
+		g, ver := d.GroupVersion()
+		v, _, st, err := cat.Lookup(schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind})
+		if st != crd.Found || err != nil {
+			fmt.Fprintf(o.ErrOut, "%s: skipped: no served CRD version for %s, Kind=%s\n", pos, d.Object.APIVersion, d.Object.Kind)
+			continue
+		}
+		var m map[string]any
+		if err := utiljson.Unmarshal(d.JSON, &m); err != nil {
+			continue
+		}
+		ns := d.Object.Namespace
+		if ns == "" {
+			ns = lint.DefaultNamespace
+		}
+		vd := v.Create(m, ns)
+		if vd.Object == nil {
+			fmt.Fprintf(o.ErrOut, "%s: skipped: the server cannot decode it: %v\n", pos, vd.DecodeError)
+			continue
+		}
+		if len(vd.Errors) > 0 {
+			fmt.Fprintf(o.ErrOut, "%s: note: the server would reject this object on create (%d errors; see kubectl crdlint check)\n", pos, len(vd.Errors))
+		}
+		set, err := v.FieldSet(vd.Object)
+		if err != nil {
+			return err
+		}
+		*objs = append(*objs, object{doc: d, v: v, stored: vd.Object, set: set})
+	}
+	return nil
+}
+
 // Run lists or filters.
 func (o *FieldsOptions) Run(ctx context.Context) error {
 	if len(o.builtins) > 0 {
 		return o.printBuiltins()
 	}
-	in, err := newInputs(o.paths, o.In)
+	local := o.paths
+	if o.Cluster.Live {
+		local = nil
+	}
+	in, err := newInputs(local, o.In)
 	if err != nil {
 		return err
 	}
 	cat := crd.NewCatalog()
-	if err := collectCRDs(ctx, cat, in, o.CRDs, lint.New(lint.Options{})); err != nil {
+	l := lint.New(lint.Options{})
+	if o.Cluster.wanted() {
+		c, err := o.Cluster.connect()
+		if err != nil {
+			return err
+		}
+		if o.Cluster.CRDFromCluster {
+			if err := addClusterCRDs(ctx, c, cat, l); err != nil {
+				return err
+			}
+		}
+	}
+	if err := collectCRDs(ctx, cat, in, o.CRDs, l); err != nil {
 		return err
 	}
 	var objs []object
@@ -147,43 +234,36 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		for _, d := range f.Documents {
-			if lint.IsCRD(d) {
-				crdNames = append(crdNames, d.Object.Name)
-				continue
-			}
-			pos := fmt.Sprintf("%s:%d:%d", d.File, d.Root.Line, d.Root.Column)
-			if lint.IsBuiltin(d) {
-				fmt.Fprintf(o.ErrOut, "%s: skipped: %s is built in; `kubectl crdlint fields %s` lists its selectors\n", pos, d.Object.Kind, strings.ToLower(d.Object.Kind))
-				continue
-			}
-			g, ver := d.GroupVersion()
-			v, _, st, err := cat.Lookup(schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind})
-			if st != crd.Found || err != nil {
-				fmt.Fprintf(o.ErrOut, "%s: skipped: no served CRD version for %s, Kind=%s\n", pos, d.Object.APIVersion, d.Object.Kind)
-				continue
-			}
-			var m map[string]any
-			if err := utiljson.Unmarshal(d.JSON, &m); err != nil {
-				continue
-			}
-			ns := d.Object.Namespace
-			if ns == "" {
-				ns = lint.DefaultNamespace
-			}
-			vd := v.Create(m, ns)
-			if vd.Object == nil {
-				fmt.Fprintf(o.ErrOut, "%s: skipped: the server cannot decode it: %v\n", pos, vd.DecodeError)
-				continue
-			}
-			if len(vd.Errors) > 0 {
-				fmt.Fprintf(o.ErrOut, "%s: note: the server would reject this object on create (%d errors; see kubectl crdlint check)\n", pos, len(vd.Errors))
-			}
-			set, err := v.FieldSet(vd.Object)
+		if err := o.collect(cat, f, &objs, &crdNames); err != nil {
+			return err
+		}
+	}
+	if o.Cluster.Live {
+		c, _ := o.Cluster.connect()
+		fetch := newCRDFetcher(c, cat, l)
+		err := c.Visit(ctx, o.paths, func(page []*unstructured.Unstructured) error {
+			files, _, err := liveFiles(c, page)
 			if err != nil {
 				return err
 			}
-			objs = append(objs, object{doc: d, v: v, stored: vd.Object, set: set})
+			for _, f := range files {
+				// A CRD named on the command line is listed as it is.
+				for _, col := range l.Find(f) {
+					cat.AddRaw(col.CRD, col.JSON, col.Source, col.Rejected)
+				}
+			}
+			if err := fetch.ensure(ctx, files); err != nil {
+				return err
+			}
+			for _, f := range files {
+				if err := o.collect(cat, f, &objs, &crdNames); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return clusterError(err)
 		}
 	}
 	if len(objs) == 0 {

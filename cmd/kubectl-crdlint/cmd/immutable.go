@@ -26,22 +26,32 @@ type ImmutableOptions struct {
 	Output  report.Format
 	FailOn  severityFlag
 	NoColor bool
+	Cluster clusterOptions
 
 	oldPath, newPath string
+	// defaultNS is the namespace of NEW's objects that name none: kubectl
+	// apply's context namespace with --live, else "default".
+	defaultNS string
 	genericiooptions.IOStreams
 }
 
 // NewCmdImmutable builds "immutable".
 func NewCmdImmutable(s genericiooptions.IOStreams) *cobra.Command {
-	o := &ImmutableOptions{Output: report.Text, FailOn: severityFlag(report.Error), IOStreams: s}
+	o := &ImmutableOptions{Output: report.Text, FailOn: severityFlag(report.Error), Cluster: newClusterOptions(), defaultNS: lint.DefaultNamespace, IOStreams: s}
 	c := &cobra.Command{
-		Use:   "immutable [--crd PATH]... OLD NEW | immutable --to-cel CRD...",
+		Use:   "immutable [--crd PATH]... OLD NEW | immutable --live NEW | immutable --to-cel CRD...",
 		Short: "Tell whether the update from revision OLD to revision NEW would be refused",
 		Long: `Pair the custom resources of OLD and NEW (files or directories) by apiVersion,
 kind, namespace and name, and judge each update as the API server would: both
 revisions as stored (pruned and defaulted), CEL transition rules (oldSelf) with
 the server's library and budget, ratcheting, and every other update check.
 Objects only in OLD or only in NEW are reported. Findings point into NEW.
+
+With --live, give only NEW: OLD is each object's live counterpart in the
+cluster (same kind, namespace and name; NEW's objects without a namespace are
+in -n's or the context's, as kubectl apply would put them), judged under the
+cluster's CRD of its kind unless --crd or NEW gives one. Objects not in the
+cluster are reported as creates.
 
 With --to-cel, print the given CRDs with every x-kubernetes-mutability and
 x-kubernetes-key-mutability marker replaced by equivalent CEL transition rules,
@@ -54,6 +64,9 @@ Exit code 0: every update would be accepted; 1: findings at or above --fail-on
 		Example: `  # Would applying the new revision be refused?
   kubectl crdlint immutable --crd config/crd/ old/widget.yaml new/widget.yaml
 
+  # Would applying these objects over what the cluster stores be refused?
+  kubectl crdlint immutable --live config/samples/
+
   # Make a real cluster enforce the markers
   kubectl crdlint immutable --to-cel config/crd/widget.yaml > widget-cel.yaml`,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -62,6 +75,16 @@ Exit code 0: every update would be accepted; 1: findings at or above --fail-on
 					return usageErrorf("--to-cel needs CRD files or directories")
 				}
 				return o.runToCEL(args)
+			}
+			if err := o.Cluster.validate(c.Flags()); err != nil {
+				return err
+			}
+			if o.Cluster.Live {
+				if len(args) != 1 {
+					return usageErrorf("accepts 1 arg(s) with --live, received %d: give NEW; OLD is read from the cluster", len(args))
+				}
+				o.newPath = args[0]
+				return o.Run(c.Context())
 			}
 			if len(args) != 2 {
 				return usageErrorf("accepts 2 arg(s), received %d: give OLD and NEW", len(args))
@@ -76,6 +99,7 @@ Exit code 0: every update would be accepted; 1: findings at or above --fail-on
 	f.VarP(&o.Output, "output", "o", "Output format: text, json, sarif or github")
 	f.Var(&o.FailOn, "fail-on", "Exit 1 when a finding is at or above this severity: error, warning or none")
 	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the output (NO_COLOR is honoured too)")
+	o.Cluster.addFlags(f, "Read OLD from the cluster: give only NEW, each object's live counterpart is its old revision", true)
 	return c
 }
 
@@ -119,18 +143,39 @@ func (o *ImmutableOptions) readRevision(p string) (*revision, error) {
 // Run pairs and judges.
 func (o *ImmutableOptions) Run(ctx context.Context) error {
 	cat := crd.NewCatalog()
-	in, err := newInputs([]string{o.oldPath, o.newPath}, o.In)
+	paths := []string{o.oldPath, o.newPath}
+	if o.Cluster.Live {
+		paths = paths[1:]
+	}
+	in, err := newInputs(paths, o.In)
 	if err != nil {
 		return err
 	}
-	if err := collectCRDs(ctx, cat, in, o.CRDs, lint.New(lint.Options{})); err != nil {
-		return err
+	l := lint.New(lint.Options{})
+	if o.Cluster.wanted() {
+		c, err := o.Cluster.connect()
+		if err != nil {
+			return err
+		}
+		if o.Cluster.CRDFromCluster {
+			if err := addClusterCRDs(ctx, c, cat, l); err != nil {
+				return err
+			}
+		}
 	}
-	oldRev, err := o.readRevision(o.oldPath)
-	if err != nil {
+	if err := collectCRDs(ctx, cat, in, o.CRDs, l); err != nil {
 		return err
 	}
 	newRev, err := o.readRevision(o.newPath)
+	if err != nil {
+		return err
+	}
+	var oldRev *revision
+	if o.Cluster.Live {
+		oldRev, err = o.liveRevision(ctx, cat, l, newRev)
+	} else {
+		oldRev, err = o.readRevision(o.oldPath)
+	}
 	if err != nil {
 		return err
 	}
@@ -145,7 +190,7 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 				fmt.Sprintf("%s %s is only in the new revision: a create, not an update", k.kind, objName(k))))
 			continue
 		}
-		res.Findings = append(res.Findings, judgeUpdate(cat, od, nd)...)
+		res.Findings = append(res.Findings, judgeUpdate(cat, od, nd, o.defaultNS)...)
 	}
 	for _, k := range oldRev.order {
 		if _, ok := newRev.docs[k]; !ok {
@@ -165,6 +210,44 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 	return nil
 }
 
+// liveRevision reads the old revision of NEW's objects from the cluster:
+// each object's live counterpart, keyed as in NEW so that they pair.
+func (o *ImmutableOptions) liveRevision(ctx context.Context, cat *crd.Catalog, l *lint.Linter, newRev *revision) (*revision, error) {
+	c, err := o.Cluster.connect()
+	if err != nil {
+		return nil, err
+	}
+	o.defaultNS = c.Namespace()
+	fetch := newCRDFetcher(c, cat, l)
+	r := &revision{docs: map[pairKey]*source.Document{}}
+	for _, k := range newRev.order {
+		nd := newRev.docs[k]
+		if err := fetch.ensureDocs(ctx, []*source.Document{nd}); err != nil {
+			return nil, err
+		}
+		g, v := nd.GroupVersion()
+		u, err := c.Get(ctx, schema.GroupVersionKind{Group: g, Version: v, Kind: nd.Object.Kind}, k.namespace, k.name)
+		if err != nil {
+			return nil, clusterError(err)
+		}
+		if u == nil {
+			continue // a create: reported when pairing
+		}
+		f, _, err := liveFile(c, u)
+		if err != nil {
+			return nil, err
+		}
+		if len(f.Documents) != 1 {
+			return nil, fmt.Errorf("%s: the live object does not read back as one document", f.Path)
+		}
+		r.files++
+		r.count += f.Count
+		r.docs[k] = f.Documents[0]
+		r.order = append(r.order, k)
+	}
+	return r, nil
+}
+
 func objName(k pairKey) string {
 	if k.namespace != "" {
 		return k.namespace + "/" + k.name
@@ -180,7 +263,7 @@ func at(d *source.Document, field, rule string, sev report.Severity, msg string)
 }
 
 // judgeUpdate is the server's verdict on updating od to nd.
-func judgeUpdate(cat *crd.Catalog, od, nd *source.Document) []report.Finding {
+func judgeUpdate(cat *crd.Catalog, od, nd *source.Document, defaultNS string) []report.Finding {
 	g, ver := nd.GroupVersion()
 	v, entry, st, err := cat.Lookup(schema.GroupVersionKind{Group: g, Version: ver, Kind: nd.Object.Kind})
 	if st != crd.Found || err != nil {
@@ -196,7 +279,7 @@ func judgeUpdate(cat *crd.Catalog, od, nd *source.Document) []report.Finding {
 	}
 	ns := nd.Object.Namespace
 	if ns == "" {
-		ns = lint.DefaultNamespace
+		ns = defaultNS
 	}
 	vd := v.Update(oldObj, newObj, ns)
 	if vd.Panic != "" {

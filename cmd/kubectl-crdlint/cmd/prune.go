@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -29,16 +31,18 @@ type PruneOptions struct {
 	DryRun   bool
 	InPlace  bool
 	NoColor  bool
+	Cluster  clusterOptions
 
 	paths []string
+	flags *pflag.FlagSet
 	genericiooptions.IOStreams
 }
 
 // NewCmdPrune builds "prune".
 func NewCmdPrune(s genericiooptions.IOStreams) *cobra.Command {
-	o := &PruneOptions{Output: "yaml", IOStreams: s}
+	o := &PruneOptions{Output: "yaml", Cluster: newClusterOptions(), IOStreams: s}
 	c := &cobra.Command{
-		Use:   "prune [--crd PATH]... [PATH|-]...",
+		Use:   "prune [--crd PATH]... [PATH|-]... | prune --live RESOURCE[/NAME]...",
 		Short: "Print custom resources as the API server would store them after pruning",
 		Long: `Print each custom resource as the API server would store it: every field its
 CRD's structural schema does not specify is pruned, exactly as the server's
@@ -53,7 +57,12 @@ built-in kinds) are reported on stderr and left out.
 
 --dry-run shows a unified diff per file of what would be dropped and exits 1
 when anything would be; --in-place rewrites the files (atomically), leaving
-unchanged files untouched. Nothing else ever writes.`,
+unchanged files untouched. Nothing else ever writes.
+
+With --live the arguments are kubectl resource references (widgets.example.com,
+widgets.example.com/NAME, short names; -n or -A) read from the cluster, a page
+at a time: what would a new revision given with --crd prune from the stored
+objects? Without --crd, the cluster's CRD of each kind is used.`,
 		Example: `  # What would the server keep of these objects?
   kubectl crdlint prune --crd config/crd/ config/samples/
 
@@ -61,9 +70,13 @@ unchanged files untouched. Nothing else ever writes.`,
   kubectl crdlint prune --dry-run --crd config/crd/ config/samples/
 
   # Remove them from the files
-  kubectl crdlint prune --in-place --crd config/crd/ config/samples/`,
+  kubectl crdlint prune --in-place --crd config/crd/ config/samples/
+
+  # What would a new CRD revision prune from the objects stored in the cluster?
+  kubectl crdlint prune --dry-run --live widgets.example.com -A --crd new-crd.yaml`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.paths = args
+			o.flags = c.Flags()
 			if err := o.Validate(); err != nil {
 				return err
 			}
@@ -77,12 +90,26 @@ unchanged files untouched. Nothing else ever writes.`,
 	f.BoolVar(&o.DryRun, "dry-run", false, "Print a unified diff of what would be pruned, per file; exit 1 when anything would be")
 	f.BoolVar(&o.InPlace, "in-place", false, "Rewrite the files in place (atomically), keeping comments and key order")
 	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the diff (NO_COLOR is honoured too)")
+	o.Cluster.addFlags(f, "Read the arguments from the cluster: resource references such as widgets.example.com or widgets.example.com/NAME (with -n or -A)", true)
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"yaml", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
 
 // Validate rejects bad combinations, without I/O.
 func (o *PruneOptions) Validate() error {
+	if o.flags != nil {
+		if err := o.Cluster.validate(o.flags); err != nil {
+			return err
+		}
+	}
+	if o.Cluster.Live {
+		if len(o.paths) == 0 {
+			return usageErrorf("--live needs resource references: e.g. widgets.example.com or widgets.example.com/NAME\nSee 'kubectl crdlint prune --help' for usage.")
+		}
+		if o.InPlace {
+			return usageErrorf("--in-place rewrites files; objects read with --live are never written back (use --dry-run, or -o yaml and kubectl apply)")
+		}
+	}
 	if len(o.paths) == 0 {
 		return usageErrorf("no input: give files, directories, or - for stdin\nSee 'kubectl crdlint prune --help' for usage.")
 	}
@@ -114,56 +141,135 @@ type pruned struct {
 
 // Run prunes and prints.
 func (o *PruneOptions) Run(ctx context.Context) error {
-	in, err := newInputs(o.paths, o.In)
+	local := o.paths
+	if o.Cluster.Live {
+		local = nil
+	}
+	in, err := newInputs(local, o.In)
 	if err != nil {
 		return err
 	}
 	cat := crd.NewCatalog()
-	if err := collectCRDs(ctx, cat, in, o.CRDs, lint.New(lint.Options{})); err != nil {
+	l := lint.New(lint.Options{})
+	if o.Cluster.wanted() {
+		c, err := o.Cluster.connect()
+		if err != nil {
+			return err
+		}
+		if o.Cluster.CRDFromCluster {
+			if err := addClusterCRDs(ctx, c, cat, l); err != nil {
+				return err
+			}
+		}
+	}
+	if err := collectCRDs(ctx, cat, in, o.CRDs, l); err != nil {
 		return err
 	}
-	results := make([]*pruned, len(in.files))
-	err = parallel(ctx, len(in.files), func(i int) error {
-		r, err := o.pruneFile(cat, in, in.files[i])
-		results[i] = r
-		return err
-	})
+	sink := &pruneSink{o: o, first: true}
+	if o.Cluster.Live {
+		if err := o.pruneLive(ctx, cat, l, sink); err != nil {
+			return err
+		}
+	} else {
+		results := make([]*pruned, len(in.files))
+		err = parallel(ctx, len(in.files), func(i int) error {
+			data, err := in.bytes(in.files[i])
+			if err != nil {
+				return err
+			}
+			name := in.name(in.files[i])
+			results[i] = o.prune(cat, name, data, source.Parse(name, data))
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := sink.emit(results); err != nil {
+			return err
+		}
+	}
+	return sink.finish()
+}
+
+// pruneLive prunes the objects the references name, a page at a time.
+func (o *PruneOptions) pruneLive(ctx context.Context, cat *crd.Catalog, l *lint.Linter, sink *pruneSink) error {
+	c, err := o.Cluster.connect()
 	if err != nil {
 		return err
 	}
-	failed := 0
+	fetch := newCRDFetcher(c, cat, l)
+	err = c.Visit(ctx, o.paths, func(page []*unstructured.Unstructured) error {
+		files, texts, err := liveFiles(c, page)
+		if err != nil {
+			return err
+		}
+		if err := fetch.ensure(ctx, files); err != nil {
+			return err
+		}
+		results := make([]*pruned, len(files))
+		err = parallel(ctx, len(files), func(i int) error {
+			results[i] = o.prune(cat, files[i].Path, texts[i], files[i])
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return sink.emit(results)
+	})
+	return clusterError(err)
+}
+
+// pruneSink prints results as they come, in batches (all local files at
+// once, or one page of live objects), keeping what spans batches: the
+// YAML separator, the JSON List, the dry-run totals.
+type pruneSink struct {
+	o               *PruneOptions
+	first           bool // no YAML document printed yet
+	listOpen        bool
+	items           int
+	fields, objects int
+	files, failed   int
+}
+
+func (s *pruneSink) emit(results []*pruned) error {
+	o := s.o
 	for _, r := range results {
+		s.files++
 		if r.err != nil {
 			fmt.Fprintf(o.ErrOut, "error: %v\n", r.err)
-			failed++
+			s.failed++
 		}
 	}
 	switch {
 	case o.DryRun:
-		err = o.dryRun(results)
+		return s.dryRun(results)
 	case o.InPlace:
-		err = o.inPlace(results)
+		return o.inPlace(results)
 	case o.Output == "json":
-		err = o.printList(results)
+		return s.printList(results)
 	default:
-		err = o.printYAML(results)
+		return s.printYAML(results)
 	}
-	if err != nil {
-		return err
-	}
-	if failed > 0 {
-		return usageErrorf("%d of %d files could not be pruned", failed, len(results))
-	}
-	return nil
 }
 
-func (o *PruneOptions) pruneFile(cat *crd.Catalog, in *inputs, p string) (*pruned, error) {
-	name := in.name(p)
-	data, err := in.bytes(p)
-	if err != nil {
-		return nil, err
+func (s *pruneSink) finish() error {
+	o := s.o
+	var err error
+	switch {
+	case o.DryRun:
+		err = s.summary()
+	case o.Output == "json" && !o.InPlace:
+		s.closeList()
 	}
-	r := &pruned{path: name, data: data, file: source.Parse(name, data)}
+	if s.failed > 0 {
+		return usageErrorf("%d of %d files could not be pruned", s.failed, s.files)
+	}
+	return err
+}
+
+// prune computes one file's outcome; file is data parsed.
+func (o *PruneOptions) prune(cat *crd.Catalog, name string, data []byte, file *source.File) *pruned {
+	r := &pruned{path: name, data: data, file: file}
 	for _, f := range r.file.Findings {
 		if f.Rule != source.RuleDuplicate {
 			fmt.Fprintf(o.ErrOut, "%s:%d:%d: skipped: %s\n", f.File, f.Line, f.Column, f.Message)
@@ -219,7 +325,7 @@ func (o *PruneOptions) pruneFile(cat *crd.Catalog, in *inputs, p string) (*prune
 	default:
 		r.out, r.err = prune.Rewrite(name, data, r.docs)
 	}
-	return r, nil
+	return r
 }
 
 func isJSON(p string) bool { return strings.EqualFold(filepath.Ext(p), ".json") }
@@ -237,8 +343,8 @@ func rewriteJSON(name string, f *source.File, docs []prune.Doc) ([]byte, error) 
 
 // printYAML prints every pruned object: YAML documents cut from the
 // rewritten file (comments and order kept), or JSON for JSON input.
-func (o *PruneOptions) printYAML(results []*pruned) error {
-	first := true
+func (s *pruneSink) printYAML(results []*pruned) error {
+	o := s.o
 	for _, r := range results {
 		if r.err != nil || len(r.docs) == 0 {
 			continue
@@ -263,10 +369,10 @@ func (o *PruneOptions) printYAML(results []*pruned) error {
 			}
 			text := bytes.TrimLeft(t, "\n")
 			text = bytes.TrimPrefix(text, []byte("---\n"))
-			if !first {
+			if !s.first {
 				io.WriteString(o.Out, "---\n")
 			}
-			first = false
+			s.first = false
 			o.Out.Write(text)
 			if len(text) > 0 && text[len(text)-1] != '\n' {
 				io.WriteString(o.Out, "\n")
@@ -286,51 +392,66 @@ func anyItem(keep map[[2]int]bool, index int) bool {
 	return false
 }
 
-// printList prints a v1 List of the objects in input order.
-func (o *PruneOptions) printList(results []*pruned) error {
-	var items [][]byte
+// printList prints a v1 List of the objects in input order, item by item.
+func (s *pruneSink) printList(results []*pruned) error {
+	o := s.o
+	s.openList()
 	for _, r := range results {
 		for _, d := range r.docs {
 			b, err := prune.OrderedJSON(d.Document.Root, d.Object)
 			if err != nil {
 				return err
 			}
-			items = append(items, indentJSON(b, "    "))
+			if s.items > 0 {
+				io.WriteString(o.Out, ",")
+			}
+			io.WriteString(o.Out, "\n    ")
+			o.Out.Write(indentJSON(b, "    "))
+			s.items++
 		}
 	}
-	io.WriteString(o.Out, "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",\n  \"items\": [")
-	for i, it := range items {
-		if i > 0 {
-			io.WriteString(o.Out, ",")
-		}
-		io.WriteString(o.Out, "\n    ")
-		o.Out.Write(it)
-	}
-	if len(items) > 0 {
-		io.WriteString(o.Out, "\n  ")
-	}
-	io.WriteString(o.Out, "]\n}\n")
 	return nil
+}
+
+func (s *pruneSink) openList() {
+	if !s.listOpen {
+		io.WriteString(s.o.Out, "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",\n  \"items\": [")
+		s.listOpen = true
+	}
+}
+
+func (s *pruneSink) closeList() {
+	s.openList()
+	if s.items > 0 {
+		io.WriteString(s.o.Out, "\n  ")
+	}
+	io.WriteString(s.o.Out, "]\n}\n")
 }
 
 func indentJSON(b []byte, indent string) []byte {
 	return bytes.ReplaceAll(b, []byte("\n"), []byte("\n"+indent))
 }
 
-// dryRun prints the diffs and a summary; findings exit 1.
-func (o *PruneOptions) dryRun(results []*pruned) error {
-	fields, objects := 0, 0
+// dryRun prints the diffs; summary ends the run.
+func (s *pruneSink) dryRun(results []*pruned) error {
+	o := s.o
 	color := useColor(o.Out, o.NoColor)
 	for _, r := range results {
 		if r.err != nil {
 			continue
 		}
-		fields += r.dropped
-		objects += r.objects
+		s.fields += r.dropped
+		s.objects += r.objects
 		if _, err := diff.Unified(o.Out, "a/"+filepath.ToSlash(r.path), "b/"+filepath.ToSlash(r.path), r.data, r.out, diff.Options{Color: color}); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// summary counts what would be pruned; anything exits 1.
+func (s *pruneSink) summary() error {
+	o, fields, objects := s.o, s.fields, s.objects
 	noun := "fields"
 	if fields == 1 {
 		noun = "field"
