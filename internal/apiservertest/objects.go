@@ -1,0 +1,201 @@
+package apiservertest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+	"sigs.k8s.io/yaml"
+)
+
+// Dynamic returns a dynamic client of the admin.
+func (s *Server) Dynamic(t testing.TB) dynamic.Interface {
+	t.Helper()
+	c, err := dynamic.NewForConfig(s.AdminConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Discovery returns a discovery client of the admin.
+func (s *Server) Discovery(t testing.TB) discovery.DiscoveryInterface {
+	t.Helper()
+	c, err := discovery.NewDiscoveryClientForConfig(s.AdminConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// toUnstructured accepts YAML or JSON ([]byte or string), a map, an
+// *unstructured.Unstructured or any typed object.
+func toUnstructured(obj any) (*unstructured.Unstructured, error) {
+	switch o := obj.(type) {
+	case *unstructured.Unstructured:
+		return o.DeepCopy(), nil
+	case map[string]any:
+		return (&unstructured.Unstructured{Object: o}).DeepCopy(), nil
+	case string:
+		return toUnstructured([]byte(o))
+	case []byte:
+		var m map[string]any
+		if err := yaml.Unmarshal(o, &m); err != nil {
+			return nil, err
+		}
+		if m == nil {
+			return nil, fmt.Errorf("empty document")
+		}
+		return &unstructured.Unstructured{Object: m}, nil
+	default:
+		m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+		if err != nil {
+			return nil, err
+		}
+		return &unstructured.Unstructured{Object: m}, nil
+	}
+}
+
+// ApplyCRD creates a CRD (YAML or JSON, or an object; see Create) and
+// waits until it is established and every served version's resource is
+// in discovery, so that custom resources can be created at once. It fails
+// t if the server rejects it.
+func (s *Server) ApplyCRD(t testing.TB, obj any) *apiextensionsv1.CustomResourceDefinition {
+	t.Helper()
+	crd, err := s.TryApplyCRD(obj)
+	if err != nil {
+		t.Fatalf("apiservertest: apply CRD: %v", err)
+	}
+	return crd
+}
+
+// TryApplyCRD is ApplyCRD returning the error instead: the server's
+// rejection (an *apierrors.StatusError), or a timeout waiting for the CRD
+// to be established.
+func (s *Server) TryApplyCRD(obj any) (*apiextensionsv1.CustomResourceDefinition, error) {
+	u, err := toUnstructured(obj)
+	if err != nil {
+		return nil, err
+	}
+	crd := &apiextensionsv1.CustomResourceDefinition{}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, crd); err != nil {
+		return nil, err
+	}
+	cs, err := apiextensionsclient.NewForConfig(s.AdminConfig())
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	created, err := cs.ApiextensionsV1().CustomResourceDefinitions().Create(ctx, crd, metav1.CreateOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return s.waitServed(ctx, cs, created.Name)
+}
+
+func (s *Server) waitServed(ctx context.Context, cs apiextensionsclient.Interface, name string) (*apiextensionsv1.CustomResourceDefinition, error) {
+	dc := cs.Discovery()
+	var crd *apiextensionsv1.CustomResourceDefinition
+	var why string
+	err := wait.PollUntilContextTimeout(ctx, 20*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		var err error
+		crd, err = cs.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		established := false
+		for _, c := range crd.Status.Conditions {
+			switch {
+			case c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue:
+				established = true
+			case c.Type == apiextensionsv1.NamesAccepted && c.Status == apiextensionsv1.ConditionFalse:
+				return false, fmt.Errorf("CRD %s: names not accepted: %s", name, c.Message)
+			}
+		}
+		if !established {
+			why = "not established"
+			return false, nil
+		}
+		for _, v := range crd.Spec.Versions {
+			if !v.Served {
+				continue
+			}
+			gv := schema.GroupVersion{Group: crd.Spec.Group, Version: v.Name}.String()
+			rl, err := dc.ServerResourcesForGroupVersion(gv)
+			if err != nil {
+				why = fmt.Sprintf("%s not in discovery: %v", gv, err)
+				return false, nil
+			}
+			found := false
+			for _, r := range rl.APIResources {
+				found = found || r.Name == crd.Spec.Names.Plural
+			}
+			if !found {
+				why = fmt.Sprintf("%s/%s not in discovery", gv, crd.Spec.Names.Plural)
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("waiting for CRD %s to be served: %w (%s)", name, err, why)
+	}
+	return crd, nil
+}
+
+// Resource finds the resource of a kind in discovery.
+func (s *Server) Resource(gvk schema.GroupVersionKind) (gvr schema.GroupVersionResource, namespaced bool, err error) {
+	dc, err := discovery.NewDiscoveryClientForConfig(s.AdminConfig())
+	if err != nil {
+		return gvr, false, err
+	}
+	rl, err := dc.ServerResourcesForGroupVersion(gvk.GroupVersion().String())
+	if err != nil {
+		return gvr, false, err
+	}
+	for _, r := range rl.APIResources {
+		if r.Kind == gvk.Kind && !strings.Contains(r.Name, "/") {
+			return gvk.GroupVersion().WithResource(r.Name), r.Namespaced, nil
+		}
+	}
+	return gvr, false, fmt.Errorf("no resource of kind %s in discovery", gvk)
+}
+
+// Create creates a custom resource as the admin and returns what the
+// server stored. A namespaced object without a namespace goes to
+// "default", as kubectl does; no Namespace object is needed (see the
+// package documentation). It fails t on any error.
+func (s *Server) Create(t testing.TB, obj any) *unstructured.Unstructured {
+	t.Helper()
+	u, err := toUnstructured(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gvr, namespaced, err := s.Resource(u.GroupVersionKind())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ri dynamic.ResourceInterface = s.Dynamic(t).Resource(gvr)
+	if namespaced {
+		if u.GetNamespace() == "" {
+			u.SetNamespace("default")
+		}
+		ri = s.Dynamic(t).Resource(gvr).Namespace(u.GetNamespace())
+	}
+	out, err := ri.Create(context.Background(), u, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("apiservertest: create %s %s: %v", u.GetKind(), u.GetName(), err)
+	}
+	return out
+}
