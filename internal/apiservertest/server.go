@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	discoveryendpoint "k8s.io/apiserver/pkg/endpoints/discovery/aggregated"
 	"net"
 	"os"
 	"path/filepath"
@@ -281,6 +283,14 @@ func run(ctx context.Context, etcdServers []string, dir, certFile, keyFile strin
 	if err != nil {
 		return nil, fmt.Errorf("new server: %w", err)
 	}
+	// In a cluster the aggregator serves /apis; the apiextensions server
+	// alone turns its root discovery off. Serve it as the generic server
+	// would, from the aggregated discovery manager that the CRD discovery
+	// controller fills, so that kubectl-style clients resolve short and
+	// singular names of custom resources.
+	gs := server.GenericAPIServer
+	rootDiscovery := discoveryendpoint.WrapAggregatedDiscoveryToHandler(gs.DiscoveryGroupManager, gs.AggregatedDiscoveryGroupManager, gs.PeerAggregatedDiscoveryManager)
+	gs.Handler.GoRestfulContainer.Add(rootDiscovery.GenerateWebService("/apis", metav1.APIGroupList{}))
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -57,13 +57,15 @@ func describe(err error, at string) string {
 	case apierrors.IsUnauthorized(err):
 		return fmt.Sprintf("the API server%s rejected the credentials (401 Unauthorized): check the token, client certificate or context in the kubeconfig", at)
 	case apierrors.IsForbidden(err):
-		return "forbidden: " + err.Error()
+		return err.Error() // the server's words name the user, verb and resource
 	case apierrors.IsNotFound(err):
 		return err.Error()
 	case apierrors.IsTimeout(err), apierrors.IsServerTimeout(err):
 		return fmt.Sprintf("the API server%s timed out: %v", at, err)
 	case meta.IsNoMatchError(err):
 		return err.Error()
+	case apierrors.IsBadRequest(err) && strings.HasPrefix(at, " at http://"):
+		return fmt.Sprintf("the server%s refused a plain HTTP request: is it an https:// address?", at)
 	case errors.As(err, &status):
 		return fmt.Sprintf("the API server%s refused the request: %v", at, err)
 	case isTimeout(err):
@@ -85,6 +87,11 @@ func describe(err error, at string) string {
 	}
 	if strings.Contains(err.Error(), "doesn't have a resource type") {
 		return err.Error()
+	}
+	if at == "" {
+		// Before any request: the kubeconfig and flags (a missing context,
+		// user or cluster, an unreadable certificate file).
+		return "kubeconfig: " + err.Error()
 	}
 	return fmt.Sprintf("reading from the API server%s: %v", at, err)
 }

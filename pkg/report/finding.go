@@ -109,6 +109,8 @@ type Summary struct {
 	// Objects counts objects read from a cluster (--live); each is also
 	// one of Documents.
 	Objects int `json:"objects,omitempty"`
+	// Live says objects were read from a cluster, even if none were found.
+	Live bool `json:"-"`
 }
 
 // Result is everything a renderer needs.

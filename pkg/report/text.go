@@ -97,7 +97,7 @@ func (s textStyle) summary(sum Summary) string {
 	if sum.Skipped > 0 {
 		docs += fmt.Sprintf(", %d skipped", sum.Skipped)
 	}
-	if sum.Objects > 0 {
+	if sum.Objects > 0 || sum.Live {
 		where := plural(sum.Objects, "live object")
 		if sum.Files > 0 {
 			where = plural(sum.Files, "file") + " and " + where

@@ -248,6 +248,7 @@ func (o *CheckOptions) lintLive(ctx context.Context, cat *crd.Catalog, l *lint.L
 	if err != nil {
 		return err
 	}
+	res.Summary.Live = true
 	fetch := newCRDFetcher(c, cat, l)
 	err = c.Visit(ctx, o.paths, func(page []*unstructured.Unstructured) error {
 		files, _, err := liveFiles(c, page)
@@ -274,6 +275,9 @@ func (o *CheckOptions) lintLive(ctx context.Context, cat *crd.Catalog, l *lint.L
 		}
 		return nil
 	})
+	if err == nil && res.Summary.Objects == 0 {
+		noResources(o.ErrOut, c, o.Cluster.Flags.AllNamespaces)
+	}
 	return clusterError(err)
 }
 

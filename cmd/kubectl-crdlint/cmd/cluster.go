@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -193,4 +194,13 @@ func (f *crdFetcher) ensureDocs(ctx context.Context, docs []*source.Document) er
 		}
 	}
 	return nil
+}
+
+// noResources says, as kubectl get does, that a list came back empty.
+func noResources(w io.Writer, c *cluster.Client, all bool) {
+	if all {
+		fmt.Fprintln(w, "No resources found")
+		return
+	}
+	fmt.Fprintf(w, "No resources found in %s namespace.\n", c.Namespace())
 }

@@ -182,6 +182,9 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 	res := report.Result{Rules: lint.Rules}
 	res.Summary.Files = oldRev.files + newRev.files
 	res.Summary.Documents = oldRev.count + newRev.count
+	if o.Cluster.Live {
+		res.Summary.Files, res.Summary.Objects, res.Summary.Live = newRev.files, oldRev.files, true
+	}
 	for _, k := range newRev.order {
 		nd := newRev.docs[k]
 		od, ok := oldRev.docs[k]

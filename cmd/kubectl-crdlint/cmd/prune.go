@@ -198,7 +198,9 @@ func (o *PruneOptions) pruneLive(ctx context.Context, cat *crd.Catalog, l *lint.
 		return err
 	}
 	fetch := newCRDFetcher(c, cat, l)
+	seen := 0
 	err = c.Visit(ctx, o.paths, func(page []*unstructured.Unstructured) error {
+		seen += len(page)
 		files, texts, err := liveFiles(c, page)
 		if err != nil {
 			return err
@@ -216,6 +218,9 @@ func (o *PruneOptions) pruneLive(ctx context.Context, cat *crd.Catalog, l *lint.
 		}
 		return sink.emit(results)
 	})
+	if err == nil && seen == 0 {
+		noResources(o.ErrOut, c, o.Cluster.Flags.AllNamespaces)
+	}
 	return clusterError(err)
 }
 
