@@ -159,11 +159,15 @@ func parseRefs(args []string) ([]ref, error) {
 	case slash > 0:
 		return nil, fmt.Errorf("there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'crd/NAME' instead of 'crd NAME')")
 	default:
+		var names []string
+		if len(args) > 1 {
+			names = args[1:]
+		}
 		for _, typ := range strings.Split(args[0], ",") {
 			if typ == "" {
 				return nil, fmt.Errorf("empty resource type in %q", args[0])
 			}
-			out = append(out, ref{resource: typ, names: args[1:]})
+			out = append(out, ref{resource: typ, names: names})
 		}
 	}
 	return out, nil
