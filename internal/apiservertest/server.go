@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"net"
 	"os"
 	"path/filepath"
@@ -59,9 +58,7 @@ type Options struct {
 	// Everything else is allowed to every authenticated user.
 	Deny []Rule
 	// Logs, when set, receives the server's klog output. By default it is
-	// discarded, and so is the standard library logger's (net/http prints
-	// the stack of every panic in a handler with it). Both are global:
-	// this affects the whole test binary.
+	// discarded. klog is global: this affects the whole test binary.
 	Logs io.Writer
 }
 
@@ -125,9 +122,6 @@ func quietKlog(w io.Writer) {
 	defer klogOnce.Unlock()
 	if w == nil {
 		klog.SetLogger(logr.Discard())
-		// net/http logs the stack of a handler's panic (the server's CRD
-		// validation panics on some inputs) with the standard logger.
-		log.SetOutput(io.Discard)
 		return
 	}
 	klog.SetLogger(funcr.New(func(prefix, args string) {
