@@ -365,12 +365,22 @@ func TestAgreement(t *testing.T) {
 	tl := &tally{
 		accepted: map[string]int{}, rejected: map[string]int{}, skips: map[string]int{}, byVariant: map[string][2]int{},
 	}
-	for _, su := range suites(t) {
-		t0 := time.Now()
-		runSuite(t, s, su, tl)
-		if d := time.Since(t0); d > 3*time.Second {
-			tl.slowSuites = append(tl.slowSuites, fmt.Sprintf("%s %v", su.name, d.Round(time.Millisecond)))
-		}
+	// A subtest per suite, for -run; the tally and the verdict are the
+	// whole run's.
+	all, ran := suites(t), 0
+	for _, su := range all {
+		t.Run(su.name, func(t *testing.T) {
+			ran++
+			t0 := time.Now()
+			runSuite(t, s, su, tl)
+			if d := time.Since(t0); d > 3*time.Second {
+				tl.slowSuites = append(tl.slowSuites, fmt.Sprintf("%s %v", su.name, d.Round(time.Millisecond)))
+			}
+		})
+	}
+	if ran < len(all) {
+		// A subset proves little; the counts below are for the full run.
+		return
 	}
 
 	var b strings.Builder
@@ -398,6 +408,22 @@ func TestAgreement(t *testing.T) {
 	if len(tl.disagreements) > 0 {
 		t.Errorf("%d disagreements with the API server (see above)", len(tl.disagreements))
 	}
+	// Agreement on nothing proves nothing: each kind of comparison must
+	// have happened, so that losing inputs or a broken parse shows.
+	for what, n := range map[string]int{
+		"accepted under Strict": tl.accepted[strict], "rejected under Strict": tl.rejected[strict],
+		"accepted under Warn": tl.accepted[warn], "rejected under Warn": tl.rejected[warn],
+		"CRDs installed": tl.crdsInstalled, "CRDs rejected": tl.crdsRejectedBoth,
+		"server warnings": tl.serverWarnings, "status causes compared": tl.causesCompared,
+		"prune comparisons": tl.pruneCompared, "status dropped": tl.statusDropped,
+		"unknown-top variants accepted":          tl.byVariant["unknown-top"][0],
+		"type-flipped variants rejected":         tl.byVariant["type-flipped"][1],
+		"CRs of CRDs rejected only under Strict": tl.strictCRDRejected,
+	} {
+		if n == 0 {
+			t.Errorf("nothing compared: %s", what)
+		}
+	}
 }
 
 func runSuite(t *testing.T, s *server, su suite, tl *tally) {
@@ -407,13 +433,17 @@ func runSuite(t *testing.T, s *server, su suite, tl *tally) {
 		files = append(files, source.Parse(in.name, in.data))
 	}
 	off := newOffline(files)
+	found := make([]map[string]map[int][]report.Finding, len(files))
+	for i, f := range files {
+		found[i] = map[string]map[int][]report.Finding{}
+		for _, m := range modes {
+			found[i][m] = off.findings(m, f)
+		}
+	}
 
 	// CRDs first: each is dry-run on an empty server.
-	for _, f := range files {
-		byDoc := map[string]map[int][]report.Finding{}
-		for _, m := range modes {
-			byDoc[m] = off.findings(m, f)
-		}
+	for i, f := range files {
+		byDoc := found[i]
 		for _, d := range f.Documents {
 			if !lint.IsCRD(d) {
 				continue
@@ -455,12 +485,9 @@ func runSuite(t *testing.T, s *server, su suite, tl *tally) {
 		installed[schema.GroupKind{Group: e.CRD.Spec.Group, Kind: e.CRD.Spec.Names.Kind}] = true
 	}
 
-	for _, f := range files {
+	for i, f := range files {
 		var variants []*source.File
-		byDoc := map[string]map[int][]report.Finding{}
-		for _, m := range modes {
-			byDoc[m] = off.findings(m, f)
-		}
+		byDoc := found[i]
 		for _, d := range f.Documents {
 			if lint.IsCRD(d) || lint.IsBuiltin(d) {
 				continue
@@ -769,6 +796,21 @@ func makeVariants(off *offline, gvk schema.GroupVersionKind, f *source.File, d *
 	})
 	add("type-flipped", func(obj map[string]any) bool {
 		return flipFirstScalar(obj["spec"])
+	})
+	// prune keeps status; on create the server drops it when the status
+	// subresource is on, and keeps it (pruned) otherwise.
+	add("with-status", func(obj map[string]any) bool {
+		if v.Spec.Schema == nil || v.Spec.Schema.OpenAPIV3Schema == nil {
+			return false
+		}
+		if _, ok := v.Spec.Schema.OpenAPIV3Schema.Properties["status"]; !ok {
+			return false
+		}
+		if _, ok := obj["status"]; ok {
+			return false
+		}
+		obj["status"] = map[string]any{}
+		return true
 	})
 	add("required-removed", func(obj map[string]any) bool {
 		var s *apiextensionsv1.JSONSchemaProps
