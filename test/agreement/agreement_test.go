@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,6 +32,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/apiservertest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
@@ -115,6 +117,7 @@ func suites(t *testing.T) []suite {
 		}
 		out = append(out, s)
 	}
+	out = append(out, kepSuites(t, root)...)
 	corpus := testutil.CorpusDir(t)
 	for _, proj := range corpusProjects {
 		var paths []string
@@ -130,6 +133,64 @@ func suites(t *testing.T) []suite {
 			t.Fatalf("corpus project %s not found in %s", proj, corpus)
 		}
 		out = append(out, suite{"corpus:" + proj, readInputs(t, paths...)})
+	}
+	return out
+}
+
+// kepSuites turns the pruning KEP's worked examples of pkg/prune's golden
+// files into suites: a CRD with the example's schema, the example's input
+// (both from the file's comments), and the stored object the file holds.
+func kepSuites(t *testing.T, root string) []suite {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(root, "pkg/prune/testdata/kep/*.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(paths)
+	var out []suite
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var schemaYAML string
+		var inputYAML strings.Builder
+		inInput := false
+		for _, line := range strings.Split(string(data), "\n") {
+			switch {
+			case strings.HasPrefix(line, "# schema: "):
+				schemaYAML = strings.TrimPrefix(line, "# schema: ")
+			case line == "# input:":
+				inInput = true
+			case inInput && strings.HasPrefix(line, "#   "):
+				inputYAML.WriteString(strings.TrimPrefix(line, "#   ") + "\n")
+			default:
+				inInput = false
+			}
+		}
+		var schemaObj any
+		if err := yaml.Unmarshal([]byte(schemaYAML), &schemaObj); err != nil || schemaObj == nil || inputYAML.Len() == 0 {
+			t.Fatalf("%s: no schema or input in its comments (%v)", p, err)
+		}
+		crdJSON, err := json.Marshal(map[string]any{
+			"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+			"metadata": map[string]any{"name": "foos.example.com"},
+			"spec": map[string]any{
+				"group": "example.com", "scope": "Namespaced",
+				"names": map[string]any{"plural": "foos", "kind": "Foo"},
+				"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
+					"schema": map[string]any{"openAPIV3Schema": schemaObj}}},
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimPrefix(p, root+"/")
+		out = append(out, suite{name, []input{
+			{name + ":crd.json", crdJSON},
+			{name + ":input.yaml", []byte(inputYAML.String())},
+			{name, data},
+		}})
 	}
 	return out
 }
@@ -357,34 +418,106 @@ func (o *offline) findings(mode string, f *source.File) map[int][]report.Finding
 	return out
 }
 
+// servers is how many API servers share the suites. Each suite needs a
+// server of its own (CRDs of the same name), and the server sleeps 2s
+// before the first create of a kind established less than 2s before
+// (customresource_handler.go, for HA clusters): several servers overlap
+// those sleeps.
+const servers = 3
+
+func newTally() *tally {
+	return &tally{accepted: map[string]int{}, rejected: map[string]int{}, skips: map[string]int{}, byVariant: map[string][2]int{}}
+}
+
+func (tl *tally) merge(o *tally) {
+	tl.documents += o.documents
+	tl.skipped += o.skipped
+	tl.variants += o.variants
+	tl.crds += o.crds
+	tl.crs += o.crs
+	tl.unknownCompared += o.unknownCompared
+	tl.warningsCompared += o.warningsCompared
+	tl.serverWarnings += o.serverWarnings
+	tl.causesCompared += o.causesCompared
+	tl.causesEqual += o.causesEqual
+	tl.causesTranslated += o.causesTranslated
+	tl.strictCRDRejected += o.strictCRDRejected
+	tl.pruneCompared += o.pruneCompared
+	tl.statusDropped += o.statusDropped
+	tl.crdsInstalled += o.crdsInstalled
+	tl.crdsRejectedBoth += o.crdsRejectedBoth
+	for k, v := range o.accepted {
+		tl.accepted[k] += v
+	}
+	for k, v := range o.rejected {
+		tl.rejected[k] += v
+	}
+	for k, v := range o.skips {
+		tl.skips[k] += v
+	}
+	for k, v := range o.byVariant {
+		c := tl.byVariant[k]
+		tl.byVariant[k] = [2]int{c[0] + v[0], c[1] + v[1]}
+	}
+	tl.slowSuites = append(tl.slowSuites, o.slowSuites...)
+	tl.disagreements = append(tl.disagreements, o.disagreements...)
+}
+
 func TestAgreement(t *testing.T) {
 	began := time.Now()
-	srv := apiservertest.Start(t, apiservertest.Options{})
-	startup := time.Since(began)
-	s := newServer(t, srv)
-	tl := &tally{
-		accepted: map[string]int{}, rejected: map[string]int{}, skips: map[string]int{}, byVariant: map[string][2]int{},
+	pool := make([]*server, servers)
+	for i := range pool {
+		pool[i] = newServer(t, apiservertest.Start(t, apiservertest.Options{}))
 	}
+	startup := time.Since(began)
+
+	// The corpus suites are the longest: first, so that the servers end
+	// together.
+	all := suites(t)
+	sort.SliceStable(all, func(i, j int) bool {
+		return strings.HasPrefix(all[i].name, "corpus:") && !strings.HasPrefix(all[j].name, "corpus:")
+	})
 	// A subtest per suite, for -run; the tally and the verdict are the
 	// whole run's.
-	all, ran := suites(t), 0
-	for _, su := range all {
-		t.Run(su.name, func(t *testing.T) {
-			ran++
-			t0 := time.Now()
-			runSuite(t, s, su, tl)
-			if d := time.Since(t0); d > 3*time.Second {
-				tl.slowSuites = append(tl.slowSuites, fmt.Sprintf("%s %v", su.name, d.Round(time.Millisecond)))
+	work := make(chan suite)
+	tallies := make([]*tally, servers)
+	var ran atomic.Int32
+	var wg sync.WaitGroup
+	for i := range pool {
+		tallies[i] = newTally()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for su := range work {
+				t.Run(su.name, func(t *testing.T) {
+					ran.Add(1)
+					t0 := time.Now()
+					runSuite(t, pool[i], su, tallies[i])
+					if d := time.Since(t0); d > 5*time.Second {
+						tallies[i].slowSuites = append(tallies[i].slowSuites, fmt.Sprintf("%s %v", su.name, d.Round(time.Millisecond)))
+					}
+				})
 			}
-		})
+		}()
 	}
-	if ran < len(all) {
+	for _, su := range all {
+		work <- su
+	}
+	close(work)
+	wg.Wait()
+	if int(ran.Load()) < len(all) {
 		// A subset proves little; the counts below are for the full run.
 		return
 	}
+	tl := newTally()
+	for _, o := range tallies {
+		tl.merge(o)
+	}
+	sort.Strings(tl.disagreements)
+	sort.Strings(tl.slowSuites)
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "agreement with the API server (dry-run create, fieldValidation=Strict and Warn); server start %v, total %v\n",
+	fmt.Fprintf(&b, "agreement with the API server (dry-run create, fieldValidation=Strict and Warn); %d servers started in %v, total %v\n", servers,
 		startup.Round(time.Millisecond), time.Since(began).Round(time.Millisecond))
 	fmt.Fprintf(&b, "  documents: %d (%d generated variants); compared: %d CRDs, %d CRs; skipped: %d %v\n",
 		tl.documents, tl.variants, tl.crds, tl.crs, tl.skipped, tl.skips)
