@@ -25,7 +25,11 @@
 //   - Serving uses a fresh ECDSA certificate signed by a fresh CA per
 //     server; Server.CAData is that CA, for kubeconfigs.
 //   - klog output is discarded (Options.Logs to keep it), so the server's
-//     controllers do not flood test logs.
+//     controllers do not flood test logs. One thing still reaches stderr:
+//     the stack of a panic in a request handler, which net/http prints
+//     through the error log the server points at os.Stderr (some invalid
+//     CRDs make the server's validation panic; crdlint reports those as
+//     crd-server-panic).
 //
 // Startup takes about a second or two (etcd plus the server's post-start
 // hooks); several servers can run one after the other, or side by side,

@@ -71,6 +71,10 @@ func toUnstructured(obj any) (*unstructured.Unstructured, error) {
 // waits until it is established and every served version's resource is
 // in discovery, so that custom resources can be created at once. It fails
 // t if the server rejects it.
+//
+// The server itself delays the first create of a kind by 2s when the CRD
+// was established less than 2s before (customresource_handler.go guards
+// HA clusters so): expect it in the first Create after ApplyCRD.
 func (s *Server) ApplyCRD(t testing.TB, obj any) *apiextensionsv1.CustomResourceDefinition {
 	t.Helper()
 	crd, err := s.TryApplyCRD(obj)

@@ -74,6 +74,8 @@ func TestServer(t *testing.T) {
 
 	badToken := srv.KubeconfigFor(apiservertest.AdminUser)
 	badToken.Token = "not-a-token"
+	noToken := srv.KubeconfigFor(apiservertest.AdminUser)
+	noToken.Token = ""
 	wrongCA := srv.KubeconfigFor(apiservertest.AdminUser)
 	wrongCA.CAData = apiservertest.OtherCA()
 
@@ -85,6 +87,7 @@ func TestServer(t *testing.T) {
 	}{
 		{"admin lists", srv.Kubeconfig(t, apiservertest.AdminUser), func(err error) bool { return err == nil }, nil},
 		{"unknown token is unauthorized", badToken.Write(t), apierrors.IsUnauthorized, nil},
+		{"no token is unauthorized (no anonymous access)", noToken.Write(t), apierrors.IsUnauthorized, nil},
 		{"denied verb is forbidden", srv.Kubeconfig(t, "viewer"), apierrors.IsForbidden, []string{`"viewer"`, "list", `"widgets"`, `"example.com"`}},
 		{"wrong CA fails TLS", wrongCA.Write(t), func(err error) bool { return err != nil && strings.Contains(err.Error(), "certificate") }, nil},
 	}
