@@ -20,6 +20,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/apiservertest"
 )
@@ -280,4 +281,22 @@ func TestKubectlPlugin(t *testing.T) {
 		t.Errorf("kubectl crdlint version printed %q", out)
 	}
 	t.Logf("kubectl crdlint version: %s", strings.TrimSpace(string(out)))
+}
+
+// TestREADMEClusterOutput keeps the live output pasted into README.md
+// true: it must be what the live_new_revision script pins.
+func TestREADMEClusterOutput(t *testing.T) {
+	ar, err := txtar.ParseFile("testdata/cluster/live_new_revision.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range ar.Files {
+		if f.Name == "want.txt" && !bytes.Contains(readme, f.Data) {
+			t.Errorf("README.md does not contain the output pinned in live_new_revision.txtar; paste:\n%s", f.Data)
+		}
+	}
 }
