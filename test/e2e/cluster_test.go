@@ -70,9 +70,9 @@ const (
 	viewerToken = "viewer-secret-token-0123456789"
 )
 
-// cluster is the shared test cluster: the example Widget CRD, a CRD the
+// testCluster is the shared test cluster: the example Widget CRD, a CRD the
 // server accepts with warnings, and widgets in two namespaces.
-func cluster(t *testing.T) *apiservertest.Server {
+func testCluster(t *testing.T) *apiservertest.Server {
 	srv := apiservertest.Start(t, apiservertest.Options{
 		Users: []apiservertest.User{{Name: viewer, Token: viewerToken}},
 		Deny:  []apiservertest.Rule{{User: viewer, Verb: "list", Group: "example.com", Resource: "widgets"}},
@@ -130,7 +130,7 @@ func hangingServer(t *testing.T) string {
 // and that an error (exit 2) is one line without a stack trace.
 func TestClusterScripts(t *testing.T) {
 	bin := binary(t)
-	srv := cluster(t)
+	srv := testCluster(t)
 	examples, err := filepath.Abs("../../examples")
 	if err != nil {
 		t.Fatal(err)
