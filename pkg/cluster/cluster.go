@@ -77,7 +77,12 @@ type Client struct {
 	disc    discovery.CachedDiscoveryInterface
 	dyn     *dynamic.DynamicClient
 	initErr error
+
+	sawClusterScoped bool
 }
+
+// SawClusterScoped reports whether Visit read a cluster-scoped resource.
+func (c *Client) SawClusterScoped() bool { return c.sawClusterScoped }
 
 // NewClient loads the kubeconfig and the flags; it does not connect yet.
 func (f *Flags) NewClient() (*Client, error) {
@@ -217,6 +222,9 @@ func (c *Client) Visit(ctx context.Context, args []string, fn func(page []*unstr
 		}
 		var ri dynamic.ResourceInterface = c.dyn.Resource(m.Resource)
 		namespaced := m.Scope.Name() == meta.RESTScopeNameNamespace
+		if !namespaced {
+			c.sawClusterScoped = true
+		}
 		if len(r.names) > 0 && namespaced && c.all {
 			return &Error{Msg: "a resource cannot be retrieved by name across all namespaces: use -n instead of -A"}
 		}
@@ -257,15 +265,30 @@ func (c *Client) Visit(ctx context.Context, args []string, fn func(page []*unstr
 	return nil
 }
 
+// VersionNotServedError: the cluster serves the kind, but not in the
+// version asked for (a new revision's version, say).
+type VersionNotServedError struct {
+	GVK    schema.GroupVersionKind
+	Served string // a version the cluster serves the kind in
+}
+
+func (e *VersionNotServedError) Error() string {
+	return fmt.Sprintf("the cluster does not serve %s, Kind=%s (it serves version %s)", e.GVK.GroupVersion(), e.GVK.Kind, e.Served)
+}
+
 // Get reads one object by its kind and name, as kubectl get does with the
 // object's apiVersion (the server converts to it). A missing object is
-// (nil, nil); so is a kind the server does not serve.
+// (nil, nil); so is a kind the server does not serve at all. A kind served
+// in other versions only is a *VersionNotServedError.
 func (c *Client) Get(ctx context.Context, gvk schema.GroupVersionKind, namespace, name string) (*unstructured.Unstructured, error) {
 	if err := c.init(); err != nil {
 		return nil, err
 	}
 	m, err := c.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
 	if meta.IsNoMatchError(err) {
+		if other, err := c.mapper.RESTMapping(gvk.GroupKind()); err == nil {
+			return nil, &VersionNotServedError{GVK: gvk, Served: other.GroupVersionKind.Version}
+		}
 		return nil, nil
 	}
 	if err != nil {

@@ -24,7 +24,7 @@
 //	c, err := f.NewClient()
 //	err = c.Visit(ctx, []string{"widgets.example.com"}, func(page []*unstructured.Unstructured) error {
 //		for _, u := range page {
-//			name, yaml, _ := cluster.Render(u)
+//			text, _ := cluster.Render(u) // as `kubectl get -o yaml` prints it
 //			...
 //		}
 //		return nil

@@ -191,18 +191,7 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	if o.CELCosts {
 		return o.celCosts(in)
 	}
-	if o.Cluster.wanted() {
-		c, err := o.Cluster.connect()
-		if err != nil {
-			return err
-		}
-		if o.Cluster.CRDFromCluster {
-			if err := addClusterCRDs(ctx, c, cat, l); err != nil {
-				return err
-			}
-		}
-	}
-	if err := collectCRDs(ctx, cat, in, o.CRDs, l); err != nil {
+	if err := o.Cluster.catalog(ctx, cat, in, o.CRDs, l); err != nil {
 		return err
 	}
 	res := report.Result{Rules: lint.Rules}

@@ -60,8 +60,8 @@ func (o *clusterOptions) validate(fs *pflag.FlagSet) error {
 	if fs.Changed("chunk-size") && !o.Live {
 		return usageErrorf("--chunk-size needs --live")
 	}
-	if fs.Changed("namespace") && !o.wanted() {
-		return usageErrorf("-n/--namespace applies to cluster sources: add --live or --crd-from-cluster")
+	if fs.Changed("namespace") && !o.Live {
+		return usageErrorf("-n/--namespace applies to objects read with --live")
 	}
 	if o.Flags.ChunkSize < 0 {
 		return usageErrorf("--chunk-size must not be negative")
@@ -198,9 +198,27 @@ func (f *crdFetcher) ensureDocs(ctx context.Context, docs []*source.Document) er
 
 // noResources says, as kubectl get does, that a list came back empty.
 func noResources(w io.Writer, c *cluster.Client, all bool) {
-	if all {
+	if all || c.SawClusterScoped() {
 		fmt.Fprintln(w, "No resources found")
 		return
 	}
 	fmt.Fprintf(w, "No resources found in %s namespace.\n", c.Namespace())
+}
+
+// catalog fills cat as every command does: the cluster's CRDs first with
+// --crd-from-cluster, then local ones (--crd and the inputs), which win.
+// It connects only when a cluster source was asked for.
+func (o *clusterOptions) catalog(ctx context.Context, cat *crd.Catalog, in *inputs, crdPaths []string, l *lint.Linter) error {
+	if o.wanted() {
+		c, err := o.connect()
+		if err != nil {
+			return err
+		}
+		if o.CRDFromCluster {
+			if err := addClusterCRDs(ctx, c, cat, l); err != nil {
+				return err
+			}
+		}
+	}
+	return collectCRDs(ctx, cat, in, crdPaths, l)
 }

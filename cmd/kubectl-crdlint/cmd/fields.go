@@ -34,6 +34,9 @@ type FieldsOptions struct {
 
 	paths    []string
 	flags    *pflag.FlagSet
+	selector apifields.Selector
+	// seen counts custom resources read, matching or not.
+	seen     int
 	builtins []fields.BuiltinKind
 	genericiooptions.IOStreams
 }
@@ -139,16 +142,17 @@ func (o *FieldsOptions) Validate() error {
 		return usageErrorf("built-in kinds are listed only: --field-selector and --openapi need CRDs")
 	}
 	if o.FieldSelector != "" {
-		if _, err := fields.Parse(o.FieldSelector); err != nil {
+		sel, err := fields.Parse(o.FieldSelector)
+		if err != nil {
 			return &UsageError{err}
 		}
+		o.selector = sel
 	}
 	return nil
 }
 
 // object is a custom resource with what the server computes for it.
 type object struct {
-	doc    *source.Document
 	v      *crd.Version
 	stored *unstructured.Unstructured
 	set    apifields.Set
@@ -193,7 +197,20 @@ func (o *FieldsOptions) collect(cat *crd.Catalog, f *source.File, objs *[]object
 		if err != nil {
 			return err
 		}
-		*objs = append(*objs, object{doc: d, v: v, stored: vd.Object, set: set})
+		o.seen++
+		if o.selector != nil {
+			// Filtered as each object comes, so that a selective listing
+			// of a large live list keeps only what it prints.
+			s, err := fields.ForVersion(o.selector, v)
+			if err != nil {
+				// The server refuses the whole list request.
+				return &UsageError{err}
+			}
+			if !s.Matches(set) {
+				continue
+			}
+		}
+		*objs = append(*objs, object{v: v, stored: vd.Object, set: set})
 	}
 	return nil
 }
@@ -213,18 +230,7 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 	}
 	cat := crd.NewCatalog()
 	l := lint.New(lint.Options{})
-	if o.Cluster.wanted() {
-		c, err := o.Cluster.connect()
-		if err != nil {
-			return err
-		}
-		if o.Cluster.CRDFromCluster {
-			if err := addClusterCRDs(ctx, c, cat, l); err != nil {
-				return err
-			}
-		}
-	}
-	if err := collectCRDs(ctx, cat, in, o.CRDs, l); err != nil {
+	if err := o.Cluster.catalog(ctx, cat, in, o.CRDs, l); err != nil {
 		return err
 	}
 	var objs []object
@@ -238,18 +244,26 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 			return err
 		}
 	}
+	// CRDs named on the command line are listed as the cluster has them,
+	// from a catalogue of their own; custom resources are judged under the
+	// local CRD of their kind, else the cluster's.
+	liveCRDs := crd.NewCatalog()
+	liveRead := 0
 	if o.Cluster.Live {
-		c, _ := o.Cluster.connect()
+		c, err := o.Cluster.connect()
+		if err != nil {
+			return err
+		}
 		fetch := newCRDFetcher(c, cat, l)
-		err := c.Visit(ctx, o.paths, func(page []*unstructured.Unstructured) error {
+		err = c.Visit(ctx, o.paths, func(page []*unstructured.Unstructured) error {
+			liveRead += len(page)
 			files, _, err := liveFiles(c, page)
 			if err != nil {
 				return err
 			}
 			for _, f := range files {
-				// A CRD named on the command line is listed as it is.
 				for _, col := range l.Find(f) {
-					cat.AddRaw(col.CRD, col.JSON, col.Source, col.Rejected)
+					liveCRDs.AddRaw(col.CRD, col.JSON, col.Source, col.Rejected)
 				}
 			}
 			if err := fetch.ensure(ctx, files); err != nil {
@@ -265,27 +279,19 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 		if err != nil {
 			return clusterError(err)
 		}
+		if liveRead == 0 {
+			noResources(o.ErrOut, c, o.Cluster.Flags.AllNamespaces)
+			return nil
+		}
 	}
-	if len(objs) == 0 {
+	if len(objs) == 0 && o.seen == 0 {
 		if o.FieldSelector != "" {
 			return usageErrorf("--field-selector needs custom resources to filter")
 		}
-		return o.printCRDs(cat, crdNames)
-	}
-	if o.FieldSelector != "" {
-		sel, _ := fields.Parse(o.FieldSelector)
-		var kept []object
-		for _, ob := range objs {
-			s, err := fields.ForVersion(sel, ob.v)
-			if err != nil {
-				// The server refuses the whole list request.
-				return &UsageError{err}
-			}
-			if s.Matches(ob.set) {
-				kept = append(kept, ob)
-			}
+		if o.Cluster.Live {
+			return o.printCRDs(liveCRDs, crdNames)
 		}
-		objs = kept
+		return o.printCRDs(cat, crdNames)
 	}
 	if len(objs) == 0 {
 		fmt.Fprintln(o.ErrOut, "No resources found")

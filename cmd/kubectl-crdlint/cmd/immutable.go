@@ -2,16 +2,20 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/immutable"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
@@ -49,8 +53,11 @@ Objects only in OLD or only in NEW are reported. Findings point into NEW.
 
 With --live, give only NEW: OLD is each object's live counterpart in the
 cluster (same kind, namespace and name; NEW's objects without a namespace are
-in -n's or the context's, as kubectl apply would put them), judged under the
-cluster's CRD of its kind unless --crd or NEW gives one. Objects not in the
+in -n's or the context's, as kubectl would put them), and the update replaces
+it with NEW as written (a PUT, as kubectl replace; fields NEW leaves out are
+removed), judged under the cluster's CRD of its kind unless --crd or NEW gives
+one. A live object of a version the cluster does not serve yet is read in a
+served one and converted as the CRD's None strategy does. Objects not in the
 cluster are reported as creates.
 
 With --to-cel, print the given CRDs with every x-kubernetes-mutability and
@@ -64,7 +71,7 @@ Exit code 0: every update would be accepted; 1: findings at or above --fail-on
 		Example: `  # Would applying the new revision be refused?
   kubectl crdlint immutable --crd config/crd/ old/widget.yaml new/widget.yaml
 
-  # Would applying these objects over what the cluster stores be refused?
+  # Would replacing what the cluster stores with these objects be refused?
   kubectl crdlint immutable --live config/samples/
 
   # Make a real cluster enforce the markers
@@ -152,18 +159,7 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 		return err
 	}
 	l := lint.New(lint.Options{})
-	if o.Cluster.wanted() {
-		c, err := o.Cluster.connect()
-		if err != nil {
-			return err
-		}
-		if o.Cluster.CRDFromCluster {
-			if err := addClusterCRDs(ctx, c, cat, l); err != nil {
-				return err
-			}
-		}
-	}
-	if err := collectCRDs(ctx, cat, in, o.CRDs, l); err != nil {
+	if err := o.Cluster.catalog(ctx, cat, in, o.CRDs, l); err != nil {
 		return err
 	}
 	newRev, err := o.readRevision(o.newPath)
@@ -229,7 +225,15 @@ func (o *ImmutableOptions) liveRevision(ctx context.Context, cat *crd.Catalog, l
 			return nil, err
 		}
 		g, v := nd.GroupVersion()
-		u, err := c.Get(ctx, schema.GroupVersionKind{Group: g, Version: v, Kind: nd.Object.Kind}, k.namespace, k.name)
+		gvk := schema.GroupVersionKind{Group: g, Version: v, Kind: nd.Object.Kind}
+		u, err := c.Get(ctx, gvk, k.namespace, k.name)
+		var vns *cluster.VersionNotServedError
+		if errors.As(err, &vns) {
+			// NEW is in a version the cluster does not serve yet: read the
+			// stored object in one it does, and convert as the judging CRD
+			// would.
+			u, err = o.convertedLive(ctx, c, cat, gvk, vns.Served, k)
+		}
 		if err != nil {
 			return nil, clusterError(err)
 		}
@@ -249,6 +253,26 @@ func (o *ImmutableOptions) liveRevision(ctx context.Context, cat *crd.Catalog, l
 		r.order = append(r.order, k)
 	}
 	return r, nil
+}
+
+// convertedLive reads an object in a served version and converts it to
+// gvk's version the way the server would under the judging CRD: with the
+// None strategy only apiVersion changes; a webhook cannot be called
+// offline, so that is an error rather than a guess.
+func (o *ImmutableOptions) convertedLive(ctx context.Context, c *cluster.Client, cat *crd.Catalog, gvk schema.GroupVersionKind, served string, k pairKey) (*unstructured.Unstructured, error) {
+	e := cat.Entry(gvk.GroupKind())
+	if e == nil {
+		return nil, fmt.Errorf("cannot read %s %s as %s: the cluster serves it in %s only and no CRD given converts to %s", gvk.Kind, objName(k), gvk.GroupVersion(), served, gvk.Version)
+	}
+	if conv := e.CRD.Spec.Conversion; conv != nil && conv.Strategy != apiextensionsv1.NoneConverter {
+		return nil, &UsageError{fmt.Errorf("cannot read %s %s as %s: the cluster serves it in %s only and the CRD converts with a %s webhook, which crdlint cannot call", gvk.Kind, objName(k), gvk.GroupVersion(), served, conv.Strategy)}
+	}
+	u, err := c.Get(ctx, gvk.GroupKind().WithVersion(served), k.namespace, k.name)
+	if err != nil || u == nil {
+		return u, err
+	}
+	u.SetAPIVersion(gvk.GroupVersion().String())
+	return u, nil
 }
 
 func objName(k pairKey) string {

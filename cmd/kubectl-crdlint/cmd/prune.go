@@ -134,8 +134,9 @@ type pruned struct {
 	out     []byte
 	file    *source.File
 	docs    []prune.Doc
-	dropped int // pruned fields
-	objects int // objects with pruned fields
+	json    bool // JSON input: JSON output
+	dropped int  // pruned fields
+	objects int  // objects with pruned fields
 	err     error
 }
 
@@ -151,18 +152,7 @@ func (o *PruneOptions) Run(ctx context.Context) error {
 	}
 	cat := crd.NewCatalog()
 	l := lint.New(lint.Options{})
-	if o.Cluster.wanted() {
-		c, err := o.Cluster.connect()
-		if err != nil {
-			return err
-		}
-		if o.Cluster.CRDFromCluster {
-			if err := addClusterCRDs(ctx, c, cat, l); err != nil {
-				return err
-			}
-		}
-	}
-	if err := collectCRDs(ctx, cat, in, o.CRDs, l); err != nil {
+	if err := o.Cluster.catalog(ctx, cat, in, o.CRDs, l); err != nil {
 		return err
 	}
 	sink := &pruneSink{o: o, first: true}
@@ -178,7 +168,7 @@ func (o *PruneOptions) Run(ctx context.Context) error {
 				return err
 			}
 			name := in.name(in.files[i])
-			results[i] = o.prune(cat, name, data, source.Parse(name, data))
+			results[i] = o.prune(cat, name, data, source.Parse(name, data), isJSON(name))
 			return nil
 		})
 		if err != nil {
@@ -210,7 +200,7 @@ func (o *PruneOptions) pruneLive(ctx context.Context, cat *crd.Catalog, l *lint.
 		}
 		results := make([]*pruned, len(files))
 		err = parallel(ctx, len(files), func(i int) error {
-			results[i] = o.prune(cat, files[i].Path, texts[i], files[i])
+			results[i] = o.prune(cat, files[i].Path, texts[i], files[i], false)
 			return nil
 		})
 		if err != nil {
@@ -267,14 +257,18 @@ func (s *pruneSink) finish() error {
 		s.closeList()
 	}
 	if s.failed > 0 {
-		return usageErrorf("%d of %d files could not be pruned", s.failed, s.files)
+		what := "files"
+		if o.Cluster.Live {
+			what = "objects"
+		}
+		return usageErrorf("%d of %d %s could not be pruned", s.failed, s.files, what)
 	}
 	return err
 }
 
 // prune computes one file's outcome; file is data parsed.
-func (o *PruneOptions) prune(cat *crd.Catalog, name string, data []byte, file *source.File) *pruned {
-	r := &pruned{path: name, data: data, file: file}
+func (o *PruneOptions) prune(cat *crd.Catalog, name string, data []byte, file *source.File, json bool) *pruned {
+	r := &pruned{path: name, data: data, file: file, json: json}
 	for _, f := range r.file.Findings {
 		if f.Rule != source.RuleDuplicate {
 			fmt.Fprintf(o.ErrOut, "%s:%d:%d: skipped: %s\n", f.File, f.Line, f.Column, f.Message)
@@ -325,7 +319,7 @@ func (o *PruneOptions) prune(cat *crd.Catalog, name string, data []byte, file *s
 	switch {
 	case len(r.docs) == 0:
 		r.out = data
-	case isJSON(name):
+	case json:
 		r.out, r.err = rewriteJSON(name, r.file, r.docs)
 	default:
 		r.out, r.err = prune.Rewrite(name, data, r.docs)
@@ -354,7 +348,7 @@ func (s *pruneSink) printYAML(results []*pruned) error {
 		if r.err != nil || len(r.docs) == 0 {
 			continue
 		}
-		if isJSON(r.path) {
+		if r.json {
 			for _, d := range r.docs {
 				b, err := prune.OrderedJSON(d.Document.Root, d.Object)
 				if err != nil {
