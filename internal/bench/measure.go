@@ -3,12 +3,13 @@ package bench
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
-	"syscall"
 	"time"
 )
 
@@ -22,19 +23,23 @@ type Measurement struct {
 	Stderr    []byte
 }
 
-// Runner starts tools offline. When the kernel lets us (root, or user
+// Runner starts tools through hack/benchexec, which measures them from a
+// small process of its own (see its doc for why the harness cannot take a
+// child's peak RSS itself), and offline. When the kernel lets us (root, or user
 // namespaces), each child runs in a network namespace of its own with no
 // interface but loopback, so a tool that tried to download a schema would
 // fail instead of being silently measured with the network; otherwise the
 // proxy variables point at a closed port, which Go's HTTP clients honour.
 type Runner struct {
-	netns bool
+	netns   bool
+	exec    string // the benchexec binary
+	scratch string // where benchexec writes its result
 }
 
 // NewRunner probes whether `unshare -n` works here.
-func NewRunner(ctx context.Context) *Runner {
+func NewRunner(ctx context.Context, benchexec, scratch string) *Runner {
 	err := exec.CommandContext(ctx, "unshare", "-n", "true").Run()
-	return &Runner{netns: err == nil}
+	return &Runner{netns: err == nil, exec: benchexec, scratch: scratch}
 }
 
 // Isolation says how the runner keeps tools offline, for the report.
@@ -51,26 +56,32 @@ func (r *Runner) Run(ctx context.Context, argv []string) (Measurement, error) {
 	if r.netns {
 		argv = append([]string{"unshare", "-n"}, argv...)
 	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	result := filepath.Join(r.scratch, "benchexec.json")
+	_ = os.Remove(result)
+	cmd := exec.CommandContext(ctx, r.exec, append([]string{result}, argv...)...)
 	cmd.Env = append(os.Environ(),
 		"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9",
 		"https_proxy=http://127.0.0.1:9", "http_proxy=http://127.0.0.1:9",
 		"NO_PROXY=", "no_proxy=", "NO_COLOR=1")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
 	err := cmd.Run()
-	wall := time.Since(start)
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		return Measurement{}, fmt.Errorf("%s: %w", argv[0], err)
 	}
-	m := Measurement{Wall: wall, ExitCode: cmd.ProcessState.ExitCode(), Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		m.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-		m.MaxRSSKiB = ru.Maxrss
+	b, rerr := os.ReadFile(result)
+	var res struct {
+		WallNS    int64 `json:"wall_ns"`
+		CPUNS     int64 `json:"cpu_ns"`
+		MaxRSSKiB int64 `json:"maxrss_kib"`
+		ExitCode  int   `json:"exit_code"`
 	}
-	return m, nil
+	if rerr != nil || json.Unmarshal(b, &res) != nil {
+		return Measurement{}, fmt.Errorf("%s: benchexec left no result (stderr: %.500s)", argv[0], stderr.Bytes())
+	}
+	return Measurement{Wall: time.Duration(res.WallNS), CPU: time.Duration(res.CPUNS), MaxRSSKiB: res.MaxRSSKiB,
+		ExitCode: res.ExitCode, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}, nil
 }
 
 // Summary is the median of several runs of one tool on one input.

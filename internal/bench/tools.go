@@ -64,24 +64,27 @@ func moduleVersion(ctx context.Context, bin, mod string) (string, error) {
 	return "", fmt.Errorf("%s: no module %s in its build info", bin, mod)
 }
 
-// BuildCrdlint builds ./cmd/kubectl-crdlint of the repository in the
-// current directory into toolDir, as `make build` does, and returns the
-// binary's path and the commit it was built from.
-func BuildCrdlint(ctx context.Context, toolDir string, log io.Writer) (bin, commit string, err error) {
+// BuildLocal builds ./cmd/kubectl-crdlint of the repository in the current
+// directory into toolDir, as `make build` does, and the harness's
+// ./hack/benchexec. It returns their paths and the commit crdlint was
+// built from.
+func BuildLocal(ctx context.Context, toolDir string, log io.Writer) (crdlint, benchexec, commit string, err error) {
 	abs, err := filepath.Abs(toolDir)
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
-	bin = filepath.Join(abs, "kubectl-crdlint")
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", bin, "./cmd/kubectl-crdlint")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Run(); err != nil {
-		return "", "", fmt.Errorf("go build ./cmd/kubectl-crdlint: %w", err)
+	crdlint, benchexec = filepath.Join(abs, "kubectl-crdlint"), filepath.Join(abs, "benchexec")
+	for bin, pkg := range map[string]string{crdlint: "./cmd/kubectl-crdlint", benchexec: "./hack/benchexec"} {
+		cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", bin, pkg)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		cmd.Stdout, cmd.Stderr = log, log
+		if err := cmd.Run(); err != nil {
+			return "", "", "", fmt.Errorf("go build %s: %w", pkg, err)
+		}
 	}
 	out, err := exec.CommandContext(ctx, "git", "describe", "--always", "--dirty").Output()
 	if err != nil {
-		return bin, "unknown", nil
+		return crdlint, benchexec, "unknown", nil
 	}
-	return bin, string(bytes.TrimSpace(out)), nil
+	return crdlint, benchexec, string(bytes.TrimSpace(out)), nil
 }
