@@ -218,6 +218,12 @@ func Run(ctx context.Context, cfg Config, out, log io.Writer) (*Results, error) 
 			row.Docs, row.Invalid = docs, invalid
 			ms = append(ms, m)
 		}
+		// The last run's output stays in the work dir, to see what a
+		// tool's count is made of.
+		outName := strings.ReplaceAll(t.name, " ", "") + "_" + filepath.Base(in) + ".json"
+		if err := os.MkdirAll(filepath.Join(cfg.WorkDir, "out"), 0o755); err == nil {
+			_ = os.WriteFile(filepath.Join(cfg.WorkDir, "out", outName), ms[len(ms)-1].Stdout, 0o644)
+		}
 		docs, invalid, note := row.Docs, row.Invalid, row.Note
 		row.Summary = Median(ms)
 		row.Docs, row.Invalid, row.Note = docs, invalid, note
