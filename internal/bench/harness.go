@@ -59,6 +59,16 @@ func (r Row) PerSecond() float64 {
 	return float64(r.Items) / r.Wall.Seconds()
 }
 
+// PerCPUSecond is the row's throughput per second of CPU: on a machine
+// shared with other work, wall time includes waiting for a core, CPU time
+// much less so.
+func (r Row) PerCPUSecond() float64 {
+	if r.CPU <= 0 {
+		return 0
+	}
+	return float64(r.Items) / r.CPU.Seconds()
+}
+
 // Results is a whole harness run, also written as JSON for later comparison.
 type Results struct {
 	Started     time.Time

@@ -55,7 +55,8 @@ func ratioTarget(goal string, us, them Row, okUs, okThem bool, want float64) Tar
 	}
 	x := us.PerSecond() / them.PerSecond()
 	t.Measured, t.Pass = true, x >= want
-	t.Got = fmt.Sprintf("%.2f× (%.0f vs %.1f /s, %s)", x, us.PerSecond(), them.PerSecond(), them.Tool)
+	t.Got = fmt.Sprintf("%.2f× (%.1f vs %.1f /s, %s; per CPU-second %.2f×)", x, us.PerSecond(), them.PerSecond(), them.Tool,
+		us.PerCPUSecond()/them.PerCPUSecond())
 	return t
 }
 
@@ -144,15 +145,15 @@ func secs(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
 func mib(kib int64) string { return fmt.Sprintf("%.0f MiB", float64(kib)/1024) }
 
 func table(w io.Writer, unit string, rows []Row) {
-	fmt.Fprintf(w, "| tool | runs | wall (median) | CPU user+sys | peak RSS | %s/s | checked | invalid found |\n", unit)
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintf(w, "| tool | runs | wall (median) | CPU user+sys | peak RSS | %s/s | %s/CPU-s | checked | invalid found |\n", unit, unit)
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rows {
 		note := ""
 		if r.Note != "" {
 			note = " (" + r.Note + ")"
 		}
-		fmt.Fprintf(w, "| %s%s | %d | %s | %s | %s | %.1f | %d | %d |\n",
-			r.Tool, note, r.Runs, secs(r.Wall), secs(r.CPU), mib(r.MaxRSSKiB), r.PerSecond(), r.Docs, r.Invalid)
+		fmt.Fprintf(w, "| %s%s | %d | %s | %s | %s | %.1f | %.1f | %d | %d |\n",
+			r.Tool, note, r.Runs, secs(r.Wall), secs(r.CPU), mib(r.MaxRSSKiB), r.PerSecond(), r.PerCPUSecond(), r.Docs, r.Invalid)
 	}
 }
 
