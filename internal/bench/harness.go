@@ -78,6 +78,7 @@ type Results struct {
 	Isolation   string
 	Workload    Stats
 	CRDs        int
+	Templates   int // corpus CR documents the workload is made from
 	SchemaFiles int
 	CR          []Row
 	// Subset is the three tools on the first SubsetDocs documents of the
@@ -141,7 +142,7 @@ func Run(ctx context.Context, cfg Config, out, log io.Writer) (*Results, error) 
 	if err != nil {
 		return nil, err
 	}
-	res.CRDs = len(corpus.CRDFiles)
+	res.CRDs, res.Templates = len(corpus.CRDFiles), len(corpus.Templates)
 	crdDir := filepath.Join(cfg.WorkDir, "crds")
 	if err := WriteFiles(crdDir, corpus.CRDFiles); err != nil {
 		return nil, err

@@ -173,8 +173,8 @@ func Print(w io.Writer, res *Results) {
 	for _, k := range []string{MutWrongType, MutUnknownField, MutSpecScalar} {
 		mut = append(mut, fmt.Sprintf("%d %s", res.Workload.Mutations[k], k))
 	}
-	fmt.Fprintf(w, "Workload (1×): %d custom resource documents in %d files, mutated: %s; validated against %d corpus CRD files (%d kubeconform schema files).\n\n",
-		res.Workload.Docs, res.Workload.Files, strings.Join(mut, ", "), res.CRDs, res.SchemaFiles)
+	fmt.Fprintf(w, "Workload (1×): %d custom resource documents in %d files, made from %d corpus examples, mutated: %s; validated against %d corpus CRD files (%d kubeconform schema files).\n\n",
+		res.Workload.Docs, res.Workload.Files, res.Templates, strings.Join(mut, ", "), res.CRDs, res.SchemaFiles)
 
 	fmt.Fprintln(w, "### Custom resource validation (1×)")
 	fmt.Fprintln(w)
