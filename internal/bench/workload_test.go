@@ -113,6 +113,7 @@ func TestCorpusWorkload(t *testing.T) {
 	}
 	o := DefaultOptions(1)
 	files, st := Build(c.Templates, o)
+	t.Logf("%d CRD files (%d CRDs), %d templates; 1×: %d docs in %d files, mutations %v", len(c.CRDFiles), c.CRDs, len(c.Templates), st.Docs, len(files), st.Mutations)
 	if st.Docs < 10000 || len(files) < 300 {
 		t.Errorf("default workload: %d docs in %d files, want at least 10,000 in 300", st.Docs, len(files))
 	}
