@@ -246,7 +246,7 @@ func Run(ctx context.Context, cfg Config, out, log io.Writer) (*Results, error) 
 	in := crDirs[1]
 	items := res.Workload.Docs
 	all := append(append([]tool{crdlintTool}, kcTools...), kvTool)
-	table := func(in string, items int, tools []tool) ([]Row, error) {
+	crTable := func(in string, items int, tools []tool) ([]Row, error) {
 		var rows []Row
 		for _, t := range tools {
 			runs := cfg.Runs
@@ -265,14 +265,14 @@ func Run(ctx context.Context, cfg Config, out, log io.Writer) (*Results, error) 
 		return rows, nil
 	}
 	if res.SubsetDocs == 0 {
-		if res.CR, err = table(in, items, all); err != nil {
+		if res.CR, err = crTable(in, items, all); err != nil {
 			return nil, err
 		}
 	} else {
-		if res.CR, err = table(in, items, all[:len(all)-1]); err != nil {
+		if res.CR, err = crTable(in, items, all[:len(all)-1]); err != nil {
 			return nil, err
 		}
-		if res.Subset, err = table(filepath.Join(cfg.WorkDir, "crs-subset"), res.SubsetDocs, all); err != nil {
+		if res.Subset, err = crTable(filepath.Join(cfg.WorkDir, "crs-subset"), res.SubsetDocs, all); err != nil {
 			return nil, err
 		}
 	}
