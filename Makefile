@@ -6,7 +6,7 @@ VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo d
 LDFLAGS    := -s -w -X github.com/kubectl-crdlint/kubectl-crdlint/internal/version.Version=$(VERSION)
 GORELEASER := go run github.com/goreleaser/goreleaser/v2@v2.15.1
 
-.PHONY: help build test lint fuzz golden bench dist validate-krew install clean
+.PHONY: help build test lint fuzz golden bench bench-go dist validate-krew install clean
 
 help: ## Show this help
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -33,7 +33,10 @@ golden: ## Rewrite golden files from the current output
 	go test ./pkg/lint -run TestRulesDoc -update-rules
 	go test ./pkg/lint -run TestGoldenOutputs -update-golden
 
-bench: ## Run the Go benchmarks
+bench: ## crdlint vs kubeconform and kubectl-validate, offline (BENCH_RUNS, BENCH_KV_DOCS...; docs/performance.md)
+	go run ./hack/bench
+
+bench-go: ## Run the Go benchmarks (compare runs with benchstat)
 	go test -run '^$$' -bench . -benchmem ./...
 
 dist: ## Build release archives and the krew manifest locally (goreleaser snapshot)
@@ -47,5 +50,5 @@ install: build ## Install kubectl-crdlint into $(PREFIX)/bin, where kubectl find
 	install -m 0755 $(BIN) $(PREFIX)/bin/kubectl-crdlint
 	install -m 0755 kubectl_complete-crdlint $(PREFIX)/bin/kubectl_complete-crdlint
 
-clean: ## Remove build output
-	rm -rf bin dist
+clean: ## Remove build output, bench tools and bench workloads
+	rm -rf bin dist .tools .bench

@@ -2,9 +2,12 @@ package lint
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
@@ -113,4 +116,77 @@ func BenchmarkCRBatch10k(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(docs)*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+}
+
+// BenchmarkCRUpdate is the server's update path (crd.Version.Update: prune,
+// default, PrepareForUpdate, ValidateUpdate with ratcheting and CEL
+// transition rules) that `immutable` runs, on every 5th corpus custom
+// resource with a CRD, updated to itself plus a label: most CEL
+// transition rules (self == oldSelf) are evaluated and hold.
+func BenchmarkCRUpdate(b *testing.B) {
+	cat := crd.NewCatalog()
+	l := New(Options{Catalog: cat})
+	for _, p := range testutil.Files(b, "crds") {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		l.Collect(source.Parse(p, data))
+	}
+	type pair struct {
+		v        *crd.Version
+		old, new []byte
+		ns       string
+	}
+	var pairs []pair
+	n := 0
+	for _, p := range testutil.Files(b, "crs") {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, d := range source.Parse(p, data).Documents {
+			if IsCRD(d) || IsBuiltin(d) {
+				continue
+			}
+			g, ver := d.GroupVersion()
+			v, _, st, err := cat.Lookup(schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind})
+			if st != crd.Found || err != nil {
+				continue
+			}
+			if n++; n%5 != 0 {
+				continue
+			}
+			var obj map[string]any
+			if err := json.Unmarshal(d.JSON, &obj); err != nil {
+				continue
+			}
+			md, _ := obj["metadata"].(map[string]any)
+			if md == nil {
+				continue
+			}
+			md["labels"] = map[string]any{"bench": "updated"}
+			updated, _ := json.Marshal(obj)
+			pairs = append(pairs, pair{v: v, old: d.JSON, new: updated, ns: DefaultNamespace})
+		}
+	}
+	if len(pairs) < 200 {
+		b.Fatalf("only %d update pairs from the corpus", len(pairs))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range pairs {
+			var o, nw map[string]any
+			if err := json.Unmarshal(p.old, &o); err != nil {
+				b.Fatal(err)
+			}
+			if err := json.Unmarshal(p.new, &nw); err != nil {
+				b.Fatal(err)
+			}
+			if vd := p.v.Update(o, nw, p.ns); vd.Panic != "" {
+				b.Fatal(vd.Panic)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(pairs))*float64(b.N)/b.Elapsed().Seconds(), "updates/s")
 }

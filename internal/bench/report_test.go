@@ -1,0 +1,74 @@
+package bench
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func row(tool string, wall time.Duration, rssKiB int64, items int) Row {
+	return Row{Tool: tool, Items: items, Summary: Summary{Runs: 1, Wall: wall, CPU: wall, MaxRSSKiB: rssKiB}}
+}
+
+func TestTargets(t *testing.T) {
+	res := &Results{
+		CR: []Row{
+			row("kubectl-crdlint", 1*time.Second, 100<<10, 10000),
+			row("kubeconform -n 1", 4*time.Second, 200<<10, 10000),
+			row("kubeconform -n 4", 2*time.Second, 300<<10, 10000), // fastest peer: 2×, not 4×
+		},
+		Subset: []Row{
+			row("kubectl-crdlint", 100*time.Millisecond, 100<<10, 1000),
+			row("kubectl-validate", 4*time.Second, 50<<10, 1000),
+		},
+		CRD: []Row{
+			row("kubectl-crdlint", 1*time.Second, 10<<10, 123),
+			row("kubectl-validate", 5*time.Second, 20<<10, 123),
+		},
+		SubsetDocs: 1000,
+		Scales:     []int{1, 2, 4},
+		Scale: map[string][]Row{"kubectl-crdlint": {
+			row("kubectl-crdlint", 10*time.Second, 0, 10000),
+			row("kubectl-crdlint", 20*time.Second, 0, 20000),
+			row("kubectl-crdlint", 45*time.Second, 0, 40000),
+		}},
+		Small: row("kubectl-crdlint", 50*time.Millisecond, 0, 1),
+	}
+	want := map[string]string{
+		"CR validation throughput ≥ 3× kubeconform's":       "FAIL", // 2× the fastest kubeconform
+		"CR validation throughput ≥ 50× kubectl-validate's": "FAIL", // 40× on the subset
+		"CRD linting throughput ≥ 3× kubectl-validate's":    "PASS",
+		"Peak RSS ≤ every peer's, CR workload (1×)":         "PASS",
+		"Peak RSS ≤ every peer's, CR subset (1000 docs)":    "FAIL",
+		"Peak RSS ≤ every peer's, CRD workload":             "PASS",
+		"Wall time at 4× ≤ 4.4× wall time at 1× (crdlint)":  "FAIL", // 4.5×
+		"`check` on one small file < 100 ms wall":           "PASS",
+	}
+	got := Targets(res)
+	if len(got) != len(want) {
+		t.Fatalf("%d targets, want %d: %+v", len(got), len(want), got)
+	}
+	for _, tg := range got {
+		if w, ok := want[tg.Goal]; !ok || tg.verdict() != w {
+			t.Errorf("%s: %s (%s), want %s", tg.Goal, tg.verdict(), tg.Got, w)
+		}
+	}
+
+	// Without the numbers a target is "not measured", never a PASS.
+	empty := Targets(&Results{})
+	for _, tg := range empty {
+		if tg.verdict() != "not measured" {
+			t.Errorf("%s: %s on an empty run", tg.Goal, tg.verdict())
+		}
+	}
+
+	var buf bytes.Buffer
+	res.Targets = got
+	Print(&buf, res)
+	for _, s := range []string{"| kubeconform -n 4 | 1 | 2.00 s |", "FAIL |", "### Scale"} {
+		if !strings.Contains(buf.String(), s) {
+			t.Errorf("report lacks %q:\n%s", s, buf.String())
+		}
+	}
+}
