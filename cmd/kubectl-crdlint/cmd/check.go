@@ -150,9 +150,13 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	if o.CELCosts {
 		return o.celCosts(in)
 	}
-	if err := collectCRDs(ctx, cat, in, o.CRDs, l); err != nil {
+	// The catalogue is filled when a custom resource first needs it.
+	load, err := crdCollector(ctx, cat, in, o.CRDs, l)
+	if err != nil {
 		return err
 	}
+	var loadErr error
+	cat.Fill(func() { loadErr = load() })
 	res := report.Result{Rules: lint.Rules}
 	results := make([]fileResult, len(in.files))
 	err = parallel(ctx, len(in.files), func(i int) error {
@@ -166,6 +170,9 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	})
 	if err != nil {
 		return err
+	}
+	if loadErr != nil {
+		return loadErr
 	}
 	for _, r := range results {
 		res.Findings = append(res.Findings, r.findings...)
