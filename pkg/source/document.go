@@ -116,8 +116,8 @@ func (f *File) parseChunk(c chunk) {
 		return // empty or comments only: kubectl skips it
 	}
 	root := n.Content[0]
+	js, err := toJSON(c, &n)
 	relocate(&n, c)
-	js, err := sigsyaml.YAMLToJSON(c.text)
 	if err == nil && string(js) == "null" {
 		// kubectl drops null documents. Ask its library, not v3's tags:
 		// v3 calls "!" null where v2 makes it "", and "!!null x" null
