@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -44,6 +45,21 @@ type Document struct {
 	// Object names the object for reports; fields that are missing or not
 	// strings are empty.
 	Object report.ObjectRef
+
+	// value is JSON as the server decodes it, when parsing built it.
+	value atomic.Pointer[map[string]any]
+}
+
+// TakeValue returns the document's JSON decoded as the API server decodes
+// a request body (k8s.io/apimachinery/pkg/util/json), when parsing built
+// it on the way, and forgets it: the caller owns it and may change it.
+// Otherwise, or on a second call, it returns false and the caller decodes
+// JSON itself.
+func (d *Document) TakeValue() (map[string]any, bool) {
+	if p := d.value.Swap(nil); p != nil {
+		return *p, true
+	}
+	return nil, false
 }
 
 // GroupVersion splits the document's apiVersion into group and version.
@@ -116,7 +132,7 @@ func (f *File) parseChunk(c chunk) {
 		return // empty or comments only: kubectl skips it
 	}
 	root := n.Content[0]
-	js, err := toJSON(c, &n)
+	js, obj, err := toJSON(c, &n)
 	relocate(&n, c)
 	if err == nil && string(js) == "null" {
 		// kubectl drops null documents. Ask its library, not v3's tags:
@@ -149,6 +165,9 @@ func (f *File) parseChunk(c chunk) {
 	if items, ok := d.listItems(); ok {
 		f.Documents = append(f.Documents, items...)
 		return
+	}
+	if obj != nil && d.Object.Kind != "CustomResourceDefinition" {
+		d.value.Store(&obj)
 	}
 	f.Documents = append(f.Documents, d)
 }

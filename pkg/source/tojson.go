@@ -3,6 +3,7 @@ package source
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,11 +19,16 @@ import (
 // same bytes: parsing the text a second time with go.yaml.in/yaml/v2 is
 // as costly as the first parse. n is the document node as parsed, before
 // its positions are relocated.
-func toJSON(c chunk, n *yaml.Node) ([]byte, error) {
-	if js, ok := nodeJSON(c, n); ok {
-		return js, nil
+//
+// When it can, it also returns the object the API server decodes from
+// that JSON (k8s.io/apimachinery/pkg/util/json: integers as int64, other
+// numbers as float64), so that custom resources are not decoded again.
+func toJSON(c chunk, n *yaml.Node) ([]byte, map[string]any, error) {
+	if js, obj, ok := nodeJSON(c, n); ok {
+		return js, obj, nil
 	}
-	return sigsyaml.YAMLToJSON(c.text)
+	js, err := sigsyaml.YAMLToJSON(c.text)
+	return js, nil, err
 }
 
 // nodeJSON builds, from the v3 tree, the value go.yaml.in/yaml/v2 decodes
@@ -33,17 +39,29 @@ func toJSON(c chunk, n *yaml.Node) ([]byte, error) {
 // keys, keys that are not strings or repeat, infinities and NaN, and texts
 // whose line breaks YAML counts differently from editors.
 // TestNodeJSON and FuzzNodeJSON compare it with sigs.k8s.io/yaml.
-func nodeJSON(c chunk, n *yaml.Node) ([]byte, bool) {
+//
+// Numbers are built as the server's decoder reads them back from that JSON
+// (a float printed without a fraction is an int64), which marshals to the
+// same bytes; obj is that value when nothing in it would read back
+// differently (integers beyond int64, strings that are not UTF-8), for
+// a mapping root.
+func nodeJSON(c chunk, n *yaml.Node) (js []byte, obj map[string]any, ok bool) {
 	if n.Kind != yaml.DocumentNode || len(n.Content) != 1 || c.starts != nil || bytes.HasPrefix(c.text, []byte("\xef\xbb\xbf")) {
-		return nil, false
+		return nil, nil, false
 	}
 	b := nodeBuilder{text: c.text, checkTags: bytes.IndexByte(c.text, '!') >= 0}
 	v, ok := b.value(n.Content[0], 0)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
 	js, err := json.Marshal(v)
-	return js, err == nil
+	if err != nil {
+		return nil, nil, false
+	}
+	if m, isMap := v.(map[string]any); isMap && !b.notServer {
+		obj = m
+	}
+	return js, obj, true
 }
 
 type nodeBuilder struct {
@@ -52,6 +70,9 @@ type nodeBuilder struct {
 	// non-specific tag "!" in its tree, so a node's text is looked at.
 	checkTags  bool
 	lineStarts []int
+	// notServer is set when a value would not read back from the JSON as
+	// built (integers beyond int64, strings that are not UTF-8).
+	notServer bool
 }
 
 // maxNodeDepth bounds the recursion; deeper documents take the slow path.
@@ -68,6 +89,9 @@ func (b *nodeBuilder) value(n *yaml.Node, depth int) (any, bool) {
 			k, ok := b.key(n.Content[i])
 			if !ok {
 				return nil, false
+			}
+			if !utf8.ValidString(k) {
+				b.notServer = true
 			}
 			if _, dup := m[k]; dup {
 				return nil, false
@@ -91,12 +115,31 @@ func (b *nodeBuilder) value(n *yaml.Node, depth int) (any, bool) {
 		return s, true
 	case yaml.ScalarNode:
 		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+			if !utf8.ValidString(n.Value) {
+				b.notServer = true
+			}
 			return n.Value, true
 		}
 		if n.Style != 0 {
 			return nil, false
 		}
-		return resolvePlain(n.Value)
+		v, ok := resolvePlain(n.Value)
+		switch x := v.(type) {
+		case string:
+			if !utf8.ValidString(x) {
+				b.notServer = true
+			}
+		case uint64:
+			b.notServer = true
+		case float64:
+			if x == 0 && math.Signbit(x) {
+				// Printed "-0", read back as the int64 0.
+				b.notServer = true
+			} else {
+				v = serverNumber(x)
+			}
+		}
+		return v, ok
 	}
 	return nil, false
 }
@@ -266,4 +309,21 @@ func isV2Timestamp(s string) bool {
 		}
 	}
 	return false
+}
+
+// serverNumber is what the server's JSON decoder makes of f as
+// encoding/json prints it: an int64 when the text has no "." and fits
+// (1000 for 1e3), else the float64, which reads back exactly.
+func serverNumber(f float64) any {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	s := strconv.FormatFloat(f, format, -1, 64)
+	if !strings.Contains(s, ".") {
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return i
+		}
+	}
+	return f
 }

@@ -3,10 +3,12 @@ package source
 import (
 	"bytes"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
@@ -14,7 +16,8 @@ import (
 
 // checkNodeJSON compares, for every document of data that v3 parses,
 // nodeJSON with sigs.k8s.io/yaml.YAMLToJSON: when nodeJSON answers, kubectl's
-// library must succeed with the same bytes. It returns how many documents
+// library must succeed with the same bytes, and the object it gives must
+// be what the server's decoder reads from them. It returns how many documents
 // took the fast path and how many were compared in all.
 func checkNodeJSON(t testing.TB, name string, data []byte) (fast, all int) {
 	chunks, _ := split(data)
@@ -24,9 +27,18 @@ func checkNodeJSON(t testing.TB, name string, data []byte) (fast, all int) {
 			continue
 		}
 		all++
-		js, ok := nodeJSON(c, &n)
+		js, obj, ok := nodeJSON(c, &n)
 		if !ok {
 			continue
+		}
+		if obj != nil {
+			var server map[string]any
+			if err := utiljson.Unmarshal(js, &server); err != nil {
+				t.Fatalf("%s: document %d: the server cannot decode %s: %v", name, i, js, err)
+			}
+			if !reflect.DeepEqual(obj, server) {
+				t.Fatalf("%s: document %d: nodeJSON's object\n%#v\nthe server's\n%#v\ntext:\n%s", name, i, obj, server, c.text)
+			}
 		}
 		fast++
 		want, err := sigsyaml.YAMLToJSON(c.text)
@@ -61,6 +73,7 @@ var nodeJSONCases = []string{
 	"a: \"\u2028\"\nb: é\nc: \"\\u2029\"\n", "\xef\xbb\xbfa: 1\n", "a: 1\r\nb: 2\r\n", "a: b\rc: d\n",
 	"a: 1\n...\nb: 2\n", "%YAML 1.1\n---\na: 1\n", "scalar\n", "42\n", "[1, 2]\n", "'quoted'\n",
 	"a: [1, 2\n", "a: b: c\n", "a:\n\t- b\n", "a: @x\n", "a: `x\n", "key: value # comment\n",
+	"a: -0.0\nb: -0\nc: 0.0\nd: -1.0\ne: 1e2\nf: 12345678901234567890.0\ng: 1e-7\nh: \"\\xff\"\n",
 	"a: 0.1\nb: 100000000000000000000.0\nc: 1e21\nd: 1e20\ne: 0.000001\nf: 0.0000001\ng: 123456789.123456789e-3\n",
 	"a: -\nb: +\nc: .\nd: -.\ne: 0x\nf: 0b\ng: -0b\nh: 1e\ni: 1.2.3\nj: 1__2\nk: _1\n",
 	"y: 1\nn: 2\nyes: 3\n",
