@@ -132,7 +132,7 @@ func (f *File) parseChunk(c chunk) {
 		return // empty or comments only: kubectl skips it
 	}
 	root := n.Content[0]
-	js, obj, err := toJSON(c, &n)
+	js, obj, fast, err := toJSON(c, &n)
 	relocate(&n, c)
 	if err == nil && string(js) == "null" {
 		// kubectl drops null documents. Ask its library, not v3's tags:
@@ -148,7 +148,10 @@ func (f *File) parseChunk(c chunk) {
 		f.syntaxError(index, pos, msg)
 		return
 	}
-	f.Findings = append(f.Findings, duplicates(root, f.Path, index)...)
+	if !fast {
+		// The fast path gives up on repeated keys.
+		f.Findings = append(f.Findings, duplicates(root, f.Path, index)...)
+	}
 	if root.Kind != yaml.MappingNode {
 		f.Findings = append(f.Findings, report.Finding{
 			Rule: RuleNotAnObject, Severity: report.Error, File: f.Path, Document: index,

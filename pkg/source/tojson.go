@@ -23,12 +23,14 @@ import (
 // When it can, it also returns the object the API server decodes from
 // that JSON (k8s.io/apimachinery/pkg/util/json: integers as int64, other
 // numbers as float64), so that custom resources are not decoded again.
-func toJSON(c chunk, n *yaml.Node) ([]byte, map[string]any, error) {
+// fast reports that the tree was used, which also tells that no mapping
+// of the document repeats a key.
+func toJSON(c chunk, n *yaml.Node) (js []byte, obj map[string]any, fast bool, err error) {
 	if js, obj, ok := nodeJSON(c, n); ok {
-		return js, obj, nil
+		return js, obj, true, nil
 	}
-	js, err := sigsyaml.YAMLToJSON(c.text)
-	return js, nil, err
+	js, err = sigsyaml.YAMLToJSON(c.text)
+	return js, nil, false, err
 }
 
 // nodeJSON builds, from the v3 tree, the value go.yaml.in/yaml/v2 decodes
