@@ -39,6 +39,18 @@ func checkNodeJSON(t testing.TB, name string, data []byte) (fast, all int) {
 			if !reflect.DeepEqual(obj, server) {
 				t.Fatalf("%s: document %d: nodeJSON's object\n%#v\nthe server's\n%#v\ntext:\n%s", name, i, obj, server, c.text)
 			}
+			if asciiKeys(obj) {
+				// Identifying and expanding lists from the object reads
+				// what decoding the JSON reads.
+				slow, fast := &Document{JSON: js}, &Document{JSON: js}
+				okSlow, okFast := slow.identify(), fast.identifyFrom(obj)
+				if okSlow != okFast || slow.Object != fast.Object {
+					t.Fatalf("%s: document %d: identify from the object: %v %+v, from the JSON: %v %+v", name, i, okFast, fast.Object, okSlow, slow.Object)
+				}
+				if _, isList := slow.listItems(); isList && !hasKeyFold(obj, "items") {
+					t.Fatalf("%s: document %d: a list without an items key", name, i)
+				}
+			}
 		}
 		fast++
 		if d := duplicates(n.Content[0], name, i); len(d) > 0 {
@@ -80,6 +92,10 @@ var nodeJSONCases = []string{
 	"a: 0.1\nb: 100000000000000000000.0\nc: 1e21\nd: 1e20\ne: 0.000001\nf: 0.0000001\ng: 123456789.123456789e-3\n",
 	"a: -\nb: +\nc: .\nd: -.\ne: 0x\nf: 0b\ng: -0b\nh: 1e\ni: 1.2.3\nj: 1__2\nk: _1\n",
 	"y: 1\nn: 2\nyes: 3\n",
+	"ApiVersion: v1\nKIND: X\nkind: Y\nMetadata: {name: a}\nmetadata: {name: b, namespace: 3}\n",
+	"APIVERSION: v1\nApiversion: v2\nkind: [x]\nitems: 1\n", "apiVersion: v1\nkind: List\nItems: [{apiVersion: v1, kind: A}]\n",
+	"apiVersion: 1\nkind: K\nmetadata: [a]\n", "apiVersion: v1\nkind: K\nmetadata: {name: 7, namespace: ns}\n", "ÀpiVersion: v1\nkind: K\n",
+	"apiVersion: v1\nkind: K\nſpec: 1\nitems: null\n", "apiVersion: v1\nkind: \"\"\n",
 }
 
 func TestNodeJSON(t *testing.T) {
