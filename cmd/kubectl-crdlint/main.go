@@ -12,5 +12,8 @@ import (
 
 func main() {
 	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
-	os.Exit(cmd.Main(streams, os.Args[1:]))
+	stop := profile()
+	code := cmd.Main(streams, os.Args[1:])
+	stop()
+	os.Exit(code)
 }

@@ -51,6 +51,24 @@ type Entry struct {
 type Catalog struct {
 	mu   sync.RWMutex
 	byGK map[schema.GroupKind]*Entry
+
+	fillOnce sync.Once
+	fill     func()
+}
+
+// Fill sets what adds the CRDs, with Add or AddRaw, when the catalogue is
+// first read (Lookup, Entry, Entries or Len): a run that never needs a
+// CRD never collects them. Call it before any read.
+func (c *Catalog) Fill(fill func()) {
+	c.fill = fill
+}
+
+func (c *Catalog) filled() {
+	c.fillOnce.Do(func() {
+		if c.fill != nil {
+			c.fill()
+		}
+	})
 }
 
 // NewCatalog returns an empty catalogue.
@@ -89,6 +107,7 @@ func (e *Entry) Rejected() bool {
 
 // Len is the number of CRDs.
 func (c *Catalog) Len() int {
+	c.filled()
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return len(c.byGK)
@@ -96,6 +115,7 @@ func (c *Catalog) Len() int {
 
 // Entries lists the CRDs sorted by name.
 func (c *Catalog) Entries() []*Entry {
+	c.filled()
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	out := make([]*Entry, 0, len(c.byGK))
@@ -108,6 +128,7 @@ func (c *Catalog) Entries() []*Entry {
 
 // Entry returns the CRD for a group and kind, or nil.
 func (c *Catalog) Entry(gk schema.GroupKind) *Entry {
+	c.filled()
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return c.byGK[gk]

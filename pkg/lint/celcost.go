@@ -38,6 +38,12 @@ type CELCost struct {
 // environment. Expressions that do not compile are left out (the server's
 // verdict reports them).
 func CELCosts(crd *apiextensionsv1.CustomResourceDefinition) []CELCost {
+	return celCosts(crd, nil)
+}
+
+// celCosts is CELCosts taking the schemas from internal, the CRD already
+// converted to the internal type (as ValidateCRD converts it), when set.
+func celCosts(crd *apiextensionsv1.CustomResourceDefinition, internal *apiextensions.CustomResourceDefinition) []CELCost {
 	var out []CELCost
 	envSet := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
 	for i := range crd.Spec.Versions {
@@ -45,9 +51,12 @@ func CELCosts(crd *apiextensionsv1.CustomResourceDefinition) []CELCost {
 		if s == nil {
 			continue
 		}
-		in := &apiextensions.JSONSchemaProps{}
-		if apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(s, in, nil) != nil {
-			continue
+		in := internalSchema(internal, i)
+		if in == nil {
+			in = &apiextensions.JSONSchemaProps{}
+			if apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(s, in, nil) != nil {
+				continue
+			}
 		}
 		first := len(out)
 		var total uint64
@@ -126,4 +135,19 @@ func addSaturating(a, b uint64) uint64 {
 		return ^uint64(0)
 	}
 	return a + b
+}
+
+// internalSchema is version i's schema in the internal CRD: its own, or
+// spec.validation, where the conversion puts a schema all versions share.
+func internalSchema(internal *apiextensions.CustomResourceDefinition, i int) *apiextensions.JSONSchemaProps {
+	if internal == nil || i >= len(internal.Spec.Versions) {
+		return nil
+	}
+	if v := internal.Spec.Versions[i].Schema; v != nil && v.OpenAPIV3Schema != nil {
+		return v.OpenAPIV3Schema
+	}
+	if v := internal.Spec.Validation; v != nil {
+		return v.OpenAPIV3Schema
+	}
+	return nil
 }

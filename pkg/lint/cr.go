@@ -50,9 +50,11 @@ func (l *Linter) CR(d *source.Document) []report.Finding {
 	if v.Spec.Deprecated {
 		out = append(out, finding(d, RuleCRDeprecated, report.Warning, "apiVersion", crd.DeprecationWarning(entry.CRD, gvk.Version)))
 	}
-	var obj map[string]any
-	if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
-		return append(out, finding(d, RuleCRDecode, report.Error, "", cannotHandle(gvk, err)))
+	obj, ok := d.TakeValue()
+	if !ok {
+		if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
+			return append(out, finding(d, RuleCRDecode, report.Error, "", cannotHandle(gvk, err)))
+		}
 	}
 	ns := d.Object.Namespace
 	if ns == "" {

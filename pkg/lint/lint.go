@@ -73,10 +73,11 @@ func (l *Linter) validateCRD(js []byte) *CRDVerdict {
 }
 
 // crdRejected answers the catalogue: from the lint pass when it already
-// validated the CRD, else by validating it now (once).
-func (l *Linter) crdRejected(js []byte) bool {
+// validated the CRD, else by validating it now (once), from crd and
+// unknown, what decoding js gave.
+func (l *Linter) crdRejected(js []byte, crd *apiextensionsv1.CustomResourceDefinition, unknown []string) bool {
 	s := l.slot(js)
-	s.once.Do(func() { s.v = ValidateCRD(js).Rejected(l.opts.Strict) })
+	s.once.Do(func() { s.v = validateDecoded(crd, unknown).Rejected(l.opts.Strict) })
 	return s.v
 }
 
@@ -117,13 +118,13 @@ func (l *Linter) Find(f *source.File) []Collected {
 		if _, v := d.GroupVersion(); v != "v1" {
 			continue
 		}
-		crd, err := DecodeCRD(d.JSON)
+		crd, unknown, err := decodeCRD(d.JSON)
 		if err != nil {
 			continue
 		}
 		js := d.JSON
 		out = append(out, Collected{CRD: crd, JSON: js, Source: fmt.Sprintf("%s:%d", d.File, d.Root.Line),
-			Rejected: func() bool { return l.crdRejected(js) }})
+			Rejected: func() bool { return l.crdRejected(js, crd, unknown) }})
 	}
 	return out
 }

@@ -62,16 +62,32 @@ func (v *CRDVerdict) Rejected(strict bool) bool {
 // DecodeCRD decodes and defaults a v1 CRD as the server stores it; unknown
 // fields are dropped, as under fieldValidation=Warn.
 func DecodeCRD(js []byte) (*apiextensionsv1.CustomResourceDefinition, error) {
+	crd, _, err := decodeCRD(js)
+	return crd, err
+}
+
+// decodeCRD is the server's strict decoding and v1 defaulting of a CRD:
+// the object, the strict decoder's messages (unknown and duplicate
+// fields) and a decoding error that fails the request.
+func decodeCRD(js []byte) (*apiextensionsv1.CustomResourceDefinition, []string, error) {
+	var unknown []string
 	obj, _, err := strictDecoder.Decode(js, nil, &apiextensionsv1.CustomResourceDefinition{})
-	if err != nil && !runtime.IsStrictDecodingError(err) {
-		return nil, err
+	if err != nil {
+		if !runtime.IsStrictDecodingError(err) {
+			return nil, nil, err
+		}
+		if se, ok := runtime.AsStrictDecodingError(err); ok {
+			for _, e := range se.Errors() {
+				unknown = append(unknown, e.Error())
+			}
+		}
 	}
 	crd, ok := obj.(*apiextensionsv1.CustomResourceDefinition)
 	if !ok {
-		return nil, fmt.Errorf("decoded %T, not a CustomResourceDefinition", obj)
+		return nil, nil, fmt.Errorf("decoded %T, not a CustomResourceDefinition", obj)
 	}
 	scheme.Default(crd)
-	return crd, nil
+	return crd, unknown, nil
 }
 
 // ValidateCRD runs a CRD through the server's create path: strict decode
@@ -80,26 +96,17 @@ func DecodeCRD(js []byte) (*apiextensionsv1.CustomResourceDefinition, error) {
 // strategy's validation (ValidateCreate, as rest.BeforeCreate calls it) and
 // its warnings.
 func ValidateCRD(js []byte) *CRDVerdict {
-	v := &CRDVerdict{}
-	obj, _, err := strictDecoder.Decode(js, nil, &apiextensionsv1.CustomResourceDefinition{})
+	crd, unknown, err := decodeCRD(js)
 	if err != nil {
-		if !runtime.IsStrictDecodingError(err) {
-			v.DecodeError = err
-			return v
-		}
-		if se, ok := runtime.AsStrictDecodingError(err); ok {
-			for _, e := range se.Errors() {
-				v.Unknown = append(v.Unknown, e.Error())
-			}
-		}
+		return &CRDVerdict{DecodeError: err}
 	}
-	crd, ok := obj.(*apiextensionsv1.CustomResourceDefinition)
-	if !ok {
-		v.DecodeError = fmt.Errorf("decoded %T, not a CustomResourceDefinition", obj)
-		return v
-	}
-	scheme.Default(crd)
-	v.V1 = crd
+	return validateDecoded(crd, unknown)
+}
+
+// validateDecoded is ValidateCRD after decoding: crd is the decoded and
+// defaulted object (only read) and unknown the strict decoder's messages.
+func validateDecoded(crd *apiextensionsv1.CustomResourceDefinition, unknown []string) *CRDVerdict {
+	v := &CRDVerdict{Unknown: unknown, V1: crd}
 	in := &apiextensions.CustomResourceDefinition{}
 	if err := scheme.Convert(crd.DeepCopy(), in, nil); err != nil {
 		v.DecodeError = err

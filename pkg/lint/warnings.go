@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -116,7 +117,7 @@ func beyondServer(d *source.Document, v *CRDVerdict) []report.Finding {
 		}
 	}
 	out = append(out, conversionNone(d, crd)...)
-	out = append(out, celCostWarnings(d, crd)...)
+	out = append(out, celCostWarnings(d, crd, v.Internal)...)
 	return out
 }
 
@@ -233,10 +234,10 @@ func conversionNone(d *source.Document, crd *apiextensionsv1.CustomResourceDefin
 
 // celCostWarnings flags expressions above half of a budget, before a small
 // change pushes them over and the server starts rejecting the CRD.
-func celCostWarnings(d *source.Document, crd *apiextensionsv1.CustomResourceDefinition) []report.Finding {
+func celCostWarnings(d *source.Document, crd *apiextensionsv1.CustomResourceDefinition, internal *apiextensions.CustomResourceDefinition) []report.Finding {
 	var out []report.Finding
 	totalsWarned := map[string]bool{}
-	for _, c := range CELCosts(crd) {
+	for _, c := range celCosts(crd, internal) {
 		if c.Cost > RuleCostLimit/2 && c.Cost <= RuleCostLimit {
 			out = append(out, finding(d, RuleCRDCELCost, report.Warning, c.Field,
 				fmt.Sprintf("estimated cost %d is %.0f%% of the per-expression budget %d", c.Cost, pct(c.Cost, RuleCostLimit), RuleCostLimit)))

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -44,6 +45,21 @@ type Document struct {
 	// Object names the object for reports; fields that are missing or not
 	// strings are empty.
 	Object report.ObjectRef
+
+	// value is JSON as the server decodes it, when parsing built it.
+	value atomic.Pointer[map[string]any]
+}
+
+// TakeValue returns the document's JSON decoded as the API server decodes
+// a request body (k8s.io/apimachinery/pkg/util/json), when parsing built
+// it on the way, and forgets it: the caller owns it and may change it.
+// Otherwise, or on a second call, it returns false and the caller decodes
+// JSON itself.
+func (d *Document) TakeValue() (map[string]any, bool) {
+	if p := d.value.Swap(nil); p != nil {
+		return *p, true
+	}
+	return nil, false
 }
 
 // GroupVersion splits the document's apiVersion into group and version.
@@ -116,8 +132,8 @@ func (f *File) parseChunk(c chunk) {
 		return // empty or comments only: kubectl skips it
 	}
 	root := n.Content[0]
+	js, obj, fast, err := toJSON(c, &n)
 	relocate(&n, c)
-	js, err := sigsyaml.YAMLToJSON(c.text)
 	if err == nil && string(js) == "null" {
 		// kubectl drops null documents. Ask its library, not v3's tags:
 		// v3 calls "!" null where v2 makes it "", and "!!null x" null
@@ -132,7 +148,10 @@ func (f *File) parseChunk(c chunk) {
 		f.syntaxError(index, pos, msg)
 		return
 	}
-	f.Findings = append(f.Findings, duplicates(root, f.Path, index)...)
+	if !fast {
+		// The fast path gives up on repeated keys.
+		f.Findings = append(f.Findings, duplicates(root, f.Path, index)...)
+	}
 	if root.Kind != yaml.MappingNode {
 		f.Findings = append(f.Findings, report.Finding{
 			Rule: RuleNotAnObject, Severity: report.Error, File: f.Path, Document: index,
@@ -142,13 +161,19 @@ func (f *File) parseChunk(c chunk) {
 		return
 	}
 	d := &Document{File: f.Path, Index: index, Item: -1, Root: root, JSON: js}
-	if !d.identify() {
+	fromTree := obj != nil && asciiKeys(obj)
+	if fromTree && !d.identifyFrom(obj) || !fromTree && !d.identify() {
 		f.Skipped++
 		return
 	}
-	if items, ok := d.listItems(); ok {
-		f.Documents = append(f.Documents, items...)
-		return
+	if !fromTree || hasKeyFold(obj, "items") {
+		if items, ok := d.listItems(); ok {
+			f.Documents = append(f.Documents, items...)
+			return
+		}
+	}
+	if obj != nil && d.Object.Kind != "CustomResourceDefinition" {
+		d.value.Store(&obj)
 	}
 	f.Documents = append(f.Documents, d)
 }
@@ -168,6 +193,58 @@ func (d *Document) identify() bool {
 	k, _ := tm.Kind.(string)
 	d.Object.APIVersion, d.Object.Kind = av, k
 	if m, ok := tm.Metadata.(map[string]any); ok {
+		d.Object.Name, _ = m["name"].(string)
+		d.Object.Namespace, _ = m["namespace"].(string)
+	}
+	return av != "" && k != ""
+}
+
+// asciiKeys reports whether the keys of m are ASCII: encoding/json then
+// matches them to struct fields by ASCII case folding alone.
+func asciiKeys(m map[string]any) bool {
+	for k := range m {
+		for i := 0; i < len(k); i++ {
+			if k[i] >= utf8.RuneSelf {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// hasKeyFold reports whether an ASCII key of m is name up to case, as
+// encoding/json matches keys to a field.
+func hasKeyFold(m map[string]any, name string) bool {
+	for k := range m {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// foldField is what encoding/json decodes into a field named name from
+// the JSON of m (ASCII keys): of the keys equal to name up to case, the
+// last in the JSON's order, which json.Marshal sorts.
+func foldField(m map[string]any, name string) any {
+	var key string
+	var v any
+	found := false
+	for k, e := range m {
+		if strings.EqualFold(k, name) && (!found || k > key) {
+			key, v, found = k, e, true
+		}
+	}
+	return v
+}
+
+// identifyFrom is identify reading the object built with the JSON (whose
+// keys are ASCII) instead of decoding the JSON.
+func (d *Document) identifyFrom(obj map[string]any) bool {
+	av, _ := foldField(obj, "apiVersion").(string)
+	k, _ := foldField(obj, "kind").(string)
+	d.Object.APIVersion, d.Object.Kind = av, k
+	if m, ok := foldField(obj, "metadata").(map[string]any); ok {
 		d.Object.Name, _ = m["name"].(string)
 		d.Object.Namespace, _ = m["namespace"].(string)
 	}

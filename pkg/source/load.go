@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -85,7 +86,7 @@ func ReadBytes(path string) ([]byte, error) {
 		return nil, &InputError{pathError(path, err)}
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	data, err := readAll(f)
 	if err != nil {
 		return nil, &InputError{pathError(path, err)}
 	}
@@ -119,6 +120,17 @@ func Read(path string, stdin io.Reader) (*File, error) {
 		return nil, &InputError{fmt.Errorf("read %s: larger than %d MiB", name, MaxFileSize>>20)}
 	}
 	return Parse(name, data), nil
+}
+
+// readAll reads up to MaxFileSize+1 bytes of f into a buffer sized by
+// its length, when it has one, rather than grown by doubling.
+func readAll(f *os.File) ([]byte, error) {
+	var buf bytes.Buffer
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() <= MaxFileSize {
+		buf.Grow(int(st.Size()) + bytes.MinRead)
+	}
+	_, err := buf.ReadFrom(io.LimitReader(f, MaxFileSize+1))
+	return buf.Bytes(), err
 }
 
 // pathError words an OS error the way the tool prints it: lowercase, one

@@ -191,9 +191,17 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	if o.CELCosts {
 		return o.celCosts(in)
 	}
-	if err := o.Cluster.catalog(ctx, cat, in, o.CRDs, l); err != nil {
+	if err := o.Cluster.clusterCRDs(ctx, cat, l); err != nil {
 		return err
 	}
+	// The local CRDs are collected when a custom resource first needs the
+	// catalogue; they replace the cluster's, as applying them would.
+	load, err := crdCollector(ctx, cat, in, o.CRDs, l)
+	if err != nil {
+		return err
+	}
+	var loadErr error
+	cat.Fill(func() { loadErr = load() })
 	res := report.Result{Rules: lint.Rules}
 	results := make([]fileResult, len(in.files))
 	err = parallel(ctx, len(in.files), func(i int) error {
@@ -208,6 +216,9 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if loadErr != nil {
+		return loadErr
+	}
 	for _, r := range results {
 		res.Findings = append(res.Findings, r.findings...)
 		res.Summary.Files++
@@ -217,6 +228,9 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	if o.Cluster.Live {
 		if err := o.lintLive(ctx, cat, l, &res); err != nil {
 			return err
+		}
+		if loadErr != nil {
+			return loadErr
 		}
 	}
 	res.Count()

@@ -205,20 +205,29 @@ func noResources(w io.Writer, c *cluster.Client, all bool) {
 	fmt.Fprintf(w, "No resources found in %s namespace.\n", c.Namespace())
 }
 
+// clusterCRDs connects when a cluster source was asked for and, with
+// --crd-from-cluster, puts the cluster's CRDs into cat. Local CRDs added
+// after them replace them, as applying them would.
+func (o *clusterOptions) clusterCRDs(ctx context.Context, cat *crd.Catalog, l *lint.Linter) error {
+	if !o.wanted() {
+		return nil
+	}
+	c, err := o.connect()
+	if err != nil {
+		return err
+	}
+	if o.CRDFromCluster {
+		return addClusterCRDs(ctx, c, cat, l)
+	}
+	return nil
+}
+
 // catalog fills cat as every command does: the cluster's CRDs first with
 // --crd-from-cluster, then local ones (--crd and the inputs), which win.
 // It connects only when a cluster source was asked for.
 func (o *clusterOptions) catalog(ctx context.Context, cat *crd.Catalog, in *inputs, crdPaths []string, l *lint.Linter) error {
-	if o.wanted() {
-		c, err := o.connect()
-		if err != nil {
-			return err
-		}
-		if o.CRDFromCluster {
-			if err := addClusterCRDs(ctx, c, cat, l); err != nil {
-				return err
-			}
-		}
+	if err := o.clusterCRDs(ctx, cat, l); err != nil {
+		return err
 	}
 	return collectCRDs(ctx, cat, in, crdPaths, l)
 }

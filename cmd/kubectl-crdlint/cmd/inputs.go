@@ -85,47 +85,74 @@ func (in *inputs) read(p string) (*source.File, error) {
 // inputs. Input files that do not mention CustomResourceDefinition are
 // not parsed for this pass.
 func collectCRDs(ctx context.Context, cat *crd.Catalog, in *inputs, crdPaths []string, l *lint.Linter) error {
-	extra, err := source.Expand(crdPaths)
-	if err != nil {
-		return inputError(err)
-	}
-	for _, p := range extra {
-		if p == "-" {
-			return usageErrorf("--crd cannot read stdin; give a file or directory")
-		}
-	}
-	all := append(extra, in.files...)
-	found := make([][]lint.Collected, len(all))
-	err = parallel(ctx, len(all), func(i int) error {
-		p := all[i]
-		data, err := in.bytes(p)
-		if err != nil {
-			return err
-		}
-		if !bytes.Contains(data, []byte("CustomResourceDefinition")) {
-			return nil
-		}
-		found[i] = l.Find(source.Parse(in.name(p), data))
-		return nil
-	})
+	load, err := crdCollector(ctx, cat, in, crdPaths, l)
 	if err != nil {
 		return err
 	}
-	// In input order: a later CRD of the same kind wins, as when applied.
-	for _, fs := range found {
-		for _, c := range fs {
-			cat.AddRaw(c.CRD, c.JSON, c.Source, c.Rejected)
+	return load()
+}
+
+// crdCollector checks the --crd paths now (usage and read errors come
+// before any output) and returns what fills the catalogue from them and
+// from the inputs: check runs it only when a custom resource needs the
+// catalogue, so linting CRDs alone parses each file once.
+func crdCollector(ctx context.Context, cat *crd.Catalog, in *inputs, crdPaths []string, l *lint.Linter) (func() error, error) {
+	extra, err := source.Expand(crdPaths)
+	if err != nil {
+		return nil, inputError(err)
+	}
+	for _, p := range extra {
+		if p == "-" {
+			return nil, usageErrorf("--crd cannot read stdin; give a file or directory")
 		}
 	}
-	return nil
+	err = parallel(ctx, len(extra), func(i int) error {
+		_, err := in.bytes(extra[i])
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	all := append(extra, in.files...)
+	return func() error {
+		found := make([][]lint.Collected, len(all))
+		err := parallel(ctx, len(all), func(i int) error {
+			p := all[i]
+			data, err := in.bytes(p)
+			if err != nil {
+				return err
+			}
+			if !bytes.Contains(data, []byte("CustomResourceDefinition")) {
+				return nil
+			}
+			found[i] = l.Find(source.Parse(in.name(p), data))
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		// In input order: a later CRD of the same kind wins, as when applied.
+		for _, fs := range found {
+			for _, c := range fs {
+				cat.AddRaw(c.CRD, c.JSON, c.Source, c.Rejected)
+			}
+		}
+		return nil
+	}, nil
 }
 
 // parallel runs fn for 0..n-1 over all cores and returns the first error.
+//
+// It hands out the indexes interleaved from one stretch of 0..n-1 per
+// worker: neighbouring files tend to need the same CRD, and a worker
+// waiting for another one to validate and compile that CRD leaves a core
+// idle, where workers in different stretches mostly need different CRDs.
 func parallel(ctx context.Context, n int, fn func(i int) error) error {
+	workers := min(runtime.GOMAXPROCS(0), max(n, 1))
 	work := make(chan int)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(n, 1)) {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -134,8 +161,19 @@ func parallel(ctx context.Context, n int, fn func(i int) error) error {
 			}
 		}()
 	}
-	for i := 0; i < n && ctx.Err() == nil; i++ {
-		work <- i
+	stretch := (n + workers - 1) / workers
+dispatch:
+	for r := 0; r < stretch; r++ {
+		for s := 0; s < workers; s++ {
+			i := s*stretch + r
+			if i >= n {
+				continue
+			}
+			if ctx.Err() != nil {
+				break dispatch
+			}
+			work <- i
+		}
 	}
 	close(work)
 	wg.Wait()
