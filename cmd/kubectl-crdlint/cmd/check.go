@@ -220,10 +220,7 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 		return loadErr
 	}
 	for _, r := range results {
-		res.Findings = append(res.Findings, r.findings...)
-		res.Summary.Files++
-		res.Summary.Documents += r.documents
-		res.Summary.Skipped += r.skipped
+		r.addTo(&res, &res.Summary.Files)
 	}
 	if o.Cluster.Live {
 		if err := o.lintLive(ctx, cat, l, &res); err != nil {
@@ -271,10 +268,7 @@ func (o *CheckOptions) lintLive(ctx context.Context, cat *crd.Catalog, l *lint.L
 			return err
 		}
 		for _, r := range results {
-			res.Findings = append(res.Findings, r.findings...)
-			res.Summary.Objects++
-			res.Summary.Documents += r.documents
-			res.Summary.Skipped += r.skipped
+			r.addTo(res, &res.Summary.Objects)
 		}
 		return nil
 	})
@@ -288,6 +282,14 @@ type fileResult struct {
 	findings  []report.Finding
 	documents int
 	skipped   int
+}
+
+// addTo counts a file (or a live object, in count) into res.
+func (r fileResult) addTo(res *report.Result, count *int) {
+	res.Findings = append(res.Findings, r.findings...)
+	*count++
+	res.Summary.Documents += r.documents
+	res.Summary.Skipped += r.skipped
 }
 
 func (o *CheckOptions) listRules() error {
