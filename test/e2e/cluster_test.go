@@ -23,6 +23,11 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/apiservertest"
+
+	// The binary under test is built with go build, which the test cache
+	// cannot see: importing its packages makes a change to them invalidate
+	// cached results of these tests.
+	_ "github.com/kubectl-crdlint/kubectl-crdlint/cmd/kubectl-crdlint/cmd"
 )
 
 var (
