@@ -38,6 +38,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/prune"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -360,19 +361,19 @@ func serverVerdict(a answer) (v verdict, hasCauses bool) {
 
 // tally counts what was compared; every disagreement fails the test.
 type tally struct {
-	documents, skipped, variants                  int
-	crds, crs                                     int
-	accepted, rejected                            map[string]int // by mode
-	unknownCompared, warningsCompared             int
-	serverWarnings                                int
-	causesCompared, causesEqual, causesTranslated int
-	strictCRDRejected                             int
-	pruneCompared, statusDropped                  int
-	crdsInstalled, crdsRejectedBoth               int
-	skips                                         map[string]int
-	byVariant                                     map[string][2]int // accepted, rejected under Warn
-	slowSuites                                    []string
-	disagreements                                 []string
+	documents, skipped, variants                                  int
+	crds, crs                                                     int
+	accepted, rejected                                            map[string]int // by mode
+	unknownCompared, warningsCompared                             int
+	serverWarnings                                                int
+	causesCompared, causesEqual, causesTranslated                 int
+	strictCRDRejected                                             int
+	pruneCompared, pruneTextCompared, pruneRefused, statusDropped int
+	crdsInstalled, crdsRejectedBoth                               int
+	skips                                                         map[string]int
+	byVariant                                                     map[string][2]int // accepted, rejected under Warn
+	slowSuites                                                    []string
+	disagreements                                                 []string
 }
 
 func (tl *tally) disagree(format string, args ...any) {
@@ -443,6 +444,8 @@ func (tl *tally) merge(o *tally) {
 	tl.causesTranslated += o.causesTranslated
 	tl.strictCRDRejected += o.strictCRDRejected
 	tl.pruneCompared += o.pruneCompared
+	tl.pruneTextCompared += o.pruneTextCompared
+	tl.pruneRefused += o.pruneRefused
 	tl.statusDropped += o.statusDropped
 	tl.crdsInstalled += o.crdsInstalled
 	tl.crdsRejectedBoth += o.crdsRejectedBoth
@@ -528,6 +531,7 @@ func TestAgreement(t *testing.T) {
 	fmt.Fprintf(&b, "  unknown/duplicate field sets compared: %d; warning sets compared: %d (%d server warnings)\n", tl.unknownCompared, tl.warningsCompared, tl.serverWarnings)
 	fmt.Fprintf(&b, "  errors (field and message of each status cause): %d rejections compared, %d equal, %d equal once CRD paths are translated\n", tl.causesCompared, tl.causesEqual, tl.causesTranslated)
 	fmt.Fprintf(&b, "  variants (accepted, rejected under Warn): %v\n", tl.byVariant)
+	fmt.Fprintf(&b, "  prune's printed text read back equal to the dry run's object: %d (refused, anchors sharing pruned text: %d)\n", tl.pruneTextCompared, tl.pruneRefused)
 	fmt.Fprintf(&b, "  prune (--defaults) equal to the dry run's object: %d (status dropped from prune's output as the server does, status subresource: %d)\n", tl.pruneCompared, tl.statusDropped)
 	if len(tl.slowSuites) > 0 {
 		fmt.Fprintf(&b, "  slow suites: %s\n", strings.Join(tl.slowSuites, ", "))
@@ -548,7 +552,7 @@ func TestAgreement(t *testing.T) {
 		"accepted under Warn": tl.accepted[warn], "rejected under Warn": tl.rejected[warn],
 		"CRDs installed": tl.crdsInstalled, "CRDs rejected": tl.crdsRejectedBoth,
 		"server warnings": tl.serverWarnings, "status causes compared": tl.causesCompared,
-		"prune comparisons": tl.pruneCompared, "status dropped": tl.statusDropped,
+		"prune comparisons": tl.pruneCompared, "prune text comparisons": tl.pruneTextCompared, "status dropped": tl.statusDropped,
 		"unknown-top variants accepted":          tl.byVariant["unknown-top"][0],
 		"type-flipped variants rejected":         tl.byVariant["type-flipped"][1],
 		"CRs of CRDs rejected only under Strict": tl.strictCRDRejected,
@@ -736,7 +740,7 @@ func compareCR(t *testing.T, s *server, off *offline, tl *tally, f *source.File,
 	if warnAnswer.err != nil || warnOffline.rejected {
 		return nil, true
 	}
-	comparePrune(tl, what, off, gvk, d, warnAnswer.body)
+	comparePrune(tl, what, off, gvk, f, d, warnAnswer.body)
 	if len(warnOffline.fields) > 0 || variantRE.MatchString(f.Path) {
 		return nil, true
 	}
@@ -824,7 +828,7 @@ func compare(tl *tally, what, mode string, ov verdict, a answer, cr bool) {
 // comparePrune compares `prune --defaults` (pkg/crd Version.Prune, as
 // cmd/kubectl-crdlint/cmd/prune.go calls it) with the object the dry run
 // returned, less what the server adds on create.
-func comparePrune(tl *tally, what string, off *offline, gvk schema.GroupVersionKind, d *source.Document, body []byte) {
+func comparePrune(tl *tally, what string, off *offline, gvk schema.GroupVersionKind, f *source.File, d *source.Document, body []byte) {
 	v, _, st, err := off.cats[warn].Lookup(gvk)
 	if st != crd.Found || err != nil {
 		tl.disagree("%s: the server accepted it but prune finds no CRD version (%v, %v)", what, st, err)
@@ -839,6 +843,20 @@ func comparePrune(tl *tally, what string, off *offline, gvk schema.GroupVersionK
 		tl.disagree("%s: prune: %v", what, err)
 		return
 	}
+	// What the prune command prints: the document's own text edited (or,
+	// for JSON input, re-rendered in the input's key order), read back as
+	// kubectl would read it.
+	printed, err := printedByPrune(f, d, want)
+	switch {
+	case err != nil && strings.Contains(err.Error(), "expand the anchor to prune here"):
+		// The command refuses, with this one line, to edit text an alias
+		// shares; it prints nothing wrong.
+		tl.pruneRefused++
+		printed = nil
+	case err != nil:
+		tl.disagree("%s: prune's rewrite: %v", what, err)
+		return
+	}
 	// prune keeps status; the server drops it on create when the status
 	// subresource is enabled (its strategy's PrepareForCreate).
 	if v.Spec.Subresources != nil && v.Spec.Subresources.Status != nil {
@@ -846,6 +864,7 @@ func comparePrune(tl *tally, what string, off *offline, gvk schema.GroupVersionK
 			tl.statusDropped++
 			delete(want, "status")
 		}
+		delete(printed, "status")
 	}
 	var got map[string]any
 	if err := utiljson.Unmarshal(body, &got); err != nil {
@@ -869,12 +888,58 @@ func comparePrune(tl *tally, what string, off *offline, gvk schema.GroupVersionK
 	if wm, ok := want["metadata"].(map[string]any); ok && len(wm) == 0 {
 		delete(want, "metadata")
 	}
+	if pm, ok := printed["metadata"].(map[string]any); ok && len(pm) == 0 {
+		delete(printed, "metadata")
+	}
 	tl.pruneCompared++
 	if !reflect.DeepEqual(normalize(want), normalize(got)) {
 		w, _ := json.Marshal(want)
 		g, _ := json.Marshal(got)
 		tl.disagree("%s: prune --defaults differs from the dry run's object:\n        prune  %s\n        server %s", what, w, g)
 	}
+	if printed == nil {
+		return
+	}
+	tl.pruneTextCompared++
+	if !reflect.DeepEqual(normalize(printed), normalize(got)) {
+		p, _ := json.Marshal(printed)
+		g, _ := json.Marshal(got)
+		tl.disagree("%s: the text prune --defaults prints differs from the dry run's object:\n        printed %s\n        server  %s", what, p, g)
+	}
+}
+
+// printedByPrune is the object the prune command's output for d reads back
+// as: prune.Rewrite of the document's text (prune.OrderedJSON for JSON
+// files), decoded by the loader as kubectl would decode it.
+func printedByPrune(f *source.File, d *source.Document, obj map[string]any) (map[string]any, error) {
+	var out []byte
+	if strings.HasSuffix(f.Path, ".json") {
+		b, err := prune.OrderedJSON(d.Root, obj)
+		if err != nil {
+			return nil, err
+		}
+		out = b
+	} else {
+		text := f.Texts[d.Index]
+		one := source.Parse(f.Path, text)
+		if len(one.Documents) != 1 {
+			return nil, fmt.Errorf("document %d does not parse alone (%d documents)", d.Index, len(one.Documents))
+		}
+		b, err := prune.Rewrite(f.Path, text, []prune.Doc{{Document: one.Documents[0], Object: obj}})
+		if err != nil {
+			return nil, err
+		}
+		out = b
+	}
+	back := source.Parse(f.Path, out)
+	if len(back.Documents) != 1 {
+		return nil, fmt.Errorf("the rewrite reads back as %d documents", len(back.Documents))
+	}
+	var m map[string]any
+	if err := utiljson.Unmarshal(back.Documents[0].JSON, &m); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // normalize makes numbers compare alike on both sides.
