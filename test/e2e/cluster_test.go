@@ -282,8 +282,14 @@ func TestKubectlPlugin(t *testing.T) {
 	if err != nil {
 		t.Fatalf("kubectl crdlint version: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "kubectl-crdlint") && !strings.Contains(string(out), "crdlint") {
-		t.Errorf("kubectl crdlint version printed %q", out)
+	// What `kubectl-crdlint version` prints when run directly: kubectl
+	// must have run this binary, not something else named like it.
+	direct, err := exec.Command(bin, "version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != string(direct) || !strings.HasPrefix(string(out), "kubectl-crdlint ") {
+		t.Errorf("kubectl crdlint version printed %q, the binary itself %q", out, direct)
 	}
 	t.Logf("kubectl crdlint version: %s", strings.TrimSpace(string(out)))
 }
