@@ -47,8 +47,14 @@ func toJSON(c chunk, n *yaml.Node) (js []byte, obj map[string]any, fast bool, er
 // same bytes; obj is that value when nothing in it would read back
 // differently (integers beyond int64, strings that are not UTF-8), for
 // a mapping root.
+// hasBOM: text in UTF-16 (yaml.v3 transcodes it, so offsets into c.text
+// no longer find tags) or with a UTF-8 BOM goes the slow way.
+func hasBOM(text []byte) bool {
+	return bytes.HasPrefix(text, []byte("\xef\xbb\xbf")) || bytes.HasPrefix(text, []byte("\xfe\xff")) || bytes.HasPrefix(text, []byte("\xff\xfe"))
+}
+
 func nodeJSON(c chunk, n *yaml.Node) (js []byte, obj map[string]any, ok bool) {
-	if n.Kind != yaml.DocumentNode || len(n.Content) != 1 || c.starts != nil || bytes.HasPrefix(c.text, []byte("\xef\xbb\xbf")) {
+	if n.Kind != yaml.DocumentNode || len(n.Content) != 1 || c.starts != nil || hasBOM(c.text) {
 		return nil, nil, false
 	}
 	b := nodeBuilder{text: c.text, checkTags: bytes.IndexByte(c.text, '!') >= 0}

@@ -96,6 +96,8 @@ var nodeJSONCases = []string{
 	"APIVERSION: v1\nApiversion: v2\nkind: [x]\nitems: 1\n", "apiVersion: v1\nkind: List\nItems: [{apiVersion: v1, kind: A}]\n",
 	"apiVersion: 1\nkind: K\nmetadata: [a]\n", "apiVersion: v1\nkind: K\nmetadata: {name: 7, namespace: ns}\n", "ÀpiVersion: v1\nkind: K\n",
 	"apiVersion: v1\nkind: K\nſpec: 1\nitems: null\n", "apiVersion: v1\nkind: \"\"\n",
+	// UTF-16BE with a BOM: a bare "!" tag makes 12 a string (found in review).
+	"\xfe\xff\x00a\x00:\x00 \x00!\x00 \x001\x002\x00\n\x00b\x00:\x00 \x00!\x00 \x00y\x00e\x00s\x00\n",
 }
 
 func TestNodeJSON(t *testing.T) {
