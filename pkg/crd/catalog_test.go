@@ -163,3 +163,39 @@ func TestUpdateTransitionRule(t *testing.T) {
 		})
 	}
 }
+
+// TestFill: the fill runs once, on the first read of any kind, and what it
+// adds replaces CRDs added before it (a cluster's, under local ones).
+func TestFill(t *testing.T) {
+	reads := map[string]func(*Catalog) bool{
+		"Lookup":  func(c *Catalog) bool { _, e, _, _ := c.Lookup(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}); return e != nil },
+		"Entry":   func(c *Catalog) bool { return c.Entry(schema.GroupKind{Group: "example.com", Kind: "Widget"}) != nil },
+		"Entries": func(c *Catalog) bool { return len(c.Entries()) == 1 },
+		"Len":     func(c *Catalog) bool { return c.Len() == 1 },
+	}
+	v1 := apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1", Served: true, Storage: true}
+	for name, read := range reads {
+		t.Run(name, func(t *testing.T) {
+			cat := NewCatalog()
+			cat.Add(widgetCRD(v1), "cluster", nil)
+			fills := 0
+			cat.Fill(func() {
+				fills++
+				cat.Add(widgetCRD(v1), "local.yaml:1", nil)
+			})
+			if fills != 0 {
+				t.Fatal("filled before any read")
+			}
+			if !read(cat) {
+				t.Errorf("%s did not see the CRD", name)
+			}
+			read(cat)
+			if fills != 1 {
+				t.Errorf("filled %d times, want 1", fills)
+			}
+			if got := cat.Entry(schema.GroupKind{Group: "example.com", Kind: "Widget"}).Source; got != "local.yaml:1" {
+				t.Errorf("got the CRD from %s, want the one the fill added (local.yaml:1)", got)
+			}
+		})
+	}
+}
