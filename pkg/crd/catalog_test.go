@@ -168,7 +168,10 @@ func TestUpdateTransitionRule(t *testing.T) {
 // adds replaces CRDs added before it (a cluster's, under local ones).
 func TestFill(t *testing.T) {
 	reads := map[string]func(*Catalog) bool{
-		"Lookup":  func(c *Catalog) bool { _, e, _, _ := c.Lookup(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}); return e != nil },
+		"Lookup": func(c *Catalog) bool {
+			_, e, _, _ := c.Lookup(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"})
+			return e != nil
+		},
 		"Entry":   func(c *Catalog) bool { return c.Entry(schema.GroupKind{Group: "example.com", Kind: "Widget"}) != nil },
 		"Entries": func(c *Catalog) bool { return len(c.Entries()) == 1 },
 		"Len":     func(c *Catalog) bool { return c.Len() == 1 },
