@@ -1,7 +1,12 @@
 package lint
 
 import (
+	"crypto/sha256"
+	"encoding/json"
+	"reflect"
 	"strconv"
+	"strings"
+	"sync"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -38,14 +43,25 @@ type CELCost struct {
 // environment. Expressions that do not compile are left out (the server's
 // verdict reports them).
 func CELCosts(crd *apiextensionsv1.CustomResourceDefinition) []CELCost {
-	return celCosts(crd, nil)
+	return celCosts(crd, nil, newCostCache())
 }
 
 // celCosts is CELCosts taking the schemas from internal, the CRD already
 // converted to the internal type (as ValidateCRD converts it), when set.
-func celCosts(crd *apiextensionsv1.CustomResourceDefinition, internal *apiextensions.CustomResourceDefinition) []CELCost {
+//
+// Versions whose schemas are identical cost the same, so each distinct
+// schema is compiled once: compiling is most of a CRD lint's time, and
+// multi-version CRDs usually repeat one schema (the conversion then hoists
+// it to spec.validation, so the versions share one pointer).
+func celCosts(crd *apiextensionsv1.CustomResourceDefinition, internal *apiextensions.CustomResourceDefinition, cache *costCache) []CELCost {
 	var out []CELCost
 	envSet := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
+	type compiled struct {
+		schema *apiextensions.JSONSchemaProps
+		path   string
+		costs  []CELCost
+	}
+	var seen []compiled
 	for i := range crd.Spec.Versions {
 		s, path := versionSchema(crd, i)
 		if s == nil {
@@ -58,71 +74,179 @@ func celCosts(crd *apiextensionsv1.CustomResourceDefinition, internal *apiextens
 				continue
 			}
 		}
-		first := len(out)
-		var total uint64
-		type frame struct {
-			s    *apiextensions.JSONSchemaProps
-			ctx  *validation.CELSchemaContext
-			path string
-		}
-		stack := []frame{{in, validation.RootCELContext(in), path}}
-		for len(stack) > 0 {
-			f := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if len(f.s.XValidations) > 0 {
-				for _, c := range compileCosts(f.s, f.ctx, f.path, envSet) {
-					c.Version = crd.Spec.Versions[i].Name
-					total = addSaturating(total, c.Cost)
-					out = append(out, c)
+		name := crd.Spec.Versions[i].Name
+		var costs []CELCost
+		reused := false
+		for _, c := range seen {
+			if c.schema == in || reflect.DeepEqual(c.schema, in) {
+				for _, cost := range c.costs {
+					cost.Field = path + strings.TrimPrefix(cost.Field, c.path)
+					cost.Version = name
+					costs = append(costs, cost)
 				}
-			}
-			for _, name := range sortedKeys(f.s.Properties) {
-				p := f.s.Properties[name]
-				stack = append(stack, frame{&p, f.ctx.ChildPropertyContext(&p, name), f.path + ".properties[" + name + "]"})
-			}
-			if ap := f.s.AdditionalProperties; ap != nil && ap.Schema != nil {
-				stack = append(stack, frame{ap.Schema, f.ctx.ChildAdditionalPropertiesContext(ap.Schema), f.path + ".additionalProperties"})
-			}
-			if it := f.s.Items; it != nil && it.Schema != nil {
-				stack = append(stack, frame{it.Schema, f.ctx.ChildItemsContext(it.Schema), f.path + ".items"})
+				reused = true
+				break
 			}
 		}
-		for j := first; j < len(out); j++ {
-			out[j].Total = total
+		if !reused {
+			costs = schemaCosts(in, path, name, envSet, cache)
+			seen = append(seen, compiled{in, path, costs})
 		}
+		out = append(out, costs...)
 	}
 	return out
 }
 
-func compileCosts(s *apiextensions.JSONSchemaProps, ctx *validation.CELSchemaContext, path string, envSet *environment.EnvSet) []CELCost {
+// schemaCosts is celCosts for one version's schema at path. A nil cache
+// compiles every node.
+func schemaCosts(in *apiextensions.JSONSchemaProps, path, version string, envSet *environment.EnvSet, cache *costCache) []CELCost {
+	var out []CELCost
+	var total uint64
+	type frame struct {
+		s    *apiextensions.JSONSchemaProps
+		ctx  *validation.CELSchemaContext
+		path string
+		// placed is set where the node's CEL type can depend on where it
+		// is: at the root of a resource (the version's, or an embedded
+		// one's) and under its apiVersion, kind and metadata, which
+		// SchemaDeclType replaces (WithTypeAndObjectMeta). Elsewhere the
+		// type is a function of the node's own schema.
+		placed bool
+	}
+	stack := []frame{{in, validation.RootCELContext(in), path, true}}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if len(f.s.XValidations) > 0 {
+			c := cache
+			if f.placed {
+				c = nil
+			}
+			for _, cost := range compileCosts(f.s, f.ctx, f.path, envSet, c) {
+				cost.Version = version
+				total = addSaturating(total, cost.Cost)
+				out = append(out, cost)
+			}
+		}
+		root := f.path == path || f.s.XEmbeddedResource
+		for _, name := range sortedKeys(f.s.Properties) {
+			p := f.s.Properties[name]
+			placed := f.placed && !root || root && (name == "apiVersion" || name == "kind" || name == "metadata")
+			stack = append(stack, frame{&p, f.ctx.ChildPropertyContext(&p, name), f.path + ".properties[" + name + "]", placed})
+		}
+		if ap := f.s.AdditionalProperties; ap != nil && ap.Schema != nil {
+			stack = append(stack, frame{ap.Schema, f.ctx.ChildAdditionalPropertiesContext(ap.Schema), f.path + ".additionalProperties", f.placed && !root})
+		}
+		if it := f.s.Items; it != nil && it.Schema != nil {
+			stack = append(stack, frame{it.Schema, f.ctx.ChildItemsContext(it.Schema), f.path + ".items", f.placed && !root})
+		}
+	}
+	for j := range out {
+		out[j].Total = total
+	}
+	return out
+}
+
+// costCache keeps the compiler's estimates by the content of the schema
+// node that holds the rules: CRDs repeat the same types many times (argo
+// workflows' four CRDs carry one artifact type, with its rule, many times
+// each) and compiling is most of what linting a CRD costs. The estimates
+// do not depend on the node's place (outside a resource's root, type and
+// object metadata, see schemaCosts); the cardinality, which does, is
+// applied by the caller.
+type costCache struct {
+	mu   sync.Mutex
+	m    map[[sha256.Size]byte][]compiledRule
+	hits int
+}
+
+// compiledRule is what compileCosts needs of one cel.CompilationResult.
+type compiledRule struct {
+	ok                       bool
+	maxCost, maxCardinality  uint64
+	hasMessageExpression     bool
+	messageExpressionMaxCost uint64
+}
+
+func newCostCache() *costCache {
+	return &costCache{m: map[[sha256.Size]byte][]compiledRule{}}
+}
+
+func compileCosts(s *apiextensions.JSONSchemaProps, ctx *validation.CELSchemaContext, path string, envSet *environment.EnvSet, cache *costCache) []CELCost {
 	ti, err := ctx.TypeInfo()
 	if err != nil || ti == nil {
 		return nil
 	}
-	results, err := cel.Compile(ti.Schema, ti.DeclType, celconfig.PerCallLimit, envSet, cel.NewExpressionsEnvLoader())
-	if err != nil {
-		return nil
+	k, keyed := cache.key(s)
+	rules, ok := cache.get(k, keyed)
+	if !ok {
+		results, err := cel.Compile(ti.Schema, ti.DeclType, celconfig.PerCallLimit, envSet, cel.NewExpressionsEnvLoader())
+		if err != nil {
+			return nil
+		}
+		rules = make([]compiledRule, len(results))
+		for i, r := range results {
+			rules[i] = compiledRule{
+				ok:      r.Error == nil && r.Program != nil,
+				maxCost: r.MaxCost, maxCardinality: r.MaxCardinality,
+				hasMessageExpression: r.MessageExpression != nil, messageExpressionMaxCost: r.MessageExpressionMaxCost,
+			}
+		}
+		cache.put(k, keyed, rules)
 	}
 	var out []CELCost
-	for i, r := range results {
-		rulePath := path + ".x-kubernetes-validations[" + strconv.Itoa(i) + "]"
-		if r.Error != nil || r.Program == nil {
+	for i, r := range rules {
+		if !r.ok {
 			continue
 		}
+		rulePath := path + ".x-kubernetes-validations[" + strconv.Itoa(i) + "]"
 		// As validation.getExpressionCost: the schema's cardinality when
 		// bounded, else the compiler's worst case.
-		card := r.MaxCardinality
+		card := r.maxCardinality
 		if ctx.MaxCardinality != nil {
 			card = *ctx.MaxCardinality
 		}
-		out = append(out, CELCost{Field: rulePath + ".rule", Expression: s.XValidations[i].Rule, Cost: mulSaturating(r.MaxCost, card)})
-		if r.MessageExpression != nil {
-			out = append(out, CELCost{Field: rulePath + ".messageExpression", Expression: s.XValidations[i].MessageExpression, Cost: r.MessageExpressionMaxCost})
+		out = append(out, CELCost{Field: rulePath + ".rule", Expression: s.XValidations[i].Rule, Cost: mulSaturating(r.maxCost, card)})
+		if r.hasMessageExpression {
+			out = append(out, CELCost{Field: rulePath + ".messageExpression", Expression: s.XValidations[i].MessageExpression, Cost: r.messageExpressionMaxCost})
 		}
 	}
 	return out
 }
 
+// key is the node's content: the internal type marshals every field, with
+// map keys sorted. A nil cache keys nothing.
+func (c *costCache) key(s *apiextensions.JSONSchemaProps) ([sha256.Size]byte, bool) {
+	if c == nil {
+		return [sha256.Size]byte{}, false
+	}
+	js, err := json.Marshal(s)
+	if err != nil {
+		return [sha256.Size]byte{}, false
+	}
+	return sha256.Sum256(js), true
+}
+
+func (c *costCache) get(k [sha256.Size]byte, keyed bool) ([]compiledRule, bool) {
+	if !keyed {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.m[k]
+	if ok {
+		c.hits++
+	}
+	return r, ok
+}
+
+func (c *costCache) put(k [sha256.Size]byte, keyed bool, rules []compiledRule) {
+	if keyed {
+		c.mu.Lock()
+		c.m[k] = rules
+		c.mu.Unlock()
+	}
+}
 func mulSaturating(a, b uint64) uint64 {
 	if a != 0 && b > ^uint64(0)/a {
 		return ^uint64(0)

@@ -2,7 +2,12 @@ package lint
 
 import (
 	"reflect"
+	"strings"
 	"testing"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apiserver/pkg/cel/environment"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -13,7 +18,8 @@ import (
 // v1 CRD, for every corpus CRD (one schema per version, or one shared
 // schema the conversion moves to spec.validation).
 func TestCELCostsFromInternal(t *testing.T) {
-	compared := 0
+	compared, shared := 0, 0
+	cache := newCostCache() // shared, as a run shares it
 	for _, p := range testutil.Files(t, "crds") {
 		f, err := source.Read(p, nil)
 		if err != nil {
@@ -27,9 +33,18 @@ func TestCELCostsFromInternal(t *testing.T) {
 			if v.V1 == nil || v.Internal == nil {
 				continue
 			}
-			want, got := CELCosts(v.V1), celCosts(v.V1, v.Internal)
+			want, got := CELCosts(v.V1), celCosts(v.V1, v.Internal, cache)
 			if !reflect.DeepEqual(want, got) {
 				t.Fatalf("%s: costs from the internal CRD\n%+v\nfrom the v1 CRD\n%+v", p, got, want)
+			}
+			if each := costsOfEachVersion(t, v.V1); !reflect.DeepEqual(each, got) {
+				t.Fatalf("%s: costs with identical versions compiled once\n%+v\nwith every version compiled\n%+v", p, got, each)
+			}
+			for _, c := range got {
+				if c.Version != v.V1.Spec.Versions[0].Name {
+					shared++
+					break
+				}
 			}
 			compared += len(want)
 		}
@@ -37,5 +52,95 @@ func TestCELCostsFromInternal(t *testing.T) {
 	if compared < 100 {
 		t.Fatalf("only %d costs compared", compared)
 	}
-	t.Logf("%d costs compared", compared)
+	if shared < 5 {
+		t.Fatalf("only %d CRDs with rules in more than one version: the reuse of identical schemas is not exercised", shared)
+	}
+	if cache.hits < 50 {
+		t.Fatalf("only %d compilations reused: the cache is not exercised", cache.hits)
+	}
+	t.Logf("%d costs compared, %d CRDs with rules in several versions, %d of %d rule nodes' compilations reused", compared, shared, cache.hits, cache.hits+len(cache.m))
+}
+
+// costsOfEachVersion compiles every version's schema on its own, converted
+// from v1, as the server's validation does: the reference for celCosts'
+// reuse of identical schemas.
+func costsOfEachVersion(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition) []CELCost {
+	envSet := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
+	var out []CELCost
+	for i := range crd.Spec.Versions {
+		s, path := versionSchema(crd, i)
+		if s == nil {
+			continue
+		}
+		in := &apiextensions.JSONSchemaProps{}
+		if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(s, in, nil); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, schemaCosts(in, path, crd.Spec.Versions[i].Name, envSet, nil)...)
+	}
+	return out
+}
+
+// TestCELCostsPlaced: a node at a resource's root or under its type and
+// object metadata has a CEL type of its own place, so its estimates are
+// not shared with a node of the same content elsewhere.
+func TestCELCostsPlaced(t *testing.T) {
+	const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              meta:
+                type: object
+                properties: {name: {type: string}}
+                x-kubernetes-validations: [{rule: "self.name.matches('^a')"}]
+              list:
+                type: array
+                items:
+                  type: object
+                  properties: {name: {type: string}}
+                  x-kubernetes-validations: [{rule: "self.name.matches('^a')"}]
+              embedded:
+                type: object
+                x-kubernetes-embedded-resource: true
+                x-kubernetes-validations: [{rule: "has(self.metadata)"}]
+                properties:
+                  metadata:
+                    type: object
+                    properties: {name: {type: string}}
+                    x-kubernetes-validations: [{rule: "self.name.matches('^a')"}]
+`
+	f := source.Parse("placed.yaml", []byte(crd))
+	v := ValidateCRD(f.Documents[0].JSON)
+	if v.V1 == nil {
+		t.Fatalf("not decoded: %v", v.DecodeError)
+	}
+	got := celCosts(v.V1, v.Internal, newCostCache())
+	if want := costsOfEachVersion(t, v.V1); !reflect.DeepEqual(got, want) {
+		t.Fatalf("with the cache\n%+v\nwithout\n%+v", got, want)
+	}
+	costs := map[string]uint64{}
+	for _, c := range got {
+		costs[c.Field[strings.LastIndex(c.Field, "properties[spec]")+len("properties[spec]"):]] = c.Cost
+	}
+	// The embedded resource's metadata.name is capped at 253 characters
+	// for CEL; the same type elsewhere is not.
+	meta := costs[".properties[meta].x-kubernetes-validations[0].rule"]
+	embedded := costs[".properties[embedded].properties[metadata].x-kubernetes-validations[0].rule"]
+	if len(got) != 4 || meta == 0 || embedded == 0 || meta == embedded {
+		t.Fatalf("want 4 costs, the embedded metadata's different from the same type's elsewhere: %+v", got)
+	}
 }

@@ -41,7 +41,7 @@ func (l *Linter) CRD(d *source.Document) []report.Finding {
 		}
 	}
 	out = append(out, serverWarnings(d, v)...)
-	out = append(out, beyondServer(d, v)...)
+	out = append(out, beyondServer(d, v, l.costs)...)
 	out = append(out, mutability(d)...)
 	return dedupeFindings(out)
 }

@@ -40,6 +40,9 @@ type Linter struct {
 	// answer is kept, not the verdict, so memory does not grow with it.
 	mu       sync.Mutex
 	rejected map[[sha256.Size]byte]*rejectedSlot
+	// costs are the CEL cost estimates of the run's CRDs, shared: CRDs
+	// repeat types with rules.
+	costs *costCache
 }
 
 type rejectedSlot struct {
@@ -49,7 +52,7 @@ type rejectedSlot struct {
 
 // New returns a Linter.
 func New(opts Options) *Linter {
-	return &Linter{opts: opts, rejected: map[[sha256.Size]byte]*rejectedSlot{}}
+	return &Linter{opts: opts, rejected: map[[sha256.Size]byte]*rejectedSlot{}, costs: newCostCache()}
 }
 
 func (l *Linter) slot(js []byte) *rejectedSlot {

@@ -65,7 +65,7 @@ func serverWarnings(d *source.Document, v *CRDVerdict) []report.Finding {
 // beyondServer are the warnings for what the server accepts but users
 // regret. They run only on CRDs the server would accept, whose schemas are
 // structural.
-func beyondServer(d *source.Document, v *CRDVerdict) []report.Finding {
+func beyondServer(d *source.Document, v *CRDVerdict, costs *costCache) []report.Finding {
 	if v.V1 == nil || len(v.Errors) > 0 {
 		return nil
 	}
@@ -117,7 +117,7 @@ func beyondServer(d *source.Document, v *CRDVerdict) []report.Finding {
 		}
 	}
 	out = append(out, conversionNone(d, crd)...)
-	out = append(out, celCostWarnings(d, crd, v.Internal)...)
+	out = append(out, celCostWarnings(d, crd, v.Internal, costs)...)
 	return out
 }
 
@@ -234,10 +234,10 @@ func conversionNone(d *source.Document, crd *apiextensionsv1.CustomResourceDefin
 
 // celCostWarnings flags expressions above half of a budget, before a small
 // change pushes them over and the server starts rejecting the CRD.
-func celCostWarnings(d *source.Document, crd *apiextensionsv1.CustomResourceDefinition, internal *apiextensions.CustomResourceDefinition) []report.Finding {
+func celCostWarnings(d *source.Document, crd *apiextensionsv1.CustomResourceDefinition, internal *apiextensions.CustomResourceDefinition, costs *costCache) []report.Finding {
 	var out []report.Finding
 	totalsWarned := map[string]bool{}
-	for _, c := range celCosts(crd, internal) {
+	for _, c := range celCosts(crd, internal, costs) {
 		if c.Cost > RuleCostLimit/2 && c.Cost <= RuleCostLimit {
 			out = append(out, finding(d, RuleCRDCELCost, report.Warning, c.Field,
 				fmt.Sprintf("estimated cost %d is %.0f%% of the per-expression budget %d", c.Cost, pct(c.Cost, RuleCostLimit), RuleCostLimit)))
