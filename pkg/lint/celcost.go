@@ -1,8 +1,6 @@
 package lint
 
 import (
-	"crypto/sha256"
-	"encoding/json"
 	"reflect"
 	"strconv"
 	"strings"
@@ -154,10 +152,19 @@ func schemaCosts(in *apiextensions.JSONSchemaProps, path, version string, envSet
 // do not depend on the node's place (outside a resource's root, type and
 // object metadata, see schemaCosts); the cardinality, which does, is
 // applied by the caller.
+//
+// Nodes are bucketed by their rules' text and compared whole with
+// reflect.DeepEqual: cheaper than serializing them for a hash, as some
+// nodes with rules hold megabytes of schema.
 type costCache struct {
 	mu   sync.Mutex
-	m    map[[sha256.Size]byte][]compiledRule
+	m    map[string][]cachedNode
 	hits int
+}
+
+type cachedNode struct {
+	schema *apiextensions.JSONSchemaProps
+	rules  []compiledRule
 }
 
 // compiledRule is what compileCosts needs of one cel.CompilationResult.
@@ -169,7 +176,7 @@ type compiledRule struct {
 }
 
 func newCostCache() *costCache {
-	return &costCache{m: map[[sha256.Size]byte][]compiledRule{}}
+	return &costCache{m: map[string][]cachedNode{}}
 }
 
 func compileCosts(s *apiextensions.JSONSchemaProps, ctx *validation.CELSchemaContext, path string, envSet *environment.EnvSet, cache *costCache) []CELCost {
@@ -177,8 +184,7 @@ func compileCosts(s *apiextensions.JSONSchemaProps, ctx *validation.CELSchemaCon
 	if err != nil || ti == nil {
 		return nil
 	}
-	k, keyed := cache.key(s)
-	rules, ok := cache.get(k, keyed)
+	rules, ok := cache.get(s)
 	if !ok {
 		results, err := cel.Compile(ti.Schema, ti.DeclType, celconfig.PerCallLimit, envSet, cel.NewExpressionsEnvLoader())
 		if err != nil {
@@ -192,7 +198,7 @@ func compileCosts(s *apiextensions.JSONSchemaProps, ctx *validation.CELSchemaCon
 				hasMessageExpression: r.MessageExpression != nil, messageExpressionMaxCost: r.MessageExpressionMaxCost,
 			}
 		}
-		cache.put(k, keyed, rules)
+		cache.put(s, rules)
 	}
 	var out []CELCost
 	for i, r := range rules {
@@ -214,39 +220,48 @@ func compileCosts(s *apiextensions.JSONSchemaProps, ctx *validation.CELSchemaCon
 	return out
 }
 
-// key is the node's content: the internal type marshals every field, with
-// map keys sorted. A nil cache keys nothing.
-func (c *costCache) key(s *apiextensions.JSONSchemaProps) ([sha256.Size]byte, bool) {
-	if c == nil {
-		return [sha256.Size]byte{}, false
+// bucket is the text of a node's rules.
+func bucket(s *apiextensions.JSONSchemaProps) string {
+	var b strings.Builder
+	for _, r := range s.XValidations {
+		b.WriteString(r.Rule)
+		b.WriteByte(0)
+		b.WriteString(r.MessageExpression)
+		b.WriteByte(0)
 	}
-	js, err := json.Marshal(s)
-	if err != nil {
-		return [sha256.Size]byte{}, false
-	}
-	return sha256.Sum256(js), true
+	return b.String()
 }
 
-func (c *costCache) get(k [sha256.Size]byte, keyed bool) ([]compiledRule, bool) {
-	if !keyed {
+// get returns the estimates of a node equal to s. A nil cache has none.
+func (c *costCache) get(s *apiextensions.JSONSchemaProps) ([]compiledRule, bool) {
+	if c == nil {
 		return nil, false
 	}
+	k := bucket(s)
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	r, ok := c.m[k]
-	if ok {
-		c.hits++
+	candidates := c.m[k]
+	c.mu.Unlock()
+	for _, n := range candidates {
+		if reflect.DeepEqual(n.schema, s) {
+			c.mu.Lock()
+			c.hits++
+			c.mu.Unlock()
+			return n.rules, true
+		}
 	}
-	return r, ok
+	return nil, false
 }
 
-func (c *costCache) put(k [sha256.Size]byte, keyed bool, rules []compiledRule) {
-	if keyed {
-		c.mu.Lock()
-		c.m[k] = rules
-		c.mu.Unlock()
+func (c *costCache) put(s *apiextensions.JSONSchemaProps, rules []compiledRule) {
+	if c == nil {
+		return
 	}
+	k := bucket(s)
+	c.mu.Lock()
+	c.m[k] = append(c.m[k], cachedNode{s, rules})
+	c.mu.Unlock()
 }
+
 func mulSaturating(a, b uint64) uint64 {
 	if a != 0 && b > ^uint64(0)/a {
 		return ^uint64(0)
