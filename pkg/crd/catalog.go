@@ -100,6 +100,7 @@ func (e *Entry) Rejected() bool {
 	e.rejectedOnce.Do(func() {
 		if e.rejected != nil {
 			e.isRejected = e.rejected()
+			e.rejected = nil // what it holds is not needed again
 		}
 	})
 	return e.isRejected
@@ -174,15 +175,39 @@ func (e *Entry) version(name string) (*Version, error) {
 		return nil, err
 	}
 	e.versions[name] = v
+	e.release(v, name)
 	return v, nil
+}
+
+// release drops the decoded v1 schema of a compiled version: the compiled
+// form is all that is used from then on, and on a large run the decoded
+// schemas are a fifth of the live heap, which the garbage collector scans
+// over and over. Rejected has run by now (Lookup asks it first). Readers
+// of e.CRD that may run concurrently read versions by index, never a
+// whole version, so clearing one field races with nothing; v keeps a CRD
+// of its own, without schemas (it uses its compiled one).
+func (e *Entry) release(v *Version, name string) {
+	for i := range e.CRD.Spec.Versions {
+		if e.CRD.Spec.Versions[i].Name == name {
+			e.CRD.Spec.Versions[i].Schema = nil
+		}
+	}
+	own := *e.CRD
+	own.Spec.Versions = make([]apiextensionsv1.CustomResourceDefinitionVersion, len(e.CRD.Spec.Versions))
+	for i := range e.CRD.Spec.Versions {
+		own.Spec.Versions[i] = e.CRD.Spec.Versions[i]
+		own.Spec.Versions[i].Schema = nil
+	}
+	v.CRD = &own
+	v.Spec.Schema = nil
 }
 
 // Versions lists the CRD's version names, served ones first in the
 // server's preference order.
 func (e *Entry) Versions() []string {
 	var names []string
-	for _, v := range e.CRD.Spec.Versions {
-		names = append(names, v.Name)
+	for i := range e.CRD.Spec.Versions {
+		names = append(names, e.CRD.Spec.Versions[i].Name)
 	}
 	sort.SliceStable(names, func(i, j int) bool {
 		return version.CompareKubeAwareVersionStrings(names[i], names[j]) > 0
@@ -194,20 +219,16 @@ func (e *Entry) Versions() []string {
 // deprecated version: the CRD's deprecationWarning, or the server's default
 // text (as customresource_handler.go's defaultDeprecationWarning words it).
 func DeprecationWarning(crd *apiextensionsv1.CustomResourceDefinition, ver string) string {
-	var spec apiextensionsv1.CustomResourceDefinitionVersion
-	for _, v := range crd.Spec.Versions {
-		if v.Name == ver {
-			spec = v
+	s := &crd.Spec
+	for i := range s.Versions {
+		if v := &s.Versions[i]; v.Name == ver && v.DeprecationWarning != nil {
+			return *v.DeprecationWarning
 		}
 	}
-	if spec.DeprecationWarning != nil {
-		return *spec.DeprecationWarning
-	}
-	s := crd.Spec
 	msg := fmt.Sprintf("%s/%s %s is deprecated", s.Group, ver, s.Names.Kind)
 	var newer []string
-	for _, v := range s.Versions {
-		if v.Served && !v.Deprecated && version.CompareKubeAwareVersionStrings(ver, v.Name) < 0 {
+	for i := range s.Versions {
+		if v := &s.Versions[i]; v.Served && !v.Deprecated && version.CompareKubeAwareVersionStrings(ver, v.Name) < 0 {
 			newer = append(newer, v.Name)
 		}
 	}
@@ -223,8 +244,8 @@ func DeprecationWarning(crd *apiextensionsv1.CustomResourceDefinition, ver strin
 // Served lists the served versions, for messages.
 func (e *Entry) Served() string {
 	var s []string
-	for _, v := range e.CRD.Spec.Versions {
-		if v.Served {
+	for i := range e.CRD.Spec.Versions {
+		if v := &e.CRD.Spec.Versions[i]; v.Served {
 			s = append(s, v.Name)
 		}
 	}

@@ -2,6 +2,7 @@ package crd
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -200,5 +201,57 @@ func TestFill(t *testing.T) {
 				t.Errorf("got the CRD from %s, want the one the fill added (local.yaml:1)", got)
 			}
 		})
+	}
+}
+
+// TestReleaseConcurrent looks up every version of a CRD from many
+// goroutines while others read the entry's versions for messages: a
+// compiled version's decoded schema is dropped from the shared CRD, which
+// must race with no reader (run with -race), and every version still
+// compiles from its own schema.
+func TestReleaseConcurrent(t *testing.T) {
+	names := []string{"v1", "v1beta2", "v1beta1", "v1alpha1"}
+	var versions []apiextensionsv1.CustomResourceDefinitionVersion
+	for i, n := range names {
+		versions = append(versions, apiextensionsv1.CustomResourceDefinitionVersion{Name: n, Served: true, Storage: i == 0, Deprecated: i > 1})
+	}
+	c := widgetCRD(versions...)
+	for i := range c.Spec.Versions {
+		// A schema of each version's own, to see each compiled from its own.
+		c.Spec.Versions[i].Schema.OpenAPIV3Schema.Properties = map[string]apiextensionsv1.JSONSchemaProps{
+			"only" + c.Spec.Versions[i].Name: {Type: "string"},
+		}
+	}
+	cat := NewCatalog()
+	cat.Add(c, "crd.yaml:1", func() bool { return false })
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range names {
+				n := names[(i+g)%len(names)]
+				v, e, st, err := cat.Lookup(schema.GroupVersionKind{Group: "example.com", Version: n, Kind: "Widget"})
+				if st != Found || err != nil {
+					t.Errorf("%s: %v %v", n, st, err)
+					return
+				}
+				if _, ok := v.Structural.Properties["only"+n]; !ok || len(v.Structural.Properties) != 1 {
+					t.Errorf("%s compiled from another schema: %v", n, v.Structural.Properties)
+				}
+				_ = e.Served()
+				_ = e.Versions()
+				_ = DeprecationWarning(e.CRD, n)
+				if v.CRD == e.CRD || v.Spec.Schema != nil {
+					t.Errorf("%s: the version shares the entry's CRD or keeps its decoded schema", n)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for i, v := range c.Spec.Versions {
+		if v.Schema != nil {
+			t.Errorf("version %d (%s) kept its decoded schema after compiling", i, v.Name)
+		}
 	}
 }
