@@ -55,8 +55,7 @@ func New(opts Options) *Linter {
 	return &Linter{opts: opts, rejected: map[[sha256.Size]byte]*rejectedSlot{}, costs: newCostCache()}
 }
 
-func (l *Linter) slot(js []byte) *rejectedSlot {
-	k := sha256.Sum256(js)
+func (l *Linter) slot(k [sha256.Size]byte) *rejectedSlot {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s, ok := l.rejected[k]
@@ -70,16 +69,16 @@ func (l *Linter) slot(js []byte) *rejectedSlot {
 // validateCRD is ValidateCRD that records the rejection for the catalogue.
 func (l *Linter) validateCRD(js []byte) *CRDVerdict {
 	v := ValidateCRD(js)
-	s := l.slot(js)
+	s := l.slot(sha256.Sum256(js))
 	s.once.Do(func() { s.v = v.Rejected(l.opts.Strict) })
 	return v
 }
 
 // crdRejected answers the catalogue: from the lint pass when it already
 // validated the CRD, else by validating it now (once), from crd and
-// unknown, what decoding js gave.
-func (l *Linter) crdRejected(js []byte, crd *apiextensionsv1.CustomResourceDefinition, unknown []string) bool {
-	s := l.slot(js)
+// unknown, what decoding the JSON whose digest is k gave.
+func (l *Linter) crdRejected(k [sha256.Size]byte, crd *apiextensionsv1.CustomResourceDefinition, unknown []string) bool {
+	s := l.slot(k)
 	s.once.Do(func() { s.v = validateDecoded(crd, unknown).Rejected(l.opts.Strict) })
 	return s.v
 }
@@ -125,9 +124,11 @@ func (l *Linter) Find(f *source.File) []Collected {
 		if err != nil {
 			continue
 		}
-		js := d.JSON
-		out = append(out, Collected{CRD: crd, JSON: js, Source: fmt.Sprintf("%s:%d", d.File, d.Root.Line),
-			Rejected: func() bool { return l.crdRejected(js, crd, unknown) }})
+		// The digest, not the JSON, goes into the closure: a run that
+		// does not keep the JSON does not hold it until the end.
+		k := sha256.Sum256(d.JSON)
+		out = append(out, Collected{CRD: crd, JSON: d.JSON, Source: fmt.Sprintf("%s:%d", d.File, d.Root.Line),
+			Rejected: func() bool { return l.crdRejected(k, crd, unknown) }})
 	}
 	return out
 }

@@ -196,7 +196,7 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	}
 	// The local CRDs are collected when a custom resource first needs the
 	// catalogue; they replace the cluster's, as applying them would.
-	load, err := crdCollector(ctx, cat, in, o.CRDs, l)
+	load, err := crdCollector(ctx, cat, in, o.CRDs, l, false)
 	if err != nil {
 		return err
 	}

@@ -85,7 +85,7 @@ func (in *inputs) read(p string) (*source.File, error) {
 // inputs. Input files that do not mention CustomResourceDefinition are
 // not parsed for this pass.
 func collectCRDs(ctx context.Context, cat *crd.Catalog, in *inputs, crdPaths []string, l *lint.Linter) error {
-	load, err := crdCollector(ctx, cat, in, crdPaths, l)
+	load, err := crdCollector(ctx, cat, in, crdPaths, l, true)
 	if err != nil {
 		return err
 	}
@@ -95,8 +95,10 @@ func collectCRDs(ctx context.Context, cat *crd.Catalog, in *inputs, crdPaths []s
 // crdCollector checks the --crd paths now (usage and read errors come
 // before any output) and returns what fills the catalogue from them and
 // from the inputs: check runs it only when a custom resource needs the
-// catalogue, so linting CRDs alone parses each file once.
-func crdCollector(ctx context.Context, cat *crd.Catalog, in *inputs, crdPaths []string, l *lint.Linter) (func() error, error) {
+// catalogue, so linting CRDs alone parses each file once. keepJSON keeps
+// each CRD's JSON as written in the catalogue (Entry.Raw), for the
+// Immutable Fields design's markers, which the decoded CRD has lost.
+func crdCollector(ctx context.Context, cat *crd.Catalog, in *inputs, crdPaths []string, l *lint.Linter, keepJSON bool) (func() error, error) {
 	extra, err := source.Expand(crdPaths)
 	if err != nil {
 		return nil, inputError(err)
@@ -134,7 +136,11 @@ func crdCollector(ctx context.Context, cat *crd.Catalog, in *inputs, crdPaths []
 		// In input order: a later CRD of the same kind wins, as when applied.
 		for _, fs := range found {
 			for _, c := range fs {
-				cat.AddRaw(c.CRD, c.JSON, c.Source, c.Rejected)
+				raw := c.JSON
+				if !keepJSON {
+					raw = nil
+				}
+				cat.AddRaw(c.CRD, raw, c.Source, c.Rejected)
 			}
 		}
 		return nil
