@@ -83,6 +83,10 @@ func NewCatalog() *Catalog {
 // rejected is asked at most once, when a custom resource of the CRD is
 // first looked up: validating a large CRD is costly, and most runs never
 // need the answer for most CRDs. Nil means accepted.
+//
+// The catalogue takes crd over: once a version is compiled, its decoded
+// schema is dropped from crd (see release). Callers that need the CRD
+// whole afterwards keep a copy.
 func (c *Catalog) Add(crd *apiextensionsv1.CustomResourceDefinition, source string, rejected func() bool) {
 	c.AddRaw(crd, nil, source, rejected)
 }

@@ -31,6 +31,9 @@ import (
 // Version is one served CRD version compiled as the server's CRD handler
 // compiles it (getOrCreateServingInfoFor): reused for every object.
 type Version struct {
+	// CRD is the version's CRD without the versions' decoded schemas
+	// (those from the catalogue; compile's own result keeps them):
+	// Structural and the compiled validators are the schema.
 	CRD  *apiextensionsv1.CustomResourceDefinition
 	GVK  schema.GroupVersionKind
 	Spec apiextensionsv1.CustomResourceDefinitionVersion

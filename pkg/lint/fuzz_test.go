@@ -1,6 +1,7 @@
 package lint
 
 import (
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"os"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ var fuzzCatalog struct {
 	once    sync.Once
 	l       *Linter
 	cat     *crd.Catalog
+	crds    map[schema.GroupKind]*apiextensionsv1.CustomResourceDefinition
 	oracles sync.Map // GroupVersionKind -> *crOracle
 }
 
@@ -46,6 +48,7 @@ func FuzzCRVerdict(f *testing.F) {
 			}
 			fuzzCatalog.l.Collect(source.Parse(p, b))
 		}
+		fuzzCatalog.crds = decodedCRDs(f, crds...)
 	})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file := source.Parse("fuzz.yaml", data)
@@ -61,13 +64,13 @@ func FuzzCRVerdict(f *testing.F) {
 			}
 			g, ver := d.GroupVersion()
 			gvk := schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind}
-			v, _, st, err := fuzzCatalog.cat.Lookup(gvk)
+			_, _, st, err := fuzzCatalog.cat.Lookup(gvk)
 			if st != crd.Found || err != nil {
 				continue
 			}
 			o, ok := fuzzCatalog.oracles.Load(gvk)
 			if !ok {
-				o, _ = fuzzCatalog.oracles.LoadOrStore(gvk, newCROracle(t, v.CRD, ver))
+				o, _ = fuzzCatalog.oracles.LoadOrStore(gvk, newCROracle(t, fuzzCatalog.crds[gvk.GroupKind()], ver))
 			}
 			ns := d.Object.Namespace
 			if ns == "" {
