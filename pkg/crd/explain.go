@@ -33,12 +33,13 @@ import (
 // embedded and list-type parts on the validated object and looks an error
 // up in their output, but only when the answer is not already known from
 // static facts about the schema, computed once per version: a part that
-// cannot report the error need not run, and without CEL an error that
-// no other part can have reported is the schema's. This matters because
-// many objects with errors have only metadata errors (templates with
-// ${VAR} names: 4,554 of the 5,775 in the benchmark), which no part but
-// object meta can report under the schemas the server accepts, and most
-// schemas have no CEL rules.
+// cannot report the error need not run, and without CEL errors (no
+// rules, or CEL blocked by an earlier error) an error that no other part
+// can have reported is the schema's. This matters because many objects
+// with errors have only metadata errors (templates with ${VAR} names:
+// 4,554 of the 5,775 in the benchmark), which no part but object meta
+// can report under the schemas the server accepts, and because most
+// schemas have no CEL rules or an invalid template blocks them.
 
 // explainFacts are facts about a version's schema that settle some of
 // Explain's questions without a re-run. Each is conservative: true
@@ -57,6 +58,9 @@ type explainFacts struct {
 	// metaListType, metaEmbedded, metaSchema: the part may report an
 	// error whose field starts with "metadata".
 	metaListType, metaEmbedded, metaSchema bool
+	// dotSchema: the schema may report an error whose field starts with
+	// ".", as the scale checks' do.
+	dotSchema bool
 	// metaRequired: the root requires metadata (argo, cert-manager and
 	// some cluster-api CRDs do), which the schema reports only for an
 	// object without metadata.
@@ -81,7 +85,8 @@ func newExplainFacts(s *structuralschema.Structural, props *apiextensions.JSONSc
 		// An embedded resource at the root would validate the object's
 		// own metadata as embedded metadata.
 		metaEmbedded: s != nil && s.XEmbeddedResource,
-		metaSchema:   !schemaIgnoresMetadata(props),
+		metaSchema:   schemaMayReport(props, "metadata"),
+		dotSchema:    schemaMayReport(props, "."),
 	}
 	if props != nil {
 		for _, r := range props.Required {
@@ -138,45 +143,56 @@ func anyNode(s *structuralschema.Structural, pred func(*structuralschema.Structu
 	return false
 }
 
-// schemaIgnoresMetadata reports whether the OpenAPI validator built from
-// props can report no error whose field starts with "metadata", given
-// that the object's metadata is a map whose name and generateName are
-// strings when present, and is present if required (what coercion and
-// PrepareForCreate leave; metadataCoerced checks it). The validator names an error by the path of the value it is
-// about, so only the root's handling of its "metadata…" keys matters:
-// the schema of such properties, required, and whatever else applies
+// schemaMayReport reports whether the OpenAPI validator built from props
+// may report an error whose field starts with prefix ("metadata", or "."
+// which starts the scale paths), given that the object's metadata is a
+// map whose name and generateName are strings when present, and is
+// present if required (what coercion and PrepareForCreate leave;
+// metadataCoerced checks it).
+//
+// The validator names an error by the path of the value it is about,
+// which begins with the root key k ("k…" or ".k…", where … is empty or
+// starts with "." or "["), and ValidateCustomResource trims one leading
+// "." from it: a root key ".metadata" reports at "metadata…". So only
+// what the root does with its keys that, as they are or without one
+// leading ".", start with prefix or begin it ("" begins ".") matters:
+// the schemas of such properties, required, and whatever else applies
 // schemas to the root's values (additionalProperties, patternProperties,
 // dependencies, allOf/anyOf/oneOf/not, $ref). The server's CRD
-// validation allows at metadata only type object and constraints on name
-// and generateName (validateStructuralMetadataInvariants), and forbids
-// metadata in junctors; this checks the schema itself, so an unchecked
-// CRD cannot make it wrong.
-func schemaIgnoresMetadata(props *apiextensions.JSONSchemaProps) bool {
+// validation allows at metadata only type object and constraints on
+// name and generateName (validateStructuralMetadataInvariants) and
+// forbids metadata in junctors; this checks the schema itself, so a CRD
+// the server would refuse cannot make it wrong.
+func schemaMayReport(props *apiextensions.JSONSchemaProps, prefix string) bool {
 	if props == nil {
-		return true
+		return false
 	}
 	if len(props.AllOf) > 0 || len(props.AnyOf) > 0 || len(props.OneOf) > 0 || props.Not != nil ||
 		props.AdditionalProperties != nil || len(props.PatternProperties) > 0 || len(props.Dependencies) > 0 ||
 		props.Ref != nil || len(props.Definitions) > 0 {
+		return true
+	}
+	overlaps := func(k string) bool {
+		for _, k := range []string{k, strings.TrimPrefix(k, ".")} {
+			if strings.HasPrefix(k, prefix) || strings.HasPrefix(prefix, k) {
+				return true
+			}
+		}
 		return false
 	}
 	for _, r := range props.Required {
 		// Required "metadata" fails only when metadata is absent,
 		// which metadataCoerced checks.
-		if r != "metadata" && strings.HasPrefix(r, "metadata") {
-			return false
+		if overlaps(r) && r != "metadata" {
+			return true
 		}
 	}
 	for k, p := range props.Properties {
-		if k == "metadata" {
-			if !trivialMetadata(p) {
-				return false
-			}
-		} else if strings.HasPrefix(k, "metadata") {
-			return false
+		if overlaps(k) && !(k == "metadata" && trivialMetadata(p)) {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // trivialMetadata reports whether the metadata schema p only says what
@@ -210,6 +226,9 @@ func annotationOnly(p apiextensions.JSONSchemaProps, typ string) bool {
 type Explanation struct {
 	v   *Version
 	obj map[string]any
+	// noCEL: no error of the verdict is CEL's but the blocked one: the
+	// version has no CEL validator, or the strategy did not run it.
+	noCEL bool
 	// The parts' errors keyed by field.Error.Error(), nil until run.
 	schema, embedded, listType map[string]bool
 }
@@ -217,11 +236,31 @@ type Explanation struct {
 // Explain starts the explanation of a create verdict's errors. It runs
 // nothing yet; valid objects never ask.
 func (v *Version) Explain(vd *Verdict) *Explanation {
-	x := &Explanation{v: v}
+	x := &Explanation{v: v, noCEL: !v.facts.cel}
 	if vd.Object != nil {
 		x.obj = vd.Object.UnstructuredContent()
 	}
+	for _, e := range vd.Errors {
+		x.noCEL = x.noCEL || isBlocked(e)
+	}
 	return x
+}
+
+// blockedDetail is the detail of the error the strategy reports instead
+// of running CEL when an earlier part reported a blocking error (type
+// NotSupported, Required, TooLong, TooMany or TypeInvalid:
+// customresource.hasBlockingErr, unexported).
+const blockedDetail = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"
+
+// isBlocked reports whether e is the strategy's blocked-CEL error,
+// field.Invalid(nil, nil, blockedDetail). No other part makes an error
+// with a nil value at the root: the schema's values are never nil
+// (kubeOpenAPIResultToFieldErrors puts "" instead), CEL's are the node's
+// type, its value (never nil: the validator skips nil) or
+// OmitValueType, and the other parts name a field. So when the verdict
+// has it, CEL did not run.
+func isBlocked(e *field.Error) bool {
+	return e.Type == field.ErrorTypeInvalid && e.Field == "<nil>" && e.BadValue == nil && e.Detail == blockedDetail
 }
 
 // ListType reports whether ValidateListSetsAndMaps reports e.
@@ -257,11 +296,15 @@ func (x *Explanation) Schema(e *field.Error) bool {
 	if isMetadata(e) && !f.metaSchema && metadataCoerced(x.obj, f.metaRequired) {
 		return false
 	}
-	// Without CEL, an error that no other part can have reported is the
-	// schema's: every part but the schema is ruled out by its field
-	// (type meta, object meta, scale) or by asking it.
-	if !f.cel && !isMetadata(e) && e.Field != "kind" && e.Field != "apiVersion" && !f.isScale(e) && !x.ListType(e) && !x.Embedded(e) {
-		return true
+	if strings.HasPrefix(e.Field, ".") && !f.dotSchema {
+		return false
+	}
+	// Without CEL errors, an error that no other part can have reported
+	// is the schema's: every part but the schema is ruled out by its
+	// field (type meta, object meta, scale) or by asking it. The blocked
+	// error itself is the strategy's: no kube-openapi message reads so.
+	if x.noCEL && !isMetadata(e) && e.Field != "kind" && e.Field != "apiVersion" && !f.isScale(e) && !x.ListType(e) && !x.Embedded(e) {
+		return !isBlocked(e)
 	}
 	if x.schema == nil {
 		x.schema = keys(apiservervalidation.ValidateCustomResource(nil, x.obj, x.v.validator))
@@ -283,7 +326,7 @@ func (f explainFacts) isScale(e *field.Error) bool {
 }
 
 // metadataCoerced reports whether obj's metadata is what
-// schemaIgnoresMetadata assumes: a map whose name and generateName are
+// schemaMayReport assumes: a map whose name and generateName are
 // strings when present, and present if required. Coercion (SetObjectMeta
 // from an ObjectMeta) and PrepareForCreate (which sets the generation)
 // always leave it so; this only guards that assumption.
