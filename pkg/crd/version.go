@@ -12,7 +12,6 @@ import (
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
-	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
 	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
@@ -44,6 +43,8 @@ type Version struct {
 
 	strategy  rest.RESTCreateStrategy
 	validator apiservervalidation.SchemaValidator
+	// facts let Explain skip re-runs that cannot change its answers.
+	facts explainFacts
 
 	celOnce   sync.Once
 	celCached *cel.Validator
@@ -117,6 +118,7 @@ func compile(crd *apiextensionsv1.CustomResourceDefinition, name string) (v *Ver
 			return nil, err
 		}
 	}
+	v.facts = newExplainFacts(v.Structural, props, scale)
 	v.strategy = customresource.NewStrategy(typer{}, v.Namespaced, v.GVK, validator, statusValidator, v.Structural, status, scale, v.Spec.SelectableFields)
 	return v, nil
 }
@@ -250,29 +252,6 @@ func (v *Version) coerce(u *unstructured.Unstructured) ([]string, error) {
 		}
 	}
 	return unknown, nil
-}
-
-// Explain splits a verdict's errors by origin, for rule IDs: it reruns the
-// strategy's parts separately (only for objects with errors, so valid
-// objects pay nothing). The maps are keyed by field.Error.Error().
-func (v *Version) Explain(vd *Verdict) (schemaErrs, embedded, listType map[string]bool) {
-	schemaErrs, embedded, listType = map[string]bool{}, map[string]bool{}, map[string]bool{}
-	if vd.Object == nil || len(vd.Errors) == 0 {
-		return
-	}
-	obj := vd.Object.UnstructuredContent()
-	for _, e := range apiservervalidation.ValidateCustomResource(nil, obj, v.validator) {
-		schemaErrs[e.Error()] = true
-	}
-	if v.Structural != nil {
-		for _, e := range schemaobjectmeta.Validate(context.Background(), nil, obj, v.Structural, false) {
-			embedded[e.Error()] = true
-		}
-		for _, e := range structurallisttype.ValidateListSetsAndMaps(nil, v.Structural, obj) {
-			listType[e.Error()] = true
-		}
-	}
-	return
 }
 
 // CELValidator returns the server's CEL validator for this version's

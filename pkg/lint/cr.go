@@ -86,9 +86,9 @@ func (l *Linter) CR(d *source.Document) []report.Finding {
 		return out
 	}
 	if len(vd.Errors) > 0 {
-		schemaErrs, embedded, listType := v.Explain(vd)
+		x := v.Explain(vd)
 		for _, e := range vd.Errors {
-			f := finding(d, classifyCR(e, schemaErrs, embedded, listType), report.Error, e.Field, e.ErrorBody())
+			f := finding(d, classifyCR(e, x), report.Error, e.Field, e.ErrorBody())
 			if e.Field == "<nil>" {
 				// Junctor errors name their field inside the message.
 				if m := junctorRE.FindStringSubmatch(e.ErrorBody()); m != nil {
@@ -118,17 +118,24 @@ func cannotHandle(gvk schema.GroupVersionKind, err error) string {
 	return fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, gvk.Kind, err)
 }
 
+// origins tells which parts of the server's validation report an error
+// (crd.Explanation; the differential test's full re-run).
+type origins interface {
+	ListType(*field.Error) bool
+	Embedded(*field.Error) bool
+	Schema(*field.Error) bool
+}
+
 // classifyCR names the part of the server's validation an error came from.
-func classifyCR(e *field.Error, schemaErrs, embedded, listType map[string]bool) string {
-	key := e.Error()
+func classifyCR(e *field.Error, x origins) string {
 	switch {
 	case e.Field == "kind" || e.Field == "apiVersion":
 		return RuleCRTypeMeta
-	case listType[key]:
+	case x.ListType(e):
 		return RuleCRListType
-	case embedded[key]:
+	case x.Embedded(e):
 		return RuleCREmbedded
-	case schemaErrs[key]:
+	case x.Schema(e):
 		return RuleCRSchema
 	case hasPrefix(e.Field, "metadata"):
 		return RuleCRMetadata

@@ -38,6 +38,7 @@ import (
 // assembles them, apart from pkg/crd.
 type crOracle struct {
 	structural *structuralschema.Structural
+	validator  apiservervalidation.SchemaValidator
 	strategy   rest.RESTCreateStrategy
 	namespaced bool
 }
@@ -89,7 +90,7 @@ func newCROracle(t testing.TB, c *apiextensionsv1.CustomResourceDefinition, ver 
 	}
 	namespaced := c.Spec.Scope == apiextensionsv1.NamespaceScoped
 	gvk := schema.GroupVersionKind{Group: c.Spec.Group, Version: ver, Kind: c.Spec.Names.Kind}
-	return &crOracle{structural: s, namespaced: namespaced,
+	return &crOracle{structural: s, validator: validator, namespaced: namespaced,
 		strategy: customresource.NewStrategy(oracleTyper{}, namespaced, gvk, validator, statusValidator, s, status, scale, sf)}
 }
 
