@@ -173,6 +173,7 @@ func TestExplainDifferentialCorpus(t *testing.T) {
 		}
 		l.Collect(source.Parse(p, data))
 	}
+	decoded := decodedCRDs(t, testutil.Files(t, "crds")...)
 	oracles := map[schema.GroupVersionKind]*crOracle{}
 	mutations := append(append([]struct {
 		name string
@@ -197,7 +198,7 @@ func TestExplainDifferentialCorpus(t *testing.T) {
 			}
 			o := oracles[v.GVK]
 			if o == nil {
-				o = newCROracle(t, v.CRD, v.GVK.Version)
+				o = newCROracle(t, decoded[v.GVK.GroupKind()], v.GVK.Version)
 				oracles[v.GVK] = o
 			}
 			ns := d.Object.Namespace
@@ -253,7 +254,7 @@ func TestExplainDifferentialBase(t *testing.T) {
 	if status != crd.Found || err != nil {
 		t.Fatalf("base CRD not served: %v %v", status, err)
 	}
-	o := newCROracle(t, v.CRD, "v1")
+	o := newCROracle(t, decodedCRDs(t, "testdata/base-crd.yaml")[v.GVK.GroupKind()], "v1")
 	st := &explainDiff{rules: map[string]int{}}
 	metas := []string{`{name: w1}`, `{name: "${NAME}"}`, `{name: w1, labels: {"bad key!": x}}`, `{generateName: "${X}_"}`}
 	for _, c := range append(baseCRs, struct{ name, yaml string }{"kind-mismatch", `kind: Gadget
