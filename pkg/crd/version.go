@@ -98,19 +98,11 @@ func compile(crd *apiextensionsv1.CustomResourceDefinition, name string) (v *Ver
 		return nil, err
 	}
 	var (
-		status          *apiextensions.CustomResourceSubresourceStatus
-		statusValidator apiservervalidation.SchemaValidator
-		scale           *apiextensions.CustomResourceSubresourceScale
+		status *apiextensions.CustomResourceSubresourceStatus
+		scale  *apiextensions.CustomResourceSubresourceScale
 	)
 	if subresources != nil && subresources.Status != nil {
 		status = &apiextensions.CustomResourceSubresourceStatus{}
-		if props != nil && props.Properties != nil {
-			if st, ok := props.Properties["status"]; ok {
-				if statusValidator, _, err = apiservervalidation.NewSchemaValidator(&st); err != nil {
-					return nil, err
-				}
-			}
-		}
 	}
 	if subresources != nil && subresources.Scale != nil {
 		scale = &apiextensions.CustomResourceSubresourceScale{}
@@ -119,7 +111,12 @@ func compile(crd *apiextensionsv1.CustomResourceDefinition, name string) (v *Ver
 		}
 	}
 	v.facts = newExplainFacts(v.Structural, props, scale)
-	v.strategy = customresource.NewStrategy(typer{}, v.Namespaced, v.GVK, validator, statusValidator, v.Structural, status, scale, v.Spec.SelectableFields)
+	// The server also builds a validator for the status schema, used only
+	// by updates of the status subresource, which no command makes: the
+	// strategy gets none, which saves converting every status schema
+	// again. It cannot fail where the whole schema's conversion above
+	// succeeded, since status is part of it.
+	v.strategy = customresource.NewStrategy(typer{}, v.Namespaced, v.GVK, validator, nil, v.Structural, status, scale, v.Spec.SelectableFields)
 	return v, nil
 }
 
