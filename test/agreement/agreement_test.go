@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -994,11 +995,13 @@ func makeVariants(off *offline, gvk schema.GroupVersionKind, f *source.File, d *
 	})
 	// prune keeps status; on create the server drops it when the status
 	// subresource is on, and keeps it (pruned) otherwise.
+	// The variants read the version's schema from its structural form:
+	// the catalogue drops the decoded one once the version is compiled.
 	add("with-status", func(obj map[string]any) bool {
-		if v.Spec.Schema == nil || v.Spec.Schema.OpenAPIV3Schema == nil {
+		if v.Structural == nil {
 			return false
 		}
-		if _, ok := v.Spec.Schema.OpenAPIV3Schema.Properties["status"]; !ok {
+		if _, ok := v.Structural.Properties["status"]; !ok {
 			return false
 		}
 		if _, ok := obj["status"]; ok {
@@ -1008,16 +1011,13 @@ func makeVariants(off *offline, gvk schema.GroupVersionKind, f *source.File, d *
 		return true
 	})
 	add("required-removed", func(obj map[string]any) bool {
-		var s *apiextensionsv1.JSONSchemaProps
-		if v.Spec.Schema != nil {
-			s = v.Spec.Schema.OpenAPIV3Schema
-		}
+		s := v.Structural
 		if s == nil {
 			return false
 		}
 		if ps, ok := s.Properties["spec"]; ok {
 			if spec, ok := obj["spec"].(map[string]any); ok {
-				for _, r := range ps.Required {
+				for _, r := range required(&ps) {
 					if _, has := spec[r]; has {
 						delete(spec, r)
 						return true
@@ -1025,7 +1025,7 @@ func makeVariants(off *offline, gvk schema.GroupVersionKind, f *source.File, d *
 				}
 			}
 		}
-		for _, r := range s.Required {
+		for _, r := range required(s) {
 			if _, has := obj[r]; has && r != "apiVersion" && r != "kind" && r != "metadata" {
 				delete(obj, r)
 				return true
@@ -1034,6 +1034,14 @@ func makeVariants(off *offline, gvk schema.GroupVersionKind, f *source.File, d *
 		return false
 	})
 	return out
+}
+
+// required is a structural schema node's required properties.
+func required(s *structuralschema.Structural) []string {
+	if s.ValueValidation == nil {
+		return nil
+	}
+	return s.ValueValidation.Required
 }
 
 func sortedKeys(m map[string]any) []string {
