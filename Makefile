@@ -16,6 +16,7 @@ build: ## Build bin/kubectl-crdlint
 
 test: ## Run the whole test suite (what CI runs)
 	go test ./...
+	go test -race ./pkg/crd
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

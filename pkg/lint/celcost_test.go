@@ -55,10 +55,10 @@ func TestCELCostsFromInternal(t *testing.T) {
 	if shared < 5 {
 		t.Fatalf("only %d CRDs with rules in more than one version: the reuse of identical schemas is not exercised", shared)
 	}
-	if cache.hits < 50 {
-		t.Fatalf("only %d compilations reused: the cache is not exercised", cache.hits)
+	if cache.hits.Load() < 50 {
+		t.Fatalf("only %d compilations reused: the cache is not exercised", cache.hits.Load())
 	}
-	t.Logf("%d costs compared, %d CRDs with rules in several versions, %d of %d rule nodes' compilations reused", compared, shared, cache.hits, cache.hits+cacheLen(cache))
+	t.Logf("%d costs compared, %d CRDs with rules in several versions, %d of %d rule nodes' compilations reused", compared, shared, cache.hits.Load(), int(cache.hits.Load())+cacheLen(cache))
 }
 
 // costsOfEachVersion compiles every version's schema on its own, converted
@@ -142,6 +142,64 @@ spec:
 	embedded := costs[".properties[embedded].properties[metadata].x-kubernetes-validations[0].rule"]
 	if len(got) != 4 || meta == 0 || embedded == 0 || meta == embedded {
 		t.Fatalf("want 4 costs, the embedded metadata's different from the same type's elsewhere: %+v", got)
+	}
+}
+
+// TestCELCostsPlacedBelow: below a placed node everything is placed, an
+// embedded resource there included. The server refuses this CRD (an
+// embedded resource inside resource metadata), but `check --cel-costs`
+// still prints its costs.
+func TestCELCostsPlacedBelow(t *testing.T) {
+	const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              plain:
+                type: object
+                properties:
+                  name: {type: string, x-kubernetes-validations: [{rule: "self.matches('^a')"}]}
+              nested:
+                type: object
+                x-kubernetes-embedded-resource: true
+                x-kubernetes-validations: [{rule: "has(self.metadata)"}]
+                properties:
+                  metadata:
+                    type: object
+                    x-kubernetes-embedded-resource: true
+                    properties:
+                      name: {type: string, x-kubernetes-validations: [{rule: "self.matches('^a')"}]}
+`
+	f := source.Parse("placed-below.yaml", []byte(crd))
+	v := ValidateCRD(f.Documents[0].JSON)
+	if v.V1 == nil || v.Internal == nil {
+		t.Fatalf("not decoded: %v", v.DecodeError)
+	}
+	got := celCosts(v.V1, v.Internal, newCostCache())
+	if want := costsOfEachVersion(t, v.V1); !reflect.DeepEqual(got, want) {
+		t.Fatalf("with the cache\n%+v\nwithout\n%+v", got, want)
+	}
+	costs := map[string]uint64{}
+	for _, c := range got {
+		costs[c.Field[strings.LastIndex(c.Field, "properties[spec]")+len("properties[spec]"):]] = c.Cost
+	}
+	plain := costs[".properties[plain].properties[name].x-kubernetes-validations[0].rule"]
+	nested := costs[".properties[nested].properties[metadata].properties[name].x-kubernetes-validations[0].rule"]
+	if plain == 0 || nested == 0 || plain == nested {
+		t.Fatalf("want the capped metadata.name to cost differently from the same type elsewhere: %+v", got)
 	}
 }
 

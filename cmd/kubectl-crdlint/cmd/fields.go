@@ -389,7 +389,10 @@ func (o *FieldsOptions) printCRDs(cat *crd.Catalog, names []string) error {
 	var items []crdListing
 	var openapi []map[string]any
 	for _, e := range entries {
-		for _, ver := range e.CRD.Spec.Versions {
+		for i := range e.CRD.Spec.Versions {
+			// By index: Lookup drops a compiled version's schema from
+			// e.CRD (crd.Entry.release).
+			ver := &e.CRD.Spec.Versions[i]
 			v, _, st, err := cat.Lookup(schema.GroupVersionKind{Group: e.CRD.Spec.Group, Version: ver.Name, Kind: e.CRD.Spec.Names.Kind})
 			if err != nil || st != crd.Found {
 				continue
