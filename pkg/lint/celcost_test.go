@@ -5,9 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apiserver/pkg/cel/environment"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -65,18 +63,9 @@ func TestCELCostsFromInternal(t *testing.T) {
 // from v1, as the server's validation does: the reference for celCosts'
 // reuse of identical schemas.
 func costsOfEachVersion(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition) []CELCost {
-	envSet := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
-	var out []CELCost
-	for i := range crd.Spec.Versions {
-		s, path := versionSchema(crd, i)
-		if s == nil {
-			continue
-		}
-		in := &apiextensions.JSONSchemaProps{}
-		if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(s, in, nil); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, schemaCosts(in, path, crd.Spec.Versions[i].Name, envSet, nil)...)
+	out, ok := eachVersionCosts(crd)
+	if !ok {
+		t.Fatal("a version's schema does not convert")
 	}
 	return out
 }
