@@ -70,11 +70,13 @@ func costsOfEachVersion(t *testing.T, crd *apiextensionsv1.CustomResourceDefinit
 	return out
 }
 
-// TestCELCostsPlaced: a node at a resource's root or under its type and
-// object metadata has a CEL type of its own place, so its estimates are
-// not shared with a node of the same content elsewhere.
+// TestCELCostsPlaced: a node at a resource's root, under its type and
+// object metadata, or anywhere below those, has a CEL type of its own
+// place, so its estimates are not shared with a node of the same content
+// elsewhere: each case has two such nodes whose costs must differ, and
+// all costs must equal compiling every version alone.
 func TestCELCostsPlaced(t *testing.T) {
-	const crd = `apiVersion: apiextensions.k8s.io/v1
+	const head = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: widgets.example.com}
 spec:
@@ -92,7 +94,18 @@ spec:
           spec:
             type: object
             properties:
-              meta:
+`
+	tests := []struct {
+		name string
+		// spec's properties, at its indentation.
+		props string
+		// two rules (fields below spec) that must cost differently.
+		a, b string
+	}{{
+		// The embedded resource's metadata.name is capped at 253
+		// characters for CEL; the same type elsewhere is not.
+		name: "embedded metadata",
+		props: `              meta:
                 type: object
                 properties: {name: {type: string}}
                 x-kubernetes-validations: [{rule: "self.name.matches('^a')"}]
@@ -111,53 +124,16 @@ spec:
                     type: object
                     properties: {name: {type: string}}
                     x-kubernetes-validations: [{rule: "self.name.matches('^a')"}]
-`
-	f := source.Parse("placed.yaml", []byte(crd))
-	v := ValidateCRD(f.Documents[0].JSON)
-	if v.V1 == nil {
-		t.Fatalf("not decoded: %v", v.DecodeError)
-	}
-	got := celCosts(v.V1, v.Internal, newCostCache())
-	if want := costsOfEachVersion(t, v.V1); !reflect.DeepEqual(got, want) {
-		t.Fatalf("with the cache\n%+v\nwithout\n%+v", got, want)
-	}
-	costs := map[string]uint64{}
-	for _, c := range got {
-		costs[c.Field[strings.LastIndex(c.Field, "properties[spec]")+len("properties[spec]"):]] = c.Cost
-	}
-	// The embedded resource's metadata.name is capped at 253 characters
-	// for CEL; the same type elsewhere is not.
-	meta := costs[".properties[meta].x-kubernetes-validations[0].rule"]
-	embedded := costs[".properties[embedded].properties[metadata].x-kubernetes-validations[0].rule"]
-	if len(got) != 4 || meta == 0 || embedded == 0 || meta == embedded {
-		t.Fatalf("want 4 costs, the embedded metadata's different from the same type's elsewhere: %+v", got)
-	}
-}
-
-// TestCELCostsPlacedBelow: below a placed node everything is placed, an
-// embedded resource there included. The server refuses this CRD (an
-// embedded resource inside resource metadata), but `check --cel-costs`
-// still prints its costs.
-func TestCELCostsPlacedBelow(t *testing.T) {
-	const crd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              plain:
+`,
+		a: ".properties[meta].x-kubernetes-validations[0].rule",
+		b: ".properties[embedded].properties[metadata].x-kubernetes-validations[0].rule",
+	}, {
+		// Below a placed node everything is placed, an embedded resource
+		// there included. The server refuses this CRD (an embedded
+		// resource inside resource metadata), but `check --cel-costs`
+		// still prints its costs.
+		name: "below placed",
+		props: `              plain:
                 type: object
                 properties:
                   name: {type: string, x-kubernetes-validations: [{rule: "self.matches('^a')"}]}
@@ -171,24 +147,29 @@ spec:
                     x-kubernetes-embedded-resource: true
                     properties:
                       name: {type: string, x-kubernetes-validations: [{rule: "self.matches('^a')"}]}
-`
-	f := source.Parse("placed-below.yaml", []byte(crd))
-	v := ValidateCRD(f.Documents[0].JSON)
-	if v.V1 == nil || v.Internal == nil {
-		t.Fatalf("not decoded: %v", v.DecodeError)
-	}
-	got := celCosts(v.V1, v.Internal, newCostCache())
-	if want := costsOfEachVersion(t, v.V1); !reflect.DeepEqual(got, want) {
-		t.Fatalf("with the cache\n%+v\nwithout\n%+v", got, want)
-	}
-	costs := map[string]uint64{}
-	for _, c := range got {
-		costs[c.Field[strings.LastIndex(c.Field, "properties[spec]")+len("properties[spec]"):]] = c.Cost
-	}
-	plain := costs[".properties[plain].properties[name].x-kubernetes-validations[0].rule"]
-	nested := costs[".properties[nested].properties[metadata].properties[name].x-kubernetes-validations[0].rule"]
-	if plain == 0 || nested == 0 || plain == nested {
-		t.Fatalf("want the capped metadata.name to cost differently from the same type elsewhere: %+v", got)
+`,
+		a: ".properties[plain].properties[name].x-kubernetes-validations[0].rule",
+		b: ".properties[nested].properties[metadata].properties[name].x-kubernetes-validations[0].rule",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := source.Parse(tt.name+".yaml", []byte(head+tt.props))
+			v := ValidateCRD(f.Documents[0].JSON)
+			if v.V1 == nil || v.Internal == nil {
+				t.Fatalf("not decoded: %v", v.DecodeError)
+			}
+			got := celCosts(v.V1, v.Internal, newCostCache())
+			if want := costsOfEachVersion(t, v.V1); !reflect.DeepEqual(got, want) {
+				t.Fatalf("with the cache\n%+v\nwithout\n%+v", got, want)
+			}
+			costs := map[string]uint64{}
+			for _, c := range got {
+				costs[c.Field[strings.LastIndex(c.Field, "properties[spec]")+len("properties[spec]"):]] = c.Cost
+			}
+			if a, b := costs[tt.a], costs[tt.b]; a == 0 || b == 0 || a == b {
+				t.Fatalf("want %s and %s to cost differently: %+v", tt.a, tt.b, got)
+			}
+		})
 	}
 }
 
