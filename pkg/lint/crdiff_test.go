@@ -311,29 +311,62 @@ func decodedCRDs(t testing.TB, files ...string) map[schema.GroupKind]*apiextensi
 	return out
 }
 
-func TestDifferentialCRCorpus(t *testing.T) {
+// corpusCRCatalog is a linter whose catalogue holds every corpus CRD, and
+// the oracle for a version, built once per version from the CRD decoded
+// apart (the catalogue drops compiled versions' decoded schemas).
+func corpusCRCatalog(t *testing.T) (*Linter, *crd.Catalog, func(*crd.Version) *crOracle) {
 	cat := crd.NewCatalog()
 	l := New(Options{Catalog: cat})
-	oracles := map[schema.GroupVersionKind]*crOracle{}
-	crdFiles := testutil.Files(t, "crds")
-	for _, p := range crdFiles {
+	files := testutil.Files(t, "crds")
+	for _, p := range files {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		l.Collect(source.Parse(p, data))
 	}
-	decoded := decodedCRDs(t, crdFiles...)
-	r := rand.New(rand.NewSource(1))
-	var docs, rejected, errPairs, mutantsN int
-	perMutation := map[string]int{}
-	check := func(name string, d *source.Document, v *crd.Version, js []byte) {
-		t.Helper()
+	decoded := decodedCRDs(t, files...)
+	oracles := map[schema.GroupVersionKind]*crOracle{}
+	return l, cat, func(v *crd.Version) *crOracle {
 		o := oracles[v.GVK]
 		if o == nil {
 			o = newCROracle(t, decoded[v.GVK.GroupKind()], v.GVK.Version)
 			oracles[v.GVK] = o
 		}
+		return o
+	}
+}
+
+// eachServedCorpusCR calls fn, in corpus order, for every corpus custom
+// resource whose version cat serves, with its name for messages.
+func eachServedCorpusCR(t *testing.T, cat *crd.Catalog, fn func(name string, d *source.Document, v *crd.Version)) {
+	for _, p := range testutil.Files(t, "crs") {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range source.Parse(filepath.Base(p), data).Documents {
+			if IsCRD(d) || IsBuiltin(d) {
+				continue
+			}
+			g, ver := d.GroupVersion()
+			v, _, st, err := cat.Lookup(schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind})
+			if st != crd.Found || err != nil {
+				continue
+			}
+			fn(fmt.Sprintf("%s#%d.%d", d.File, d.Index, d.Item), d, v)
+		}
+	}
+}
+
+func TestDifferentialCRCorpus(t *testing.T) {
+	l, cat, oracle := corpusCRCatalog(t)
+	r := rand.New(rand.NewSource(1))
+	var docs, rejected, errPairs, mutantsN int
+	perMutation := map[string]int{}
+	check := func(name string, d *source.Document, v *crd.Version, js []byte) {
+		t.Helper()
+		o := oracle(v)
 		ns := d.Object.Namespace
 		if ns == "" {
 			ns = DefaultNamespace
@@ -349,42 +382,26 @@ func TestDifferentialCRCorpus(t *testing.T) {
 			t.Errorf("%s: verdict differs from the server (rejected %v, want %v)\n got: %q\nwant: %q", name, gotRejected, wantRejected, got, want)
 		}
 	}
-	for _, p := range testutil.Files(t, "crs") {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := source.Parse(filepath.Base(p), data)
-		for _, d := range f.Documents {
-			if IsCRD(d) || IsBuiltin(d) {
+	eachServedCorpusCR(t, cat, func(name string, d *source.Document, v *crd.Version) {
+		check(name, d, v, d.JSON)
+		for _, m := range crMutations {
+			var obj map[string]any
+			if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
+				t.Fatal(err)
+			}
+			if !m.edit(r, obj, v.Structural) {
 				continue
 			}
-			g, ver := d.GroupVersion()
-			v, _, st, err := cat.Lookup(schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind})
-			if st != crd.Found || err != nil {
-				continue
+			y := toYAML(t, obj)
+			mf := source.Parse(name+"~"+m.name, y)
+			if len(mf.Documents) != 1 {
+				t.Fatalf("%s~%s: mutant did not parse: %v", name, m.name, mf.Findings)
 			}
-			name := fmt.Sprintf("%s#%d.%d", d.File, d.Index, d.Item)
-			check(name, d, v, d.JSON)
-			for _, m := range crMutations {
-				var obj map[string]any
-				if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
-					t.Fatal(err)
-				}
-				if !m.edit(r, obj, v.Structural) {
-					continue
-				}
-				y := toYAML(t, obj)
-				mf := source.Parse(name+"~"+m.name, y)
-				if len(mf.Documents) != 1 {
-					t.Fatalf("%s~%s: mutant did not parse: %v", name, m.name, mf.Findings)
-				}
-				check(name+"~"+m.name, mf.Documents[0], v, mf.Documents[0].JSON)
-				mutantsN++
-				perMutation[m.name]++
-			}
+			check(name+"~"+m.name, mf.Documents[0], v, mf.Documents[0].JSON)
+			mutantsN++
+			perMutation[m.name]++
 		}
-	}
+	})
 	keys := make([]string, 0, len(perMutation))
 	for k := range perMutation {
 		keys = append(keys, k+"="+strconv.Itoa(perMutation[k]))

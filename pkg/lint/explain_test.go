@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -18,7 +17,6 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -164,72 +162,42 @@ var explainMutations = []struct {
 // the same with a templated name on top), the rule IDs classifyCR gives
 // with crd.Version.Explain against those it gives with the full re-run.
 func TestExplainDifferentialCorpus(t *testing.T) {
-	cat := crd.NewCatalog()
-	l := New(Options{Catalog: cat})
-	for _, p := range testutil.Files(t, "crds") {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l.Collect(source.Parse(p, data))
-	}
-	decoded := decodedCRDs(t, testutil.Files(t, "crds")...)
-	oracles := map[schema.GroupVersionKind]*crOracle{}
+	_, cat, oracle := corpusCRCatalog(t)
 	mutations := append(append([]struct {
 		name string
 		edit func(r *rand.Rand, obj map[string]any, s *structuralschema.Structural) bool
 	}{}, crMutations...), explainMutations...)
 	st := &explainDiff{rules: map[string]int{}}
 	r := rand.New(rand.NewSource(3))
-	for _, p := range testutil.Files(t, "crs") {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
+	eachServedCorpusCR(t, cat, func(name string, d *source.Document, v *crd.Version) {
+		o := oracle(v)
+		ns := d.Object.Namespace
+		if ns == "" {
+			ns = DefaultNamespace
 		}
-		f := source.Parse(filepath.Base(p), data)
-		for _, d := range f.Documents {
-			if IsCRD(d) || IsBuiltin(d) {
+		decode := func() map[string]any {
+			var obj map[string]any
+			if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
+				t.Fatal(err)
+			}
+			return obj
+		}
+		compareExplain(t, st, o, name, v, decode(), ns)
+		for _, m := range mutations {
+			obj := decode()
+			if !m.edit(r, obj, v.Structural) {
 				continue
 			}
-			g, ver := d.GroupVersion()
-			v, _, status, err := cat.Lookup(schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind})
-			if status != crd.Found || err != nil {
+			compareExplain(t, st, o, name+"~"+m.name, v, obj, ns)
+			if strings.HasPrefix(m.name, "metadata-") {
 				continue
 			}
-			o := oracles[v.GVK]
-			if o == nil {
-				o = newCROracle(t, decoded[v.GVK.GroupKind()], v.GVK.Version)
-				oracles[v.GVK] = o
-			}
-			ns := d.Object.Namespace
-			if ns == "" {
-				ns = DefaultNamespace
-			}
-			decode := func() map[string]any {
-				var obj map[string]any
-				if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
-					t.Fatal(err)
-				}
-				return obj
-			}
-			name := fmt.Sprintf("%s#%d.%d", d.File, d.Index, d.Item)
-			compareExplain(t, st, o, name, v, decode(), ns)
-			for _, m := range mutations {
-				obj := decode()
-				if !m.edit(r, obj, v.Structural) {
-					continue
-				}
-				compareExplain(t, st, o, name+"~"+m.name, v, obj, ns)
-				if strings.HasPrefix(m.name, "metadata-") {
-					continue
-				}
-				obj = decode()
-				m.edit(r, obj, v.Structural)
-				explainMutations[0].edit(r, obj, v.Structural)
-				compareExplain(t, st, o, name+"~"+m.name+"+metadata-name-template", v, obj, ns)
-			}
+			obj = decode()
+			m.edit(r, obj, v.Structural)
+			explainMutations[0].edit(r, obj, v.Structural)
+			compareExplain(t, st, o, name+"~"+m.name+"+metadata-name-template", v, obj, ns)
 		}
-	}
+	})
 	// No corpus CRD has an embedded resource: the base CRD's cases have.
 	for _, rule := range []string{RuleCRSchema, RuleCRCEL, RuleCRListType, RuleCRMetadata} {
 		if st.rules[rule] == 0 {
