@@ -11,44 +11,43 @@ import (
 	"k8s.io/apimachinery/pkg/version"
 )
 
-// Status says how a lookup went.
-type Status int
+// Layer orders where CRDs come from: a CRD of a higher layer replaces one
+// of a lower layer for the same group and kind whatever the order they are
+// added in; within a layer the later one wins, as applying them in order
+// would.
+type Layer int
 
 const (
-	// Found: the version exists and is served.
-	Found Status = iota
-	// NoCRD: no CRD defines the group and kind.
-	NoCRD
-	// NoVersion: the CRD has no such version.
-	NoVersion
-	// NotServed: the version exists but is not served.
-	NotServed
-	// Invalid: the CRD defining the kind would itself be rejected.
-	Invalid
+	// Cluster: CRDs read from a cluster (--crd-from-cluster, --live).
+	Cluster Layer = iota
+	// Extra: CRDs given with --crd.
+	Extra
+	// Input: CRDs among the inputs.
+	Input
 )
 
 // Entry is one CRD known to the catalogue.
 type Entry struct {
-	CRD *apiextensionsv1.CustomResourceDefinition
+	Def *Definition
 	// Source says where the CRD came from (a file position, a cluster).
 	Source string
-	// Raw is the CRD's JSON as written, when known: it keeps what the
-	// server's decoder drops (the Immutable Fields design's markers).
-	Raw []byte
-	// rejected tells, computed once on first need, whether the server
-	// would refuse the CRD, so that no custom resource of it can exist.
-	rejected     func() bool
-	rejectedOnce sync.Once
-	isRejected   bool
+	layer  Layer
 
 	mu       sync.Mutex
 	versions map[string]*Version
 	errs     map[string]error
 }
 
-// Catalog indexes CRDs by group and kind. It is safe for concurrent use;
-// each version is compiled on first use, once.
+// CRD is the decoded CRD. Once a version is compiled its schema is gone
+// from it (see release): read versions by index, never copy one whole.
+func (e *Entry) CRD() *apiextensionsv1.CustomResourceDefinition { return e.Def.V1 }
+
+// Catalog indexes CRDs by group and kind, as the server's discovery and
+// CRD handler do. It is safe for concurrent use; each version is compiled
+// on first use, once, and each CRD validated at most once (Definition).
 type Catalog struct {
+	strict bool
+
 	mu   sync.RWMutex
 	byGK map[schema.GroupKind]*Entry
 
@@ -56,9 +55,16 @@ type Catalog struct {
 	fill     func()
 }
 
-// Fill sets what adds the CRDs, with Add or AddRaw, when the catalogue is
-// first read (Lookup, Entry, Entries or Len): a run that never needs a
-// CRD never collects them. Call it before any read.
+// NewCatalog returns an empty catalogue. strict judges the CRDs under
+// fieldValidation=Strict (a CRD with unknown fields is rejected, so its
+// kind does not exist), as kubectl apply's default.
+func NewCatalog(strict bool) *Catalog {
+	return &Catalog{strict: strict, byGK: map[schema.GroupKind]*Entry{}}
+}
+
+// Fill sets what adds CRDs when the catalogue is first read (Lookup,
+// Entry, Entries or Len): a run that never looks a kind up never reads
+// them. Call it before any read.
 func (c *Catalog) Fill(fill func()) {
 	c.fill = fill
 }
@@ -71,44 +77,31 @@ func (c *Catalog) filled() {
 	})
 }
 
-// NewCatalog returns an empty catalogue.
-func NewCatalog() *Catalog {
-	return &Catalog{byGK: map[schema.GroupKind]*Entry{}}
-}
-
-// Add registers a CRD (already defaulted, as the server stores it). A later
-// CRD for the same group and kind replaces an earlier one, as applying it
-// would.
-//
-// rejected is asked at most once, when a custom resource of the CRD is
-// first looked up: validating a large CRD is costly, and most runs never
-// need the answer for most CRDs. Nil means accepted.
-//
-// The catalogue takes crd over: once a version is compiled, its decoded
-// schema is dropped from crd (see release). Callers that need the CRD
-// whole afterwards keep a copy.
-func (c *Catalog) Add(crd *apiextensionsv1.CustomResourceDefinition, source string, rejected func() bool) {
-	c.AddRaw(crd, nil, source, rejected)
-}
-
-// AddRaw is Add keeping the CRD's JSON as written.
-func (c *Catalog) AddRaw(crd *apiextensionsv1.CustomResourceDefinition, raw []byte, source string, rejected func() bool) {
-	gk := schema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}
+// Add registers a decoded CRD of a layer. Definitions that did not decode
+// are ignored: no kind can come from them. The catalogue takes d over:
+// once a version is compiled, its decoded schema is dropped from d.V1.
+func (c *Catalog) Add(d *Definition, source string, layer Layer) {
+	if d.V1 == nil {
+		return
+	}
+	gk := schema.GroupKind{Group: d.V1.Spec.Group, Kind: d.V1.Spec.Names.Kind}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.byGK[gk] = &Entry{CRD: crd, Raw: raw, Source: source, rejected: rejected, versions: map[string]*Version{}, errs: map[string]error{}}
+	if old, ok := c.byGK[gk]; ok && old.layer > layer {
+		return
+	}
+	c.byGK[gk] = &Entry{Def: d, Source: source, layer: layer, versions: map[string]*Version{}, errs: map[string]error{}}
 }
 
-// Rejected reports whether the server would refuse the CRD itself.
-func (e *Entry) Rejected() bool {
-	e.rejectedOnce.Do(func() {
-		if e.rejected != nil {
-			e.isRejected = e.rejected()
-			e.rejected = nil // what it holds is not needed again
-		}
-	})
-	return e.isRejected
+// FromV1 wraps a CRD already decoded and defaulted (as the server stores
+// it), for callers that hold typed objects rather than JSON.
+func FromV1(crd *apiextensionsv1.CustomResourceDefinition) *Definition {
+	return &Definition{V1: crd}
 }
+
+// Rejected reports whether the server would refuse the CRD itself, so
+// that no custom resource of it can exist.
+func (e *Entry) Rejected(strict bool) bool { return e.Def.Rejected(strict) }
 
 // Len is the number of CRDs.
 func (c *Catalog) Len() int {
@@ -127,7 +120,7 @@ func (c *Catalog) Entries() []*Entry {
 	for _, e := range c.byGK {
 		out = append(out, e)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].CRD.Name < out[j].CRD.Name })
+	sort.Slice(out, func(i, j int) bool { return out[i].CRD().Name < out[j].CRD().Name })
 	return out
 }
 
@@ -139,29 +132,75 @@ func (c *Catalog) Entry(gk schema.GroupKind) *Entry {
 	return c.byGK[gk]
 }
 
-// Lookup finds the compiled version for a group, version and kind.
-func (c *Catalog) Lookup(gvk schema.GroupVersionKind) (*Version, *Entry, Status, error) {
+// Reason says why a kind cannot be served.
+type Reason int
+
+const (
+	// NoCRD: no CRD defines the group and kind.
+	NoCRD Reason = iota + 1
+	// Rejected: the CRD defining the kind would itself be rejected.
+	Rejected
+	// NoVersion: the CRD has no such version.
+	NoVersion
+	// NotServed: the version exists but is not served.
+	NotServed
+	// Unservable: the server could not build the handler for the version.
+	Unservable
+)
+
+// LookupError is why a group, version and kind cannot be served, with
+// the one message every command shows for it.
+type LookupError struct {
+	Reason Reason
+	GVK    schema.GroupVersionKind
+	// Entry is the CRD of the kind, nil for NoCRD.
+	Entry *Entry
+	// Err is the compilation failure, for Unservable.
+	Err error
+}
+
+func (e *LookupError) Error() string {
+	gv, kind := e.GVK.GroupVersion(), e.GVK.Kind
+	switch e.Reason {
+	case NoCRD:
+		return fmt.Sprintf("no CRD for %s, Kind=%s", gv, kind)
+	case Rejected:
+		return fmt.Sprintf("no matches for kind %q in version %q: its CustomResourceDefinition (%s) would be rejected by the server", kind, gv, e.Entry.Source)
+	case NoVersion:
+		return fmt.Sprintf("no matches for kind %q in version %q: CRD %s has no version %q (served: %s)", kind, gv, e.Entry.CRD().Name, e.GVK.Version, e.Entry.Served())
+	case NotServed:
+		return fmt.Sprintf("the server could not find the requested resource: version %q of CRD %s is not served (served: %s)", e.GVK.Version, e.Entry.CRD().Name, e.Entry.Served())
+	}
+	return fmt.Sprintf("CRD %s (%s) cannot serve version %q: %v", e.Entry.CRD().Name, e.Entry.Source, e.GVK.Version, e.Err)
+}
+
+// Lookup returns the compiled version serving a group, version and kind,
+// or a *LookupError saying why there is none.
+func (c *Catalog) Lookup(gvk schema.GroupVersionKind) (*Version, error) {
 	e := c.Entry(gvk.GroupKind())
 	if e == nil {
-		return nil, nil, NoCRD, nil
+		return nil, &LookupError{Reason: NoCRD, GVK: gvk}
 	}
-	if e.Rejected() {
-		return nil, e, Invalid, nil
+	if e.Rejected(c.strict) {
+		return nil, &LookupError{Reason: Rejected, GVK: gvk, Entry: e}
 	}
 	var spec *apiextensionsv1.CustomResourceDefinitionVersion
-	for i := range e.CRD.Spec.Versions {
-		if e.CRD.Spec.Versions[i].Name == gvk.Version {
-			spec = &e.CRD.Spec.Versions[i]
+	for i := range e.CRD().Spec.Versions {
+		if e.CRD().Spec.Versions[i].Name == gvk.Version {
+			spec = &e.CRD().Spec.Versions[i]
 		}
 	}
 	if spec == nil {
-		return nil, e, NoVersion, nil
+		return nil, &LookupError{Reason: NoVersion, GVK: gvk, Entry: e}
 	}
 	if !spec.Served {
-		return nil, e, NotServed, nil
+		return nil, &LookupError{Reason: NotServed, GVK: gvk, Entry: e}
 	}
 	v, err := e.version(gvk.Version)
-	return v, e, Found, err
+	if err != nil {
+		return nil, &LookupError{Reason: Unservable, GVK: gvk, Entry: e, Err: err}
+	}
+	return v, nil
 }
 
 func (e *Entry) version(name string) (*Version, error) {
@@ -173,7 +212,7 @@ func (e *Entry) version(name string) (*Version, error) {
 	if err, ok := e.errs[name]; ok {
 		return nil, err
 	}
-	v, err := compile(e.CRD, name)
+	v, err := compile(e.CRD(), name)
 	if err != nil {
 		e.errs[name] = err
 		return nil, err
@@ -186,20 +225,21 @@ func (e *Entry) version(name string) (*Version, error) {
 // release drops the decoded v1 schema of a compiled version: the compiled
 // form is all that is used from then on, and on a large run the decoded
 // schemas are a fifth of the live heap, which the garbage collector scans
-// over and over. Rejected has run by now (Lookup asks it first). Readers
-// of e.CRD that may run concurrently read versions by index, never a
-// whole version, so clearing one field races with nothing; v keeps a CRD
-// of its own, without schemas (it uses its compiled one).
+// over and over. The verdict has been computed by now (Lookup asks it
+// first). Readers of e.CRD() that may run concurrently read versions by
+// index, never a whole version, so clearing one field races with nothing;
+// v keeps a CRD of its own, without schemas (it uses its compiled one).
 func (e *Entry) release(v *Version, name string) {
-	for i := range e.CRD.Spec.Versions {
-		if e.CRD.Spec.Versions[i].Name == name {
-			e.CRD.Spec.Versions[i].Schema = nil
+	crd := e.CRD()
+	for i := range crd.Spec.Versions {
+		if crd.Spec.Versions[i].Name == name {
+			crd.Spec.Versions[i].Schema = nil
 		}
 	}
-	own := *e.CRD
-	own.Spec.Versions = make([]apiextensionsv1.CustomResourceDefinitionVersion, len(e.CRD.Spec.Versions))
-	for i := range e.CRD.Spec.Versions {
-		own.Spec.Versions[i] = e.CRD.Spec.Versions[i]
+	own := *crd
+	own.Spec.Versions = make([]apiextensionsv1.CustomResourceDefinitionVersion, len(crd.Spec.Versions))
+	for i := range crd.Spec.Versions {
+		own.Spec.Versions[i] = crd.Spec.Versions[i]
 		own.Spec.Versions[i].Schema = nil
 	}
 	v.CRD = &own
@@ -210,8 +250,8 @@ func (e *Entry) release(v *Version, name string) {
 // server's preference order.
 func (e *Entry) Versions() []string {
 	var names []string
-	for i := range e.CRD.Spec.Versions {
-		names = append(names, e.CRD.Spec.Versions[i].Name)
+	for i := range e.CRD().Spec.Versions {
+		names = append(names, e.CRD().Spec.Versions[i].Name)
 	}
 	sort.SliceStable(names, func(i, j int) bool {
 		return version.CompareKubeAwareVersionStrings(names[i], names[j]) > 0
@@ -248,8 +288,8 @@ func DeprecationWarning(crd *apiextensionsv1.CustomResourceDefinition, ver strin
 // Served lists the served versions, for messages.
 func (e *Entry) Served() string {
 	var s []string
-	for i := range e.CRD.Spec.Versions {
-		if v := &e.CRD.Spec.Versions[i]; v.Served {
+	for i := range e.CRD().Spec.Versions {
+		if v := &e.CRD().Spec.Versions[i]; v.Served {
 			s = append(s, v.Name)
 		}
 	}

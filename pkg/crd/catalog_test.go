@@ -1,12 +1,14 @@
 package crd
 
 import (
+	"errors"
 	"strings"
 	"sync"
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
 )
 
@@ -23,39 +25,61 @@ func widgetCRD(versions ...apiextensionsv1.CustomResourceDefinitionVersion) *api
 	return c
 }
 
+// accepted and rejected are Definitions whose verdict is known, so that
+// catalogue tests do not depend on what validation says of a sketch.
+func accepted(c *apiextensionsv1.CustomResourceDefinition) *Definition {
+	return &Definition{V1: c, verdict: &CRDVerdict{}}
+}
+
+func rejected(c *apiextensionsv1.CustomResourceDefinition) *Definition {
+	return &Definition{V1: c, verdict: &CRDVerdict{Errors: field.ErrorList{field.Invalid(field.NewPath("spec"), "", "bad")}}}
+}
+
+func widgetGVK(version string) schema.GroupVersionKind {
+	return schema.GroupVersionKind{Group: "example.com", Version: version, Kind: "Widget"}
+}
+
 func TestLookup(t *testing.T) {
-	cat := NewCatalog()
-	cat.Add(widgetCRD(
+	cat := NewCatalog(false)
+	cat.Add(accepted(widgetCRD(
 		apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1", Served: true, Storage: true},
 		apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1beta1", Served: false},
-	), "crd.yaml:1", nil)
-	cat.Add(widgetCRD(apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1", Served: true, Storage: true}), "bad.yaml:1", func() bool { return true })
+	)), "crd.yaml:1", Input)
+	cat.Add(rejected(widgetCRD(apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1", Served: true, Storage: true})), "bad.yaml:1", Input)
 	// The second Add replaced the first: the later CRD of a kind wins.
-	if _, e, st, _ := cat.Lookup(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}); st != Invalid || e.Source != "bad.yaml:1" {
-		t.Fatalf("got %v from %v, want Invalid from bad.yaml:1", st, e)
+	var le *LookupError
+	if _, err := cat.Lookup(widgetGVK("v1")); !errors.As(err, &le) || le.Reason != Rejected || le.Entry.Source != "bad.yaml:1" {
+		t.Fatalf("got %v, want Rejected from bad.yaml:1", err)
 	}
-	cat.Add(widgetCRD(
+	cat.Add(accepted(widgetCRD(
 		apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1", Served: true, Storage: true},
 		apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1beta1", Served: false},
-	), "crd.yaml:1", func() bool { return false })
+	)), "crd.yaml:1", Input)
+	// A lower layer never replaces a higher one, whenever it comes.
+	cat.Add(rejected(widgetCRD(apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1", Served: true, Storage: true})), "extra.yaml:1", Extra)
 	tests := []struct {
 		name string
 		gvk  schema.GroupVersionKind
-		want Status
+		want Reason // 0: found
+		msg  string
 	}{
-		{"served", schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, Found},
-		{"not served", schema.GroupVersionKind{Group: "example.com", Version: "v1beta1", Kind: "Widget"}, NotServed},
-		{"no such version", schema.GroupVersionKind{Group: "example.com", Version: "v2", Kind: "Widget"}, NoVersion},
-		{"other kind", schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"}, NoCRD},
+		{"served", widgetGVK("v1"), 0, ""},
+		{"not served", widgetGVK("v1beta1"), NotServed, `the server could not find the requested resource: version "v1beta1" of CRD widgets.example.com is not served (served: v1)`},
+		{"no such version", widgetGVK("v2"), NoVersion, `no matches for kind "Widget" in version "example.com/v2": CRD widgets.example.com has no version "v2" (served: v1)`},
+		{"other kind", schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"}, NoCRD, "no CRD for example.com/v1, Kind=Gadget"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v, _, st, err := cat.Lookup(tt.gvk)
-			if st != tt.want || err != nil {
-				t.Fatalf("got %v %v, want %v", st, err, tt.want)
+			v, err := cat.Lookup(tt.gvk)
+			if tt.want == 0 {
+				if err != nil || v == nil || v.GVK != tt.gvk || !v.Namespaced {
+					t.Fatalf("got %+v, %v", v, err)
+				}
+				return
 			}
-			if st == Found && (v == nil || v.GVK != tt.gvk || !v.Namespaced) {
-				t.Fatalf("got version %+v", v)
+			var le *LookupError
+			if !errors.As(err, &le) || le.Reason != tt.want || err.Error() != tt.msg {
+				t.Fatalf("got %v, want reason %d: %s", err, tt.want, tt.msg)
 			}
 		})
 	}
@@ -100,9 +124,9 @@ func TestCreateDefaultsAndPrunes(t *testing.T) {
 			"size": {Type: "integer", Default: &apiextensionsv1.JSON{Raw: []byte("1")}},
 		}},
 	}
-	cat := NewCatalog()
-	cat.Add(c, "crd", nil)
-	v, _, _, err := cat.Lookup(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"})
+	cat := NewCatalog(false)
+	cat.Add(accepted(c), "crd", Input)
+	v, err := cat.Lookup(widgetGVK("v1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,9 +153,9 @@ func TestUpdateTransitionRule(t *testing.T) {
 			"size":   {Type: "integer", Maximum: ptr.To(10.0)},
 		}},
 	}
-	cat := NewCatalog()
-	cat.Add(c, "crd", nil)
-	v, _, _, err := cat.Lookup(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"})
+	cat := NewCatalog(false)
+	cat.Add(accepted(c), "crd", Input)
+	v, err := cat.Lookup(widgetGVK("v1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,12 +190,13 @@ func TestUpdateTransitionRule(t *testing.T) {
 }
 
 // TestFill: the fill runs once, on the first read of any kind, and what it
-// adds replaces CRDs added before it (a cluster's, under local ones).
+// adds replaces CRDs of a lower layer added before it (a cluster's, under
+// local ones).
 func TestFill(t *testing.T) {
 	reads := map[string]func(*Catalog) bool{
 		"Lookup": func(c *Catalog) bool {
-			_, e, _, _ := c.Lookup(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"})
-			return e != nil
+			v, _ := c.Lookup(widgetGVK("v1"))
+			return v != nil
 		},
 		"Entry":   func(c *Catalog) bool { return c.Entry(schema.GroupKind{Group: "example.com", Kind: "Widget"}) != nil },
 		"Entries": func(c *Catalog) bool { return len(c.Entries()) == 1 },
@@ -180,12 +205,12 @@ func TestFill(t *testing.T) {
 	v1 := apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1", Served: true, Storage: true}
 	for name, read := range reads {
 		t.Run(name, func(t *testing.T) {
-			cat := NewCatalog()
-			cat.Add(widgetCRD(v1), "cluster", nil)
+			cat := NewCatalog(false)
+			cat.Add(accepted(widgetCRD(v1)), "cluster", Cluster)
 			fills := 0
 			cat.Fill(func() {
 				fills++
-				cat.Add(widgetCRD(v1), "local.yaml:1", nil)
+				cat.Add(accepted(widgetCRD(v1)), "local.yaml:1", Extra)
 			})
 			if fills != 0 {
 				t.Fatal("filled before any read")
@@ -222,8 +247,9 @@ func TestReleaseConcurrent(t *testing.T) {
 			"only" + c.Spec.Versions[i].Name: {Type: "string"},
 		}
 	}
-	cat := NewCatalog()
-	cat.Add(c, "crd.yaml:1", func() bool { return false })
+	cat := NewCatalog(false)
+	cat.Add(accepted(c), "crd.yaml:1", Input)
+	e := cat.Entry(schema.GroupKind{Group: "example.com", Kind: "Widget"})
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
 		wg.Add(1)
@@ -231,9 +257,9 @@ func TestReleaseConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := range names {
 				n := names[(i+g)%len(names)]
-				v, e, st, err := cat.Lookup(schema.GroupVersionKind{Group: "example.com", Version: n, Kind: "Widget"})
-				if st != Found || err != nil {
-					t.Errorf("%s: %v %v", n, st, err)
+				v, err := cat.Lookup(widgetGVK(n))
+				if err != nil {
+					t.Errorf("%s: %v", n, err)
 					return
 				}
 				if _, ok := v.Structural.Properties["only"+n]; !ok || len(v.Structural.Properties) != 1 {
@@ -241,8 +267,8 @@ func TestReleaseConcurrent(t *testing.T) {
 				}
 				_ = e.Served()
 				_ = e.Versions()
-				_ = DeprecationWarning(e.CRD, n)
-				if v.CRD == e.CRD || v.Spec.Schema != nil {
+				_ = DeprecationWarning(e.CRD(), n)
+				if v.CRD == e.CRD() || v.Spec.Schema != nil {
 					t.Errorf("%s: the version shares the entry's CRD or keeps its decoded schema", n)
 				}
 			}

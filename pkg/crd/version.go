@@ -395,3 +395,25 @@ func (v *Version) CELErrors(newObj, oldObj map[string]any) map[string]bool {
 	}
 	return out
 }
+
+// DefaultNamespace is where kubectl sends a namespaced object that names
+// none (with no namespace set in the kubeconfig context).
+const DefaultNamespace = "default"
+
+// FieldType is the schema type of a selectable field's JSONPath in this
+// version, as the server resolves it (cel.ValidFieldPath without array
+// notation): "" when the path resolves to nothing. Enum and format
+// qualify strings.
+func (v *Version) FieldType(jsonPath string) (typ, format string, enum bool) {
+	if v.Structural == nil {
+		return "", "", false
+	}
+	_, s, err := cel.ValidFieldPath(jsonPath, v.Structural, cel.WithFieldPathAllowArrayNotation(false))
+	if err != nil || s == nil {
+		return "", "", false
+	}
+	if s.ValueValidation != nil {
+		return s.Type, s.ValueValidation.Format, len(s.ValueValidation.Enum) > 0
+	}
+	return s.Type, "", false
+}

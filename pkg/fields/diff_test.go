@@ -16,7 +16,6 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -129,8 +128,11 @@ func TestDifferentialFieldSelectors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range lint.New(lint.Options{}).Find(source.Parse(p, data)) {
-			v1 := c.CRD.DeepCopy()
+		for _, c := range crd.FindCRDs(source.Parse(p, data)) {
+			if c.Def == nil || c.Def.V1 == nil {
+				continue
+			}
+			v1 := c.Def.V1.DeepCopy()
 			ver := &v1.Spec.Versions[0]
 			for i := range v1.Spec.Versions {
 				if v1.Spec.Versions[i].Served {
@@ -171,19 +173,20 @@ func TestDifferentialFieldSelectors(t *testing.T) {
 			// server accepts; versions whose schemas lack the fields make
 			// it invalid, and such CRDs are left out.
 			js, _ := jsonMarshal(v1)
-			if vd := lint.ValidateCRD(js); vd.Rejected(false) {
+			def := crd.Decode(js)
+			if vd := def.Verdict(nil); vd.Rejected(false) {
 				if os.Getenv("CRDLINT_DEBUG_SKIPS") != "" {
 					t.Logf("%s left out: %v", v1.Name, vd.Errors)
 				}
 				skipped++
 				continue
 			}
-			cat := crd.NewCatalog()
-			cat.Add(v1, p, nil)
+			cat := crd.NewCatalog(false)
+			cat.Add(def, p, crd.Input)
 			gvk := schema.GroupVersionKind{Group: v1.Spec.Group, Version: ver.Name, Kind: v1.Spec.Names.Kind}
-			v, _, st, err := cat.Lookup(gvk)
-			if st != crd.Found || err != nil {
-				t.Fatalf("%s: %v %v", v1.Name, st, err)
+			v, err := cat.Lookup(gvk)
+			if err != nil {
+				t.Fatalf("%s: %v", v1.Name, err)
 			}
 			crds++
 			for n := 0; n < 20; n++ {

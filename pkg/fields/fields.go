@@ -14,7 +14,6 @@ package fields
 import (
 	"strings"
 
-	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	"k8s.io/apimachinery/pkg/fields"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
@@ -44,14 +43,12 @@ func Selectable(v *crd.Version) []Field {
 	}
 	for _, sf := range v.Spec.SelectableFields {
 		f := Field{Path: strings.TrimPrefix(sf.JSONPath, "."), Source: SelectableFields}
-		if v.Structural != nil {
-			if _, s, err := cel.ValidFieldPath(sf.JSONPath, v.Structural, cel.WithFieldPathAllowArrayNotation(false)); err == nil && s != nil {
-				f.Type = s.Type
-				if s.ValueValidation != nil && len(s.ValueValidation.Enum) > 0 {
-					f.Type += " (enum)"
-				} else if s.ValueValidation != nil && s.ValueValidation.Format != "" {
-					f.Type += " (" + s.ValueValidation.Format + ")"
-				}
+		if typ, format, enum := v.FieldType(sf.JSONPath); typ != "" {
+			f.Type = typ
+			if enum {
+				f.Type += " (enum)"
+			} else if format != "" {
+				f.Type += " (" + format + ")"
 			}
 		}
 		out = append(out, f)

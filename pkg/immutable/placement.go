@@ -62,6 +62,11 @@ func ValidateCRD(crdJSON []byte) ([]Problem, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ValidateObject(crd)
+}
+
+// ValidateObject is ValidateCRD for a CRD already decoded as generic JSON.
+func ValidateObject(crd map[string]any) ([]Problem, error) {
 	spec, _ := crd["spec"].(map[string]any)
 	var ps []Problem
 	check := func(raw map[string]any, path string) error {

@@ -260,7 +260,16 @@ func sortedKeys[V any](m map[string]V) []string {
 // spec.validation.openAPIV3Schema shared by all versions. An empty version
 // selects the only version of a single-version CRD.
 func FromCRD(crdJSON []byte, version string) (*Schema, error) {
-	raw, _, err := crdVersionSchema(crdJSON, version)
+	crd, err := decodeCRD(crdJSON)
+	if err != nil {
+		return nil, err
+	}
+	return FromObject(crd, version)
+}
+
+// FromObject is FromCRD for a CRD already decoded as generic JSON.
+func FromObject(crd map[string]any, version string) (*Schema, error) {
+	raw, _, err := versionSchemaOf(crd, version)
 	if err != nil {
 		return nil, err
 	}
@@ -295,6 +304,10 @@ func crdVersionSchema(crdJSON []byte, version string) (map[string]any, string, e
 	if err != nil {
 		return nil, "", err
 	}
+	return versionSchemaOf(crd, version)
+}
+
+func versionSchemaOf(crd map[string]any, version string) (map[string]any, string, error) {
 	spec, _ := crd["spec"].(map[string]any)
 	if spec == nil {
 		return nil, "", fmt.Errorf("CRD has no spec")

@@ -2,20 +2,16 @@ package immutable
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
-	apiextensionsinstall "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celescape "k8s.io/apiserver/pkg/cel"
 	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 )
 
 // ToCEL rewrites a CRD (raw JSON, as written) so that real API servers
@@ -654,29 +650,16 @@ func unboundedBelow(raw map[string]any, data string) []string {
 	return out
 }
 
-var serverScheme = func() *runtime.Scheme {
-	s := runtime.NewScheme()
-	apiextensionsinstall.Install(s)
-	return s
-}()
-
-// serverErrors runs the server's CRD validation on a v1 CRD.
-func serverErrors(js []byte) (errs field.ErrorList, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("the server's CRD validation panicked: %v", r)
-		}
-	}()
-	v1 := &apiextensionsv1.CustomResourceDefinition{}
-	if err := json.Unmarshal(js, v1); err != nil {
-		return nil, err
+// serverErrors runs the server's CRD validation (a create) on a v1 CRD.
+func serverErrors(js []byte) (field.ErrorList, error) {
+	v := crd.Decode(js).Verdict(nil)
+	if v.DecodeError != nil {
+		return nil, v.DecodeError
 	}
-	serverScheme.Default(v1)
-	in := &apiextensions.CustomResourceDefinition{}
-	if err := serverScheme.Convert(v1, in, nil); err != nil {
-		return nil, err
+	if v.Panic != "" {
+		return nil, fmt.Errorf("the server's CRD validation panicked: %v", v.Panic)
 	}
-	return validation.ValidateCustomResourceDefinition(context.Background(), in), nil
+	return v.Errors, nil
 }
 
 // checkServer validates the translated CRD as the server would and maps

@@ -1,7 +1,6 @@
 package immutable
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand"
@@ -9,50 +8,28 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	serializerjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
-	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	"k8s.io/apiserver/pkg/registry/rest"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 )
 
-// pkg/lint imports this package, so the tests cannot call lint.ValidateCRD
-// and lint.DecodeCRD; serverValidateCRD and decodeV1 repeat their steps
-// (strict decode, v1 defaulting, conversion, PrepareForCreate, the CRD
-// strategy's ValidateCreate).
-
-var strictCRDDecoder = serializerjson.NewSerializerWithOptions(serializerjson.DefaultMetaFactory, serverScheme, serverScheme,
-	serializerjson.SerializerOptions{Strict: true})
-
 func decodeV1(t testing.TB, js []byte) *apiextensionsv1.CustomResourceDefinition {
 	t.Helper()
-	obj, _, err := strictCRDDecoder.Decode(js, nil, &apiextensionsv1.CustomResourceDefinition{})
-	if err != nil {
-		t.Fatalf("decoding the translated CRD (strict): %v\n%s", err, js)
+	d := crd.Decode(js)
+	if d.DecodeError != nil || len(d.Unknown) > 0 {
+		t.Fatalf("decoding the translated CRD (strict): %v %v\n%s", d.DecodeError, d.Unknown, js)
 	}
-	c := obj.(*apiextensionsv1.CustomResourceDefinition)
-	serverScheme.Default(c)
-	return c
+	return d.V1
 }
 
 // serverValidateCRD returns the server's errors for a create of the CRD.
 func serverValidateCRD(t testing.TB, js []byte) []string {
 	t.Helper()
-	v1 := decodeV1(t, js)
-	internal := &apiextensions.CustomResourceDefinition{}
-	if err := serverScheme.Convert(v1.DeepCopy(), internal, nil); err != nil {
-		t.Fatal(err)
-	}
-	ctx := genericapirequest.WithNamespace(context.Background(), "")
-	strategy := customresourcedefinition.NewStrategy(serverScheme)
-	strategy.PrepareForCreate(ctx, internal)
+	decodeV1(t, js)
 	var out []string
-	for _, e := range rest.ValidateCreate(ctx, internal, strategy) {
+	for _, e := range crd.Decode(js).Verdict(nil).Errors {
 		out = append(out, e.Error())
 	}
 	return out
@@ -124,9 +101,9 @@ func newDiffer(t testing.TB, crdJSON []byte) (*differ, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := crd.NewCatalog()
-	cat.Add(decodeV1(t, out), "tocel", nil)
-	v, _, _, err := cat.Lookup(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"})
+	cat := crd.NewCatalog(false)
+	cat.Add(crd.FromV1(decodeV1(t, out)), "tocel", crd.Input)
+	v, err := cat.Lookup(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,14 +57,14 @@ func BenchmarkCRDCorpus(b *testing.B) {
 // crBench loads the corpus CRDs into a catalogue and returns the corpus
 // custom resources that have a CRD there, as parsed files.
 func crBench(b *testing.B) (*Linter, [][]byte) {
-	cat := crd.NewCatalog()
+	cat := crd.NewCatalog(false)
 	l := New(Options{Catalog: cat})
 	for _, p := range testutil.Files(b, "crds") {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			b.Fatal(err)
 		}
-		l.Collect(source.Parse(p, data))
+		collect(l, source.Parse(p, data))
 	}
 	var files [][]byte
 	for _, p := range testutil.Files(b, "crs") {
@@ -124,14 +124,14 @@ func BenchmarkCRBatch10k(b *testing.B) {
 // resource with a CRD, updated to itself plus a label: most CEL
 // transition rules (self == oldSelf) are evaluated and hold.
 func BenchmarkCRUpdate(b *testing.B) {
-	cat := crd.NewCatalog()
+	cat := crd.NewCatalog(false)
 	l := New(Options{Catalog: cat})
 	for _, p := range testutil.Files(b, "crds") {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			b.Fatal(err)
 		}
-		l.Collect(source.Parse(p, data))
+		collect(l, source.Parse(p, data))
 	}
 	type pair struct {
 		v        *crd.Version
@@ -146,12 +146,12 @@ func BenchmarkCRUpdate(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, d := range source.Parse(p, data).Documents {
-			if IsCRD(d) || IsBuiltin(d) {
+			if crd.IsCRD(d) || crd.IsBuiltin(d) {
 				continue
 			}
 			g, ver := d.GroupVersion()
-			v, _, st, err := cat.Lookup(schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind})
-			if st != crd.Found || err != nil {
+			v, err := cat.Lookup(schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind})
+			if err != nil {
 				continue
 			}
 			if n++; n%5 != 0 {
@@ -167,7 +167,7 @@ func BenchmarkCRUpdate(b *testing.B) {
 			}
 			md["labels"] = map[string]any{"bench": "updated"}
 			updated, _ := json.Marshal(obj)
-			pairs = append(pairs, pair{v: v, old: d.JSON, new: updated, ns: DefaultNamespace})
+			pairs = append(pairs, pair{v: v, old: d.JSON, new: updated, ns: crd.DefaultNamespace})
 		}
 	}
 	if len(pairs) < 200 {

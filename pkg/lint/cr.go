@@ -15,40 +15,17 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
-// DefaultNamespace is where kubectl sends a namespaced object that names
-// none (with no namespace set in the kubeconfig context).
-const DefaultNamespace = "default"
-
 // CR lints one custom resource: the server's verdict on create against
 // the CRD the catalogue holds for it.
 func (l *Linter) CR(d *source.Document) []report.Finding {
-	g, ver := d.GroupVersion()
-	gvk := schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind}
-	v, entry, status, err := l.opts.Catalog.Lookup(gvk)
-	switch status {
-	case crd.NoCRD:
-		sev := report.Warning
-		if l.opts.RequireCRDs {
-			sev = report.Error
-		}
-		return []report.Finding{finding(d, RuleCRNoCRD, sev, "kind", fmt.Sprintf("no CRD for %s, Kind=%s", gvk.GroupVersion(), gvk.Kind))}
-	case crd.Invalid:
-		return []report.Finding{finding(d, RuleCRCRDRejected, report.Error, "kind",
-			fmt.Sprintf("no matches for kind %q in version %q: its CustomResourceDefinition (%s) would be rejected by the server", gvk.Kind, gvk.GroupVersion(), entry.Source))}
-	case crd.NoVersion:
-		return []report.Finding{finding(d, RuleCRVersion, report.Error, "apiVersion",
-			fmt.Sprintf("no matches for kind %q in version %q: CRD %s has no version %q (served: %s)", gvk.Kind, gvk.GroupVersion(), entry.CRD.Name, gvk.Version, entry.Served()))}
-	case crd.NotServed:
-		return []report.Finding{finding(d, RuleCRVersion, report.Error, "apiVersion",
-			fmt.Sprintf("the server could not find the requested resource: version %q of CRD %s is not served (served: %s)", gvk.Version, entry.CRD.Name, entry.Served()))}
-	}
+	gvk := crd.GVK(d)
+	v, err := l.opts.Catalog.Lookup(gvk)
 	if err != nil {
-		return []report.Finding{finding(d, RuleCRCRDRejected, report.Error, "kind",
-			fmt.Sprintf("CRD %s (%s) cannot serve version %q: %v", entry.CRD.Name, entry.Source, gvk.Version, err))}
+		return []report.Finding{l.lookupFinding(d, err)}
 	}
 	var out []report.Finding
 	if v.Spec.Deprecated {
-		out = append(out, finding(d, RuleCRDeprecated, report.Warning, "apiVersion", crd.DeprecationWarning(entry.CRD, gvk.Version)))
+		out = append(out, finding(d, RuleCRDeprecated, report.Warning, "apiVersion", crd.DeprecationWarning(v.CRD, gvk.Version)))
 	}
 	obj, ok := d.TakeValue()
 	if !ok {
@@ -58,7 +35,7 @@ func (l *Linter) CR(d *source.Document) []report.Finding {
 	}
 	ns := d.Object.Namespace
 	if ns == "" {
-		ns = DefaultNamespace
+		ns = crd.DefaultNamespace
 	}
 	vd := v.Create(obj, ns)
 	if vd.Panic != "" {
@@ -144,4 +121,24 @@ func classifyCR(e *field.Error, x origins) string {
 	}
 	// What remains of the strategy's verdict is its CEL validation.
 	return RuleCRCEL
+}
+
+// lookupFinding is the finding for a custom resource whose kind cannot be
+// served, in the lookup's own words.
+func (l *Linter) lookupFinding(d *source.Document, err error) report.Finding {
+	var le *crd.LookupError
+	if !errors.As(err, &le) {
+		return finding(d, RuleCRCRDRejected, report.Error, "kind", err.Error())
+	}
+	switch le.Reason {
+	case crd.NoCRD:
+		sev := report.Warning
+		if l.opts.RequireCRDs {
+			sev = report.Error
+		}
+		return finding(d, RuleCRNoCRD, sev, "kind", le.Error())
+	case crd.NoVersion, crd.NotServed:
+		return finding(d, RuleCRVersion, report.Error, "apiVersion", le.Error())
+	}
+	return finding(d, RuleCRCRDRejected, report.Error, "kind", le.Error())
 }

@@ -1,28 +1,32 @@
 package lint
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
+	"strings"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/immutable"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // CRD lints one CustomResourceDefinition document: the server's verdict on
-// create, positioned, then the warnings beyond the server.
-func (l *Linter) CRD(d *source.Document) []report.Finding {
+// create, positioned, then the warnings beyond the server. def is the
+// document's CRD as decoded when it was collected; nil decodes it here.
+func (l *Linter) CRD(d *source.Document, def *crd.Definition) []report.Finding {
 	if _, v := d.GroupVersion(); v != "v1" {
 		return []report.Finding{finding(d, RuleCRDAPIRemoved, report.Error, "apiVersion",
 			fmt.Sprintf("no matches for kind \"CustomResourceDefinition\" in version %q: no supported Kubernetes release serves it%s; use apiextensions.k8s.io/v1", d.Object.APIVersion, removedNote(v)))}
 	}
-	v := l.validateCRD(d.JSON)
+	if def == nil {
+		def = crd.Decode(d.JSON)
+	}
+	v := def.Verdict(l.costs)
 	var out []report.Finding
 	if v.DecodeError != nil {
 		out = append(out, finding(d, RuleCRDDecode, report.Error, decodeField(v.DecodeError),
 			"CustomResourceDefinition in version \"v1\" cannot be handled as a CustomResourceDefinition: "+v.DecodeError.Error()))
-		return out
+		return l.filter(out)
 	}
 	if v.Panic != "" {
 		out = append(out, finding(d, RuleCRDServerPanic, report.Error, "",
@@ -33,17 +37,17 @@ func (l *Linter) CRD(d *source.Document) []report.Finding {
 	}
 	if l.opts.Strict && len(v.Unknown) > 0 {
 		// Strict field validation stops the request at decoding (400).
-		return dedupeFindings(out)
+		return l.filter(dedupeFindings(out))
 	}
 	for _, e := range v.Errors {
-		for _, p := range TranslatePath(e.Field, v.Internal) {
+		for _, p := range TranslatePath(e.Field, len(def.V1.Spec.Versions)) {
 			out = append(out, finding(d, classify(e, p), report.Error, p, e.ErrorBody()))
 		}
 	}
-	out = append(out, serverWarnings(d, v)...)
-	out = append(out, beyondServer(d, v, l.costs)...)
-	out = append(out, mutability(d)...)
-	return dedupeFindings(out)
+	out = append(out, serverWarnings(d, def.V1, v)...)
+	out = append(out, beyondServer(d, def.V1, v)...)
+	out = append(out, mutability(d, def)...)
+	return l.filter(dedupeFindings(out))
 }
 
 // dedupeFindings drops repeated findings, as the server drops repeated
@@ -70,11 +74,11 @@ func removedNote(version string) string {
 
 // mutability checks the Immutable Fields design's markers, which the
 // server's decoder drops, so they are read from the CRD as written.
-func mutability(d *source.Document) []report.Finding {
-	if !bytes.Contains(d.JSON, []byte("mutability")) {
+func mutability(d *source.Document, def *crd.Definition) []report.Finding {
+	if def.Markers == nil {
 		return nil
 	}
-	problems, err := immutable.ValidateCRD(d.JSON)
+	problems, err := immutable.ValidateObject(def.Markers)
 	if err != nil {
 		return nil
 	}
@@ -82,7 +86,7 @@ func mutability(d *source.Document) []report.Finding {
 	for _, p := range problems {
 		out = append(out, finding(d, RuleCRDMutability, report.Error, p.Path, p.Message))
 	}
-	if field := firstMarker(d.JSON); field != "" {
+	if field := firstMarker(def.Markers); field != "" {
 		out = append(out, finding(d, RuleCRDMutabilityUnenforced, report.Warning, field,
 			"x-kubernetes-mutability and x-kubernetes-key-mutability are not known to any Kubernetes API server: they are dropped (an error under fieldValidation=Strict) and never enforced; `kubectl crdlint immutable` checks updates against them offline"))
 	}
@@ -90,12 +94,8 @@ func mutability(d *source.Document) []report.Finding {
 }
 
 // firstMarker is the path of the first marker in the CRD's schemas.
-func firstMarker(js []byte) string {
-	var crd map[string]any
-	if json.Unmarshal(js, &crd) != nil {
-		return ""
-	}
-	spec, _ := crd["spec"].(map[string]any)
+func firstMarker(obj map[string]any) string {
+	spec, _ := obj["spec"].(map[string]any)
 	versions, _ := spec["versions"].([]any)
 	for i, v := range versions {
 		vm, _ := v.(map[string]any)
@@ -133,4 +133,24 @@ func findMarker(s map[string]any, path string) string {
 func asMap(v any) map[string]any {
 	m, _ := v.(map[string]any)
 	return m
+}
+
+// decodeField extracts the JSON field path from a decoding error such as
+// "json: cannot unmarshal string into Go struct field
+// CustomResourceDefinitionVersion.spec.versions.served of type bool".
+func decodeField(err error) string {
+	msg := err.Error()
+	const marker = "Go struct field "
+	i := strings.Index(msg, marker)
+	if i < 0 {
+		return ""
+	}
+	rest := msg[i+len(marker):]
+	if j := strings.Index(rest, " of type"); j >= 0 {
+		rest = rest[:j]
+	}
+	if j := strings.IndexByte(rest, '.'); j >= 0 {
+		return rest[j+1:]
+	}
+	return ""
 }

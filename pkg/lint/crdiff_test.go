@@ -300,10 +300,10 @@ func decodedCRDs(t testing.TB, files ...string) map[schema.GroupKind]*apiextensi
 			t.Fatal(err)
 		}
 		for _, d := range source.Parse(p, data).Documents {
-			if !IsCRD(d) {
+			if !crd.IsCRD(d) {
 				continue
 			}
-			if c, err := DecodeCRD(d.JSON); err == nil {
+			if c := crd.Decode(d.JSON).V1; c != nil {
 				out[schema.GroupKind{Group: c.Spec.Group, Kind: c.Spec.Names.Kind}] = c
 			}
 		}
@@ -315,7 +315,7 @@ func decodedCRDs(t testing.TB, files ...string) map[schema.GroupKind]*apiextensi
 // the oracle for a version, built once per version from the CRD decoded
 // apart (the catalogue drops compiled versions' decoded schemas).
 func corpusCRCatalog(t *testing.T) (*Linter, *crd.Catalog, func(*crd.Version) *crOracle) {
-	cat := crd.NewCatalog()
+	cat := crd.NewCatalog(false)
 	l := New(Options{Catalog: cat})
 	files := testutil.Files(t, "crds")
 	for _, p := range files {
@@ -323,7 +323,7 @@ func corpusCRCatalog(t *testing.T) (*Linter, *crd.Catalog, func(*crd.Version) *c
 		if err != nil {
 			t.Fatal(err)
 		}
-		l.Collect(source.Parse(p, data))
+		collect(l, source.Parse(p, data))
 	}
 	decoded := decodedCRDs(t, files...)
 	oracles := map[schema.GroupVersionKind]*crOracle{}
@@ -346,12 +346,12 @@ func eachServedCorpusCR(t *testing.T, cat *crd.Catalog, fn func(name string, d *
 			t.Fatal(err)
 		}
 		for _, d := range source.Parse(filepath.Base(p), data).Documents {
-			if IsCRD(d) || IsBuiltin(d) {
+			if crd.IsCRD(d) || crd.IsBuiltin(d) {
 				continue
 			}
 			g, ver := d.GroupVersion()
-			v, _, st, err := cat.Lookup(schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind})
-			if st != crd.Found || err != nil {
+			v, err := cat.Lookup(schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind})
+			if err != nil {
 				continue
 			}
 			fn(fmt.Sprintf("%s#%d.%d", d.File, d.Index, d.Item), d, v)
@@ -369,7 +369,7 @@ func TestDifferentialCRCorpus(t *testing.T) {
 		o := oracle(v)
 		ns := d.Object.Namespace
 		if ns == "" {
-			ns = DefaultNamespace
+			ns = crd.DefaultNamespace
 		}
 		want, wantRejected := o.create(js, ns)
 		got, gotRejected := crPairs(l.CR(d))
@@ -444,13 +444,12 @@ func TestDifferentialCRBase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := crd.NewCatalog()
+	cat := crd.NewCatalog(false)
 	l := New(Options{Catalog: cat})
-	l.Collect(source.Parse("base-crd.yaml", b))
+	collect(l, source.Parse("base-crd.yaml", b))
 	gvk := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
-	_, _, st, err := cat.Lookup(gvk)
-	if st != crd.Found || err != nil {
-		t.Fatalf("base CRD not served: %v %v", st, err)
+	if _, err := cat.Lookup(gvk); err != nil {
+		t.Fatalf("base CRD not served: %v", err)
 	}
 	o := newCROracle(t, decodedCRDs(t, "testdata/base-crd.yaml")[gvk.GroupKind()], "v1")
 	rejected := 0

@@ -20,6 +20,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -70,7 +71,7 @@ func oracleWith(js []byte, dropSelectable bool) (pairs []string, rejected bool) 
 	st := customresourcedefinition.NewStrategy(oracleScheme)
 	st.PrepareForCreate(ctx, crd)
 	for _, e := range rest.ValidateCreate(ctx, crd, st) {
-		for _, p := range TranslatePath(e.Field, crd) {
+		for _, p := range TranslatePath(e.Field, len(crd.Spec.Versions)) {
 			pairs = append(pairs, p+": "+e.ErrorBody())
 		}
 	}
@@ -90,7 +91,7 @@ func dedupe(s []string) []string {
 
 // ours is the linter's verdict: its error findings as (field, message).
 func ours(t *testing.T, l *Linter, d *source.Document) (pairs []string, fs []report.Finding) {
-	fs = l.CRD(d)
+	fs = l.CRD(d, nil)
 	for _, f := range fs {
 		if f.Severity == report.Error {
 			if f.Rule == RuleCRDMutability {
@@ -122,7 +123,7 @@ func compare(t *testing.T, l *Linter, name string, data []byte, st *diffStats) {
 	t.Helper()
 	f := source.Parse(name, data)
 	for _, d := range f.Documents {
-		if !IsCRD(d) {
+		if !crd.IsCRD(d) {
 			continue
 		}
 		if _, v := d.GroupVersion(); v != "v1" {

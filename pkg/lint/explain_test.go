@@ -173,7 +173,7 @@ func TestExplainDifferentialCorpus(t *testing.T) {
 		o := oracle(v)
 		ns := d.Object.Namespace
 		if ns == "" {
-			ns = DefaultNamespace
+			ns = crd.DefaultNamespace
 		}
 		decode := func() map[string]any {
 			var obj map[string]any
@@ -215,12 +215,12 @@ func TestExplainDifferentialBase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := crd.NewCatalog()
+	cat := crd.NewCatalog(false)
 	l := New(Options{Catalog: cat})
-	l.Collect(source.Parse("base-crd.yaml", b))
-	v, _, status, err := cat.Lookup(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"})
-	if status != crd.Found || err != nil {
-		t.Fatalf("base CRD not served: %v %v", status, err)
+	collect(l, source.Parse("base-crd.yaml", b))
+	v, err := cat.Lookup(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"})
+	if err != nil {
+		t.Fatalf("base CRD not served: %v", err)
 	}
 	o := newCROracle(t, decodedCRDs(t, "testdata/base-crd.yaml")[v.GVK.GroupKind()], "v1")
 	st := &explainDiff{rules: map[string]int{}}

@@ -39,14 +39,14 @@ func FuzzCRVerdict(f *testing.F) {
 	f.Add([]byte("apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: x, namespace: y}\nspec: {rules: [{matches: [{path: {type: Exact, value: nope}}]}]}\n"))
 	crds := testutil.Files(f, "crds")
 	fuzzCatalog.once.Do(func() {
-		fuzzCatalog.cat = crd.NewCatalog()
+		fuzzCatalog.cat = crd.NewCatalog(false)
 		fuzzCatalog.l = New(Options{Catalog: fuzzCatalog.cat})
 		for _, p := range crds {
 			b, err := os.ReadFile(p)
 			if err != nil {
 				f.Fatal(err)
 			}
-			fuzzCatalog.l.Collect(source.Parse(p, b))
+			collect(fuzzCatalog.l, source.Parse(p, b))
 		}
 		fuzzCatalog.crds = decodedCRDs(f, crds...)
 	})
@@ -59,13 +59,13 @@ func FuzzCRVerdict(f *testing.F) {
 			}
 		}
 		for _, d := range file.Documents {
-			if IsCRD(d) || IsBuiltin(d) {
+			if crd.IsCRD(d) || crd.IsBuiltin(d) {
 				continue
 			}
 			g, ver := d.GroupVersion()
 			gvk := schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind}
-			_, _, st, err := fuzzCatalog.cat.Lookup(gvk)
-			if st != crd.Found || err != nil {
+			_, err := fuzzCatalog.cat.Lookup(gvk)
+			if err != nil {
 				continue
 			}
 			o, ok := fuzzCatalog.oracles.Load(gvk)
@@ -74,7 +74,7 @@ func FuzzCRVerdict(f *testing.F) {
 			}
 			ns := d.Object.Namespace
 			if ns == "" {
-				ns = DefaultNamespace
+				ns = crd.DefaultNamespace
 			}
 			want, wantRejected := safeCreate(o.(*crOracle), d.JSON, ns)
 			if want == nil && wantRejected {

@@ -3,8 +3,6 @@ package lint
 import (
 	"strconv"
 	"strings"
-
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 )
 
 // hoisted are the internal spec fields that v1→internal conversion lifts
@@ -33,9 +31,10 @@ func hasPrefix(path, prefix string) bool {
 }
 
 // TranslatePath maps a field path of an error about the internal CRD to the
-// paths in the user's v1 document. A hoisted field becomes one path per
-// version (each version's copy has the error); other paths map to one.
-func TranslatePath(path string, in *apiextensions.CustomResourceDefinition) []string {
+// paths in the user's v1 document, which has versions versions. A hoisted
+// field becomes one path per version (each version's copy has the error);
+// other paths map to one.
+func TranslatePath(path string, versions int) []string {
 	if path == "spec.version" {
 		return []string{"spec.versions[0].name"}
 	}
@@ -55,10 +54,7 @@ func TranslatePath(path string, in *apiextensions.CustomResourceDefinition) []st
 			continue
 		}
 		rest := path[len(h.internal):]
-		n := 1
-		if in != nil {
-			n = len(in.Spec.Versions)
-		}
+		n := max(versions, 1)
 		out := make([]string, 0, n)
 		for i := 0; i < n; i++ {
 			out = append(out, "spec.versions["+strconv.Itoa(i)+"]."+h.perVersion+rest)

@@ -5,13 +5,10 @@ import (
 	"strconv"
 	"strings"
 
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
-	"k8s.io/apiserver/pkg/cel/environment"
-	"k8s.io/kube-openapi/pkg/validation/spec"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -19,23 +16,21 @@ import (
 // serverWarnings positions the warnings the server returns on create. The
 // server words them without a path; each is reported at every schema node
 // that causes it.
-func serverWarnings(d *source.Document, v *CRDVerdict) []report.Finding {
-	if len(v.Warnings) == 0 || v.V1 == nil {
+func serverWarnings(d *source.Document, v1 *apiextensionsv1.CustomResourceDefinition, v *crd.CRDVerdict) []report.Finding {
+	if len(v.Warnings) == 0 {
 		return nil
 	}
 	want := make(map[string]bool, len(v.Warnings))
 	for _, w := range v.Warnings {
 		want[w] = true
 	}
-	compat := environment.DefaultCompatibilityVersion()
 	var out []report.Finding
 	seen := map[string]bool{}
-	for i := range v.V1.Spec.Versions {
-		s, path := versionSchema(v.V1, i)
+	for i := range v1.Spec.Versions {
+		s, path := versionSchema(v1, i)
 		walkSchema(s, path, func(n schemaVisit) {
 			if n.s.Format != "" {
-				ss := &spec.Schema{SchemaProps: spec.SchemaProps{Format: n.s.Format, Type: []string{n.s.Type}}}
-				for _, f := range apiservervalidation.GetUnrecognizedFormats(ss, compat) {
+				for _, f := range crd.UnrecognizedFormats(n.s.Format, n.s.Type) {
 					msg := fmt.Sprintf("unrecognized format %q", f)
 					if want[msg] {
 						seen[msg] = true
@@ -65,18 +60,17 @@ func serverWarnings(d *source.Document, v *CRDVerdict) []report.Finding {
 // beyondServer are the warnings for what the server accepts but users
 // regret. They run only on CRDs the server would accept, whose schemas are
 // structural.
-func beyondServer(d *source.Document, v *CRDVerdict, costs *costCache) []report.Finding {
-	if v.V1 == nil || len(v.Errors) > 0 {
+func beyondServer(d *source.Document, def *apiextensionsv1.CustomResourceDefinition, v *crd.CRDVerdict) []report.Finding {
+	if len(v.Errors) > 0 {
 		return nil
 	}
-	crd := v.V1
 	var out []report.Finding
 	add := func(rule, field, msg string) {
 		out = append(out, finding(d, rule, report.Warning, field, msg))
 	}
-	for i, ver := range crd.Spec.Versions {
+	for i, ver := range def.Spec.Versions {
 		vp := "spec.versions[" + strconv.Itoa(i) + "]"
-		s, path := versionSchema(crd, i)
+		s, path := versionSchema(def, i)
 		if s != nil {
 			if s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields {
 				add(RuleCRDNoPruning, path+".x-kubernetes-preserve-unknown-fields",
@@ -116,8 +110,8 @@ func beyondServer(d *source.Document, v *CRDVerdict, costs *costCache) []report.
 				fmt.Sprintf("version %q is served and deprecated but has no deprecationWarning: clients see only a generic warning", ver.Name))
 		}
 	}
-	out = append(out, conversionNone(d, crd)...)
-	out = append(out, celCostWarnings(d, crd, v.Internal, costs)...)
+	out = append(out, conversionNone(d, def)...)
+	out = append(out, celCostWarnings(d, v.Costs)...)
 	return out
 }
 
@@ -201,12 +195,12 @@ func schemaHasPath(root *apiextensionsv1.JSONSchemaProps, jsonPath string) bool 
 
 // conversionNone: served versions whose schemas differ, relabelled rather
 // than converted.
-func conversionNone(d *source.Document, crd *apiextensionsv1.CustomResourceDefinition) []report.Finding {
-	if c := crd.Spec.Conversion; c != nil && c.Strategy != apiextensionsv1.NoneConverter {
+func conversionNone(d *source.Document, def *apiextensionsv1.CustomResourceDefinition) []report.Finding {
+	if c := def.Spec.Conversion; c != nil && c.Strategy != apiextensionsv1.NoneConverter {
 		return nil
 	}
 	var served []apiextensionsv1.CustomResourceDefinitionVersion
-	for _, v := range crd.Spec.Versions {
+	for _, v := range def.Spec.Versions {
 		if v.Served {
 			served = append(served, v)
 		}
@@ -234,19 +228,19 @@ func conversionNone(d *source.Document, crd *apiextensionsv1.CustomResourceDefin
 
 // celCostWarnings flags expressions above half of a budget, before a small
 // change pushes them over and the server starts rejecting the CRD.
-func celCostWarnings(d *source.Document, crd *apiextensionsv1.CustomResourceDefinition, internal *apiextensions.CustomResourceDefinition, costs *costCache) []report.Finding {
+func celCostWarnings(d *source.Document, costs []crd.CELCost) []report.Finding {
 	var out []report.Finding
 	totalsWarned := map[string]bool{}
-	for _, c := range celCosts(crd, internal, costs) {
-		if c.Cost > RuleCostLimit/2 && c.Cost <= RuleCostLimit {
+	for _, c := range costs {
+		if c.Cost > crd.RuleCostLimit/2 && c.Cost <= crd.RuleCostLimit {
 			out = append(out, finding(d, RuleCRDCELCost, report.Warning, c.Field,
-				fmt.Sprintf("estimated cost %d is %.0f%% of the per-expression budget %d", c.Cost, pct(c.Cost, RuleCostLimit), RuleCostLimit)))
+				fmt.Sprintf("estimated cost %d is %.0f%% of the per-expression budget %d", c.Cost, pct(c.Cost, crd.RuleCostLimit), crd.RuleCostLimit)))
 		}
-		if c.Total > CRDCostLimit/2 && c.Total <= CRDCostLimit && !totalsWarned[c.Version] {
+		if c.Total > crd.CRDCostLimit/2 && c.Total <= crd.CRDCostLimit && !totalsWarned[c.Version] {
 			totalsWarned[c.Version] = true
 			i := strings.Index(c.Field, ".openAPIV3Schema") + len(".openAPIV3Schema")
 			out = append(out, finding(d, RuleCRDCELCost, report.Warning, c.Field[:i],
-				fmt.Sprintf("estimated cost of all rules of version %q is %d, %.0f%% of the per-CRD budget %d", c.Version, c.Total, pct(c.Total, CRDCostLimit), CRDCostLimit)))
+				fmt.Sprintf("estimated cost of all rules of version %q is %d, %.0f%% of the per-CRD budget %d", c.Version, c.Total, pct(c.Total, crd.CRDCostLimit), crd.CRDCostLimit)))
 		}
 	}
 	return out

@@ -28,7 +28,7 @@ func pruneCases(b *testing.B) []pruneCase {
 	var cs []pruneCase
 	for i := 0; i < len(corpus.docs); i += 10 {
 		d := corpus.docs[i]
-		v, _, _, _ := lookup(d)
+		v, _ := lookup(d)
 		var obj map[string]any
 		if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
 			b.Fatal(err)
@@ -87,7 +87,7 @@ func BenchmarkRewrite(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, c := range cs {
-			if _, err := Rewrite("doc.yaml", c.text, []Doc{{Document: c.doc, Object: c.pruned}}); err != nil {
+			if _, err := Rewrite(source.Parse("doc.yaml", c.text), c.text, []Doc{{Document: c.doc, Object: c.pruned}}); err != nil {
 				b.Fatal(err)
 			}
 		}

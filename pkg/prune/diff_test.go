@@ -17,7 +17,6 @@ import (
 	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
@@ -189,16 +188,15 @@ func loadCorpus(t testing.TB) {
 	crds := testutil.Files(t, "crds")
 	crs := testutil.Files(t, "crs")
 	corpus.once.Do(func() {
-		corpus.cat = crd.NewCatalog()
-		l := lint.New(lint.Options{Catalog: corpus.cat})
+		corpus.cat = crd.NewCatalog(false)
 		for _, p := range crds {
 			b, _ := os.ReadFile(p)
-			l.Collect(source.Parse(p, b))
+			corpus.cat.AddFound(crd.FindCRDs(source.Parse(p, b)), crd.Input)
 		}
 		// The corpus has no embedded resources: the lint tests' base CRD
 		// has one (spec.template), and a preserve-unknown-fields subtree.
 		base, _ := os.ReadFile("../lint/testdata/base-crd.yaml")
-		l.Collect(source.Parse("base-crd.yaml", base))
+		corpus.cat.AddFound(crd.FindCRDs(source.Parse("base-crd.yaml", base)), crd.Input)
 		widget := []byte("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ns}\n" +
 			"spec: {replicas: 1, labels: {a: b}, ports: [{port: 80}], template: {apiVersion: v1, kind: Pod, metadata: {name: p, labels: {x: y}}, spec: {containers: [{name: c}]}}}\n")
 		for i := 0; i < 20; i++ {
@@ -207,10 +205,10 @@ func loadCorpus(t testing.TB) {
 		for _, p := range crs {
 			b, _ := os.ReadFile(p)
 			for _, d := range source.Parse(p, b).Documents {
-				if lint.IsCRD(d) || lint.IsBuiltin(d) {
+				if crd.IsCRD(d) || crd.IsBuiltin(d) {
 					continue
 				}
-				if v, _, st, err := lookup(d); st == crd.Found && err == nil && v.Structural != nil {
+				if v, err := lookup(d); err == nil && v.Structural != nil {
 					corpus.docs = append(corpus.docs, d)
 				}
 			}
@@ -218,9 +216,8 @@ func loadCorpus(t testing.TB) {
 	})
 }
 
-func lookup(d *source.Document) (*crd.Version, *crd.Entry, crd.Status, error) {
-	g, ver := d.GroupVersion()
-	return corpus.cat.Lookup(schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind})
+func lookup(d *source.Document) (*crd.Version, error) {
+	return corpus.cat.Lookup(crd.GVK(d))
 }
 
 // checkOne injects unknown fields into a corpus document, renders it with
@@ -229,7 +226,7 @@ func lookup(d *source.Document) (*crd.Version, *crd.Entry, crd.Status, error) {
 var injected = map[string]int{}
 
 func checkOne(t testing.TB, d *source.Document, seed int64) (dropped int) {
-	v, _, _, _ := lookup(d)
+	v, _ := lookup(d)
 	r := rand.New(rand.NewSource(seed))
 	var obj map[string]any
 	if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
@@ -263,7 +260,7 @@ func checkOne(t testing.TB, d *source.Document, seed int64) (dropped int) {
 	if !equalJSON(got, want) || strings.Join(gotDropped, ",") != strings.Join(wantDropped, ",") {
 		t.Fatalf("seed %d %s: pruned object differs from the server's\n got %v %s\nwant %v %s", seed, d.File, gotDropped, mustJSON(got), wantDropped, mustJSON(want))
 	}
-	out, err := Rewrite("doc.yaml", y, []Doc{{Document: doc, Object: got}})
+	out, err := Rewrite(source.Parse("doc.yaml", y), y, []Doc{{Document: doc, Object: got}})
 	if err != nil {
 		t.Fatalf("seed %d %s: rewrite: %v\n%s", seed, d.File, err, y)
 	}
@@ -380,8 +377,8 @@ func TestRewriteCorpusFiles(t *testing.T) {
 		f := source.Parse(p, data)
 		var docs []Doc
 		for _, d := range f.Documents {
-			v, _, st, err := lookup(d)
-			if st != crd.Found || err != nil || lint.IsCRD(d) || lint.IsBuiltin(d) {
+			v, err := lookup(d)
+			if err != nil || crd.IsCRD(d) || crd.IsBuiltin(d) {
 				continue
 			}
 			var obj map[string]any
@@ -396,7 +393,7 @@ func TestRewriteCorpusFiles(t *testing.T) {
 		if len(docs) == 0 {
 			continue
 		}
-		out, err := Rewrite(p, data, docs)
+		out, err := Rewrite(source.Parse(p, data), data, docs)
 		if err != nil {
 			t.Errorf("%v", err)
 			continue

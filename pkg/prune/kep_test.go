@@ -14,7 +14,6 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -80,15 +79,15 @@ func kepVersion(t *testing.T, schemaYAML string) *crd.Version {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v1, err := lint.DecodeCRD(js)
-	if err != nil {
-		t.Fatal(err)
+	def := crd.Decode(js)
+	if def.DecodeError != nil {
+		t.Fatal(def.DecodeError)
 	}
-	cat := crd.NewCatalog()
-	cat.Add(v1, "kep", nil)
-	v, _, st, err := cat.Lookup(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Foo"})
-	if st != crd.Found || err != nil {
-		t.Fatalf("compile: %v %v", st, err)
+	cat := crd.NewCatalog(false)
+	cat.Add(def, "kep", crd.Input)
+	v, err := cat.Lookup(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Foo"})
+	if err != nil {
+		t.Fatalf("compile: %v", err)
 	}
 	return v
 }
@@ -134,7 +133,7 @@ func TestKEPExamples(t *testing.T) {
 			if same != (k.differs == "") {
 				t.Errorf("today's server %s the KEP: got %s, KEP %s", map[bool]string{true: "agrees with", false: "differs from"}[same], mustJSON(result), k.kep)
 			}
-			out, err := Rewrite("input.yaml", y, []Doc{{Document: doc, Object: obj}})
+			out, err := Rewrite(source.Parse("input.yaml", y), y, []Doc{{Document: doc, Object: obj}})
 			if err != nil {
 				t.Fatalf("rewrite: %v", err)
 			}

@@ -60,7 +60,7 @@ func TestRewriteCases(t *testing.T) {
 			if _, err := v.Prune(obj, false); err != nil {
 				t.Fatal(err)
 			}
-			out, err := Rewrite("x.yaml", data, []Doc{{Document: d, Object: obj}})
+			out, err := Rewrite(source.Parse("x.yaml", data), data, []Doc{{Document: d, Object: obj}})
 			if err != nil {
 				t.Fatalf("got error %v", err)
 			}

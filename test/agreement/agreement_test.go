@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -22,6 +21,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 
 	"github.com/rogpeppe/go-internal/txtar"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -393,17 +394,22 @@ var modes = []string{strict, warn}
 type offline struct {
 	linters map[string]*lint.Linter
 	cats    map[string]*crd.Catalog
+	// raw is each collected CRD's JSON as written, by its source, to
+	// install it in the server.
+	raw map[string][]byte
 }
 
 func newOffline(files []*source.File) *offline {
-	o := &offline{linters: map[string]*lint.Linter{}, cats: map[string]*crd.Catalog{}}
+	o := &offline{linters: map[string]*lint.Linter{}, cats: map[string]*crd.Catalog{}, raw: map[string][]byte{}}
 	for _, m := range modes {
-		cat := crd.NewCatalog()
+		cat := crd.NewCatalog(m == strict)
 		l := lint.New(lint.Options{Strict: m == strict, Catalog: cat})
 		for _, f := range files {
-			for _, c := range l.Find(f) {
-				cat.AddRaw(c.CRD, c.JSON, c.Source, c.Rejected)
+			found := crd.FindCRDs(f)
+			for _, fd := range found {
+				o.raw[fd.Source()] = fd.Doc.JSON
 			}
+			cat.AddFound(found, crd.Input)
 		}
 		o.linters[m], o.cats[m] = l, cat
 	}
@@ -583,7 +589,7 @@ func runSuite(t *testing.T, s *server, su suite, tl *tally) {
 	for i, f := range files {
 		byDoc := found[i]
 		for _, d := range f.Documents {
-			if !lint.IsCRD(d) {
+			if !crd.IsCRD(d) {
 				continue
 			}
 			tl.documents++
@@ -612,22 +618,22 @@ func runSuite(t *testing.T, s *server, su suite, tl *tally) {
 	// the server accepts under Warn (a later CRD of a kind wins).
 	installed := map[schema.GroupKind]bool{}
 	for _, e := range off.cats[warn].Entries() {
-		if e.Rejected() {
+		if e.Rejected(false) {
 			continue
 		}
-		if _, err := s.srv.TryApplyCRD(e.Raw); err != nil {
-			tl.disagree("%s: CRD %s accepted offline could not be installed: %v", e.Source, e.CRD.Name, err)
+		if _, err := s.srv.TryApplyCRD(off.raw[e.Source]); err != nil {
+			tl.disagree("%s: CRD %s accepted offline could not be installed: %v", e.Source, e.CRD().Name, err)
 			continue
 		}
 		tl.crdsInstalled++
-		installed[schema.GroupKind{Group: e.CRD.Spec.Group, Kind: e.CRD.Spec.Names.Kind}] = true
+		installed[schema.GroupKind{Group: e.CRD().Spec.Group, Kind: e.CRD().Spec.Names.Kind}] = true
 	}
 
 	for i, f := range files {
 		var variants []*source.File
 		byDoc := found[i]
 		for _, d := range f.Documents {
-			if lint.IsCRD(d) || lint.IsBuiltin(d) {
+			if crd.IsCRD(d) || crd.IsBuiltin(d) {
 				continue
 			}
 			tl.documents++
@@ -691,7 +697,7 @@ func compareCR(t *testing.T, s *server, off *offline, tl *tally, f *source.File,
 		tl.skips["no CRD in its suite"]++
 		return nil, false
 	}
-	if !entry.Rejected() && !installed[gvk.GroupKind()] {
+	if !entry.Rejected(false) && !installed[gvk.GroupKind()] {
 		tl.skipped++
 		tl.skips["CRD not installed"]++
 		return nil, false
@@ -700,20 +706,20 @@ func compareCR(t *testing.T, s *server, off *offline, tl *tally, f *source.File,
 	what := fmt.Sprintf("%s doc %d (%s %s)", f.Path, d.Index, d.Object.Kind, d.Object.Name)
 	path := "/apis/" + gvk.Group + "/" + gvk.Version + "/"
 	ns := d.Object.Namespace
-	if entry.CRD.Spec.Scope == apiextensionsv1.NamespaceScoped {
+	if entry.CRD().Spec.Scope == apiextensionsv1.NamespaceScoped {
 		if ns == "" {
-			ns = lint.DefaultNamespace
+			ns = crd.DefaultNamespace
 		}
 		path += "namespaces/" + ns + "/"
 	}
-	path += entry.CRD.Spec.Names.Plural
+	path += entry.CRD().Spec.Names.Plural
 
 	var warnAnswer answer
 	var warnOffline verdict
 	for _, m := range modes {
 		ov := offlineVerdict(byDoc[m][d.Index])
 		se := off.cats[strict].Entry(gvk.GroupKind())
-		if m == strict && se != nil && se.Rejected() && !entry.Rejected() {
+		if m == strict && se != nil && se.Rejected(true) && !entry.Rejected(false) {
 			// The CRD has unknown fields: under Strict the server refused
 			// it (compared above), so its kind does not exist and every
 			// create is refused. crdlint must say so.
@@ -830,9 +836,9 @@ func compare(tl *tally, what, mode string, ov verdict, a answer, cr bool) {
 // cmd/kubectl-crdlint/cmd/prune.go calls it) with the object the dry run
 // returned, less what the server adds on create.
 func comparePrune(tl *tally, what string, off *offline, gvk schema.GroupVersionKind, f *source.File, d *source.Document, body []byte) {
-	v, _, st, err := off.cats[warn].Lookup(gvk)
-	if st != crd.Found || err != nil {
-		tl.disagree("%s: the server accepted it but prune finds no CRD version (%v, %v)", what, st, err)
+	v, err := off.cats[warn].Lookup(gvk)
+	if err != nil {
+		tl.disagree("%s: the server accepted it but prune finds no CRD version (%v)", what, err)
 		return
 	}
 	var want map[string]any
@@ -926,7 +932,7 @@ func printedByPrune(f *source.File, d *source.Document, obj map[string]any) (map
 		if len(one.Documents) != 1 {
 			return nil, fmt.Errorf("document %d does not parse alone (%d documents)", d.Index, len(one.Documents))
 		}
-		b, err := prune.Rewrite(f.Path, text, []prune.Doc{{Document: one.Documents[0], Object: obj}})
+		b, err := prune.Rewrite(one, text, []prune.Doc{{Document: one.Documents[0], Object: obj}})
 		if err != nil {
 			return nil, err
 		}
@@ -955,8 +961,8 @@ func normalize(v any) any {
 // variants: an unknown field at the top of spec and one nested deeper,
 // a value of the wrong type, and a required field removed.
 func makeVariants(off *offline, gvk schema.GroupVersionKind, f *source.File, d *source.Document) []*source.File {
-	v, _, st, err := off.cats[warn].Lookup(gvk)
-	if st != crd.Found || err != nil {
+	v, err := off.cats[warn].Lookup(gvk)
+	if err != nil {
 		return nil
 	}
 	var out []*source.File

@@ -1,10 +1,12 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
@@ -27,27 +29,34 @@ type celCostLine struct {
 }
 
 // celCosts prints every CEL expression's estimated cost.
-func (o *CheckOptions) celCosts(in *inputs) error {
+func (o *CheckOptions) celCosts(ctx context.Context) error {
+	in, err := input.Open(o.paths, o.In)
+	if err != nil {
+		return inputError(err)
+	}
+	cache := crd.NewCostCache()
 	var lines []celCostLine
-	for _, p := range in.files {
-		f, err := in.read(p)
+	for _, p := range in.Files {
+		f, _, err := in.Read(p)
 		if err != nil {
-			return err
+			return inputError(err)
 		}
 		for _, d := range f.Documents {
-			if !lint.IsCRD(d) {
+			if !crd.IsCRD(d) {
 				continue
 			}
-			v := lint.ValidateCRD(d.JSON)
-			if v.V1 == nil {
+			// Any apiextensions version the library decodes: the
+			// estimates say what a v1 CRD of the same schemas would cost.
+			def := crd.Decode(d.JSON)
+			if def.V1 == nil {
 				continue
 			}
-			for _, c := range lint.CELCosts(v.V1) {
+			for _, c := range crd.CELCosts(def.V1, cache) {
 				pos, _ := d.Locate(c.Field)
 				lines = append(lines, celCostLine{
 					File: d.File, Document: d.Index, Line: pos.Line, Column: pos.Column, Field: c.Field, Object: d.Object,
 					Expression: c.Expression, Version: c.Version, Cost: c.Cost, VersionTotal: c.Total,
-					RuleShare: percent(c.Cost, lint.RuleCostLimit), CRDShare: percent(c.Cost, lint.CRDCostLimit),
+					RuleShare: percent(c.Cost, crd.RuleCostLimit), CRDShare: percent(c.Cost, crd.CRDCostLimit),
 				})
 			}
 		}
@@ -65,7 +74,7 @@ func (o *CheckOptions) celCosts(in *inputs) error {
 	}
 	for _, l := range lines {
 		fmt.Fprintf(o.Out, "%s:%d:%d: cost %d: %.2f%% of the per-expression budget (%d), %.2f%% of the per-CRD budget (%d; version %s total %d) [%s]\n",
-			l.File, l.Line, l.Column, l.Cost, l.RuleShare, lint.RuleCostLimit, l.CRDShare, lint.CRDCostLimit, l.Version, l.VersionTotal, l.Field)
+			l.File, l.Line, l.Column, l.Cost, l.RuleShare, crd.RuleCostLimit, l.CRDShare, crd.CRDCostLimit, l.Version, l.VersionTotal, l.Field)
 	}
 	if len(lines) == 0 {
 		fmt.Fprintln(o.Out, "no CEL expressions found")

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -12,9 +11,12 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // CheckOptions lints files and directories.
@@ -31,8 +33,9 @@ type CheckOptions struct {
 	RequireCRDs bool
 	Cluster     clusterOptions
 
-	paths []string
-	flags *pflag.FlagSet
+	paths    []string
+	flags    *pflag.FlagSet
+	disabled map[string]bool
 	genericiooptions.IOStreams
 }
 
@@ -114,7 +117,7 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 	return c
 }
 
-// Complete takes the positional arguments.
+// Complete takes the positional arguments and the rules to silence.
 func (o *CheckOptions) Complete(c *cobra.Command, args []string) error {
 	o.paths = args
 	o.flags = c.Flags()
@@ -126,10 +129,8 @@ func (o *CheckOptions) Validate() error {
 	if o.ListRules {
 		return nil
 	}
-	if o.flags != nil {
-		if err := o.Cluster.validate(o.flags); err != nil {
-			return err
-		}
+	if err := o.Cluster.validate(o.flags); err != nil {
+		return err
 	}
 	if o.Cluster.Live {
 		if len(o.paths) == 0 {
@@ -141,26 +142,14 @@ func (o *CheckOptions) Validate() error {
 	} else if len(o.paths) == 0 {
 		return usageErrorf("no input: give files, directories, or - for stdin\nSee 'kubectl crdlint check --help' for usage.")
 	}
-	stdin := 0
-	for _, p := range o.paths {
-		if p == "-" {
-			stdin++
-		}
+	if err := stdinOnce(o.paths); err != nil {
+		return err
 	}
-	if stdin > 1 {
-		return usageErrorf("- (stdin) may be given only once")
+	disabled, err := parseRules(o.Disable)
+	if err != nil {
+		return err
 	}
-	known := map[string]bool{}
-	for _, r := range lint.Rules {
-		known[r.ID] = true
-	}
-	for _, id := range o.Disable {
-		for _, id := range strings.Split(id, ",") {
-			if !known[strings.TrimSpace(id)] {
-				return usageErrorf("--disable: unknown rule %q (see --list-rules)", id)
-			}
-		}
-	}
+	o.disabled = disabled
 	if o.CELCosts && o.Output != report.Text && o.Output != report.JSON {
 		return usageErrorf("--cel-costs prints text or json, not %s", o.Output)
 	}
@@ -172,64 +161,49 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	if o.ListRules {
 		return o.listRules()
 	}
-	local := o.paths
-	if o.Cluster.Live {
-		local = nil
-	}
-	in, err := newInputs(local, o.In)
-	if err != nil {
-		return err
-	}
-	disabled := map[string]bool{}
-	for _, id := range o.Disable {
-		for _, id := range strings.Split(id, ",") {
-			disabled[strings.TrimSpace(id)] = true
-		}
-	}
-	cat := crd.NewCatalog()
-	l := lint.New(lint.Options{Strict: o.Strict, Disabled: disabled, Catalog: cat, RequireCRDs: o.RequireCRDs})
 	if o.CELCosts {
-		return o.celCosts(in)
+		return o.celCosts(ctx)
 	}
-	if err := o.Cluster.clusterCRDs(ctx, cat, l); err != nil {
-		return err
+	if o.disabled == nil {
+		// Run without Validate (tests): the flag still applies.
+		o.disabled, _ = parseRules(o.Disable)
 	}
-	// The local CRDs are collected when a custom resource first needs the
-	// catalogue; they replace the cluster's, as applying them would.
-	load, err := crdCollector(ctx, cat, in, o.CRDs, l, false)
+	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), o.CRDs, o.In, o.Strict)
 	if err != nil {
 		return err
 	}
-	var loadErr error
-	cat.Fill(func() { loadErr = load() })
+	l := lint.New(lint.Options{Strict: o.Strict, Disabled: o.disabled, Catalog: run.Catalog, RequireCRDs: o.RequireCRDs})
 	res := report.Result{Rules: lint.Rules}
-	results := make([]fileResult, len(in.files))
-	err = parallel(ctx, len(in.files), func(i int) error {
-		f, err := in.read(in.files[i])
-		if err != nil {
-			return err
-		}
-		fs, skipped := l.File(f)
-		results[i] = fileResult{findings: fs, documents: f.Count, skipped: skipped}
-		return nil
+	results := make([]fileResult, len(run.Inputs.Files))
+	err = run.Visit(ctx, input.Visitor{
+		CRDs: func(i int, found []crd.Found) {
+			for _, fd := range found {
+				results[i].findings = append(results[i].findings, l.CRD(fd.Doc, fd.Def)...)
+			}
+		},
+		File: func(i int, _ []byte, f *source.File) error {
+			fs, skipped := l.File(f)
+			r := &results[i]
+			r.findings, r.documents, r.skipped = append(r.findings, fs...), f.Count, skipped
+			return nil
+		},
 	})
 	if err != nil {
-		return err
-	}
-	if loadErr != nil {
-		return loadErr
+		return inputError(err)
 	}
 	for _, r := range results {
 		r.addTo(&res, &res.Summary.Files)
 	}
 	if o.Cluster.Live {
-		if err := o.lintLive(ctx, cat, l, &res); err != nil {
+		if err := o.lintLive(ctx, run.Catalog, l, &res); err != nil {
 			return err
 		}
-		if loadErr != nil {
-			return loadErr
-		}
 	}
+	return o.render(res)
+}
+
+// render prints the result and turns findings at --fail-on into exit 1.
+func (o *CheckOptions) render(res report.Result) error {
 	res.Count()
 	ro := report.Options{Color: useColor(o.Out, o.NoColor), ToolVersion: version.Get().Version, SummaryLine: true}
 	if err := report.Render(o.Out, o.Output, res, ro); err != nil {
@@ -249,17 +223,17 @@ func (o *CheckOptions) lintLive(ctx context.Context, cat *crd.Catalog, l *lint.L
 		return err
 	}
 	res.Summary.Live = true
-	fetch := newCRDFetcher(c, cat, l)
+	fetch := cluster.NewCRDFetcher(c, cat)
 	err = c.Visit(ctx, o.paths, func(page []*unstructured.Unstructured) error {
-		files, _, err := liveFiles(c, page)
+		files, _, err := c.Files(page)
 		if err != nil {
 			return err
 		}
-		if err := fetch.ensure(ctx, files); err != nil {
+		if err := fetch.Ensure(ctx, files); err != nil {
 			return err
 		}
 		results := make([]fileResult, len(files))
-		err = parallel(ctx, len(files), func(i int) error {
+		err = input.Parallel(ctx, len(files), func(i int) error {
 			fs, skipped := l.File(files[i])
 			results[i] = fileResult{findings: fs, documents: files[i].Count, skipped: skipped}
 			return nil
@@ -299,18 +273,4 @@ func (o *CheckOptions) listRules() error {
 		fmt.Fprintf(w, "%s\t%s\t%s\n", r.ID, r.Severity, r.Doc)
 	}
 	return w.Flush()
-}
-
-// severityFlag is --fail-on.
-type severityFlag report.Severity
-
-func (s *severityFlag) String() string { return report.Severity(*s).String() }
-func (s *severityFlag) Type() string   { return "severity" }
-func (s *severityFlag) Set(v string) error {
-	sev, err := report.ParseSeverity(v)
-	if err != nil {
-		return err
-	}
-	*s = severityFlag(sev)
-	return nil
 }

@@ -5,17 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/spf13/pflag"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 )
 
 // clusterOptions are the cluster sources and kubectl's connection flags,
@@ -49,11 +45,11 @@ func (o *clusterOptions) addFlags(fs *pflag.FlagSet, liveHelp string, crdFromClu
 	o.Flags.AddFlags(fs)
 }
 
-// wanted reports whether any cluster source was asked for.
-func (o *clusterOptions) wanted() bool { return o.Live || o.CRDFromCluster }
-
 // validate rejects connection flags that would silently do nothing.
 func (o *clusterOptions) validate(fs *pflag.FlagSet) error {
+	if o.Flags == nil || fs == nil {
+		return nil
+	}
 	if o.Flags.AllNamespaces && !o.Live {
 		return usageErrorf("-A/--all-namespaces reads objects from the cluster: it needs --live")
 	}
@@ -82,6 +78,33 @@ func (o *clusterOptions) connect() (*cluster.Client, error) {
 	return c, nil
 }
 
+// open reads the local inputs of a command and builds its catalogue: the
+// cluster's CRDs first with --crd-from-cluster, then --crd's and the
+// inputs', which win.
+func (o *clusterOptions) open(ctx context.Context, paths, crdPaths []string, stdin io.Reader, strict bool) (*input.Run, error) {
+	in, err := input.Open(paths, stdin)
+	if err != nil {
+		return nil, inputError(err)
+	}
+	crds, err := input.OpenCRDs(crdPaths)
+	if err != nil {
+		return nil, inputError(err)
+	}
+	r := &input.Run{Inputs: in, CRDs: crds, Catalog: crd.NewCatalog(strict)}
+	if o.Live || o.CRDFromCluster {
+		c, err := o.connect()
+		if err != nil {
+			return nil, err
+		}
+		if o.CRDFromCluster {
+			if err := c.AddCRDs(ctx, r.Catalog); err != nil {
+				return nil, clusterError(err)
+			}
+		}
+	}
+	return r, nil
+}
+
 // clusterError makes a cluster failure a usage/input error: exit 2, one
 // line.
 func clusterError(err error) error {
@@ -90,110 +113,6 @@ func clusterError(err error) error {
 		return &UsageError{ce}
 	}
 	return err
-}
-
-// liveFile renders an object read from the cluster as a parsed file, so
-// that every command judges it exactly as a local document. It returns
-// the rendered text too.
-func liveFile(c *cluster.Client, u *unstructured.Unstructured) (*source.File, []byte, error) {
-	data, err := cluster.Render(u)
-	if err != nil {
-		return nil, nil, fmt.Errorf("render %s: %w", u.GetName(), err)
-	}
-	return source.Parse(cluster.Name(u, c.Resource(u.GroupVersionKind())), data), data, nil
-}
-
-// liveFiles renders a page: the parsed files and their texts.
-func liveFiles(c *cluster.Client, page []*unstructured.Unstructured) ([]*source.File, [][]byte, error) {
-	files := make([]*source.File, 0, len(page))
-	texts := make([][]byte, 0, len(page))
-	for _, u := range page {
-		f, data, err := liveFile(c, u)
-		if err != nil {
-			return nil, nil, err
-		}
-		files = append(files, f)
-		texts = append(texts, data)
-	}
-	return files, texts, nil
-}
-
-// addClusterCRDs puts every CRD of the cluster into the catalogue, page by
-// page. Call it before collecting local CRDs, which then replace the
-// cluster's, as applying them would.
-func addClusterCRDs(ctx context.Context, c *cluster.Client, cat *crd.Catalog, l *lint.Linter) error {
-	err := c.Visit(ctx, []string{"customresourcedefinitions.apiextensions.k8s.io"}, func(page []*unstructured.Unstructured) error {
-		files, _, err := liveFiles(c, page)
-		if err != nil {
-			return err
-		}
-		for _, f := range files {
-			for _, col := range l.Find(f) {
-				cat.AddRaw(col.CRD, col.JSON, col.Source, col.Rejected)
-			}
-		}
-		return nil
-	})
-	return clusterError(err)
-}
-
-// crdFetcher gives custom resources read from the cluster the cluster's
-// CRD of their kind when no local CRD defines it: `check --live
-// widgets.example.com` judges stored objects against the installed CRD,
-// and `--crd new.yaml` against a new revision instead.
-type crdFetcher struct {
-	c   *cluster.Client
-	cat *crd.Catalog
-	l   *lint.Linter
-
-	mu    sync.Mutex
-	tried map[schema.GroupKind]bool
-}
-
-func newCRDFetcher(c *cluster.Client, cat *crd.Catalog, l *lint.Linter) *crdFetcher {
-	return &crdFetcher{c: c, cat: cat, l: l, tried: map[schema.GroupKind]bool{}}
-}
-
-// ensure fetches the CRDs the documents of files need. It runs before the
-// files are judged, not concurrently with lookups of the same kinds.
-func (f *crdFetcher) ensure(ctx context.Context, files []*source.File) error {
-	for _, file := range files {
-		if err := f.ensureDocs(ctx, file.Documents); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (f *crdFetcher) ensureDocs(ctx context.Context, docs []*source.Document) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, d := range docs {
-		if lint.IsCRD(d) || lint.IsBuiltin(d) {
-			continue
-		}
-		g, v := d.GroupVersion()
-		gk := schema.GroupKind{Group: g, Kind: d.Object.Kind}
-		if f.tried[gk] || f.cat.Entry(gk) != nil {
-			continue
-		}
-		f.tried[gk] = true
-		u, err := f.c.CRDFor(ctx, gk.WithVersion(v))
-		if err != nil {
-			return clusterError(err)
-		}
-		if u == nil {
-			continue
-		}
-		cf, _, err := liveFile(f.c, u)
-		if err != nil {
-			return err
-		}
-		for _, col := range f.l.Find(cf) {
-			f.cat.AddRaw(col.CRD, col.JSON, col.Source, col.Rejected)
-		}
-	}
-	return nil
 }
 
 // noResources says, as kubectl get does, that a list came back empty.
@@ -205,29 +124,11 @@ func noResources(w io.Writer, c *cluster.Client, all bool) {
 	fmt.Fprintf(w, "No resources found in %s namespace.\n", c.Namespace())
 }
 
-// clusterCRDs connects when a cluster source was asked for and, with
-// --crd-from-cluster, puts the cluster's CRDs into cat. Local CRDs added
-// after them replace them, as applying them would.
-func (o *clusterOptions) clusterCRDs(ctx context.Context, cat *crd.Catalog, l *lint.Linter) error {
-	if !o.wanted() {
+// local is the paths to read from disk: none with --live, whose arguments
+// are resource references.
+func (o *clusterOptions) local(paths []string) []string {
+	if o.Live {
 		return nil
 	}
-	c, err := o.connect()
-	if err != nil {
-		return err
-	}
-	if o.CRDFromCluster {
-		return addClusterCRDs(ctx, c, cat, l)
-	}
-	return nil
-}
-
-// catalog fills cat as every command does: the cluster's CRDs first with
-// --crd-from-cluster, then local ones (--crd and the inputs), which win.
-// It connects only when a cluster source was asked for.
-func (o *clusterOptions) catalog(ctx context.Context, cat *crd.Catalog, in *inputs, crdPaths []string, l *lint.Linter) error {
-	if err := o.clusterCRDs(ctx, cat, l); err != nil {
-		return err
-	}
-	return collectCRDs(ctx, cat, in, crdPaths, l)
+	return paths
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,13 +15,13 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	apifields "k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fields"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -73,8 +74,7 @@ judged under the cluster's CRD of their kind unless --crd gives one, and
   kubectl crdlint fields --live crd/widgets.example.com
   kubectl crdlint fields --live widgets.example.com -A --field-selector spec.color=red`,
 		RunE: func(c *cobra.Command, args []string) error {
-			o.flags = c.Flags()
-			if err := o.Complete(args); err != nil {
+			if err := o.Complete(c, args); err != nil {
 				return err
 			}
 			if err := o.Validate(); err != nil {
@@ -94,7 +94,8 @@ judged under the cluster's CRD of their kind unless --crd gives one, and
 }
 
 // Complete splits the arguments into paths and built-in kinds.
-func (o *FieldsOptions) Complete(args []string) error {
+func (o *FieldsOptions) Complete(c *cobra.Command, args []string) error {
+	o.flags = c.Flags()
 	if o.Cluster.Live {
 		o.paths = args
 		return nil
@@ -119,10 +120,8 @@ func (o *FieldsOptions) Complete(args []string) error {
 
 // Validate rejects bad combinations, without I/O.
 func (o *FieldsOptions) Validate() error {
-	if o.flags != nil {
-		if err := o.Cluster.validate(o.flags); err != nil {
-			return err
-		}
+	if err := o.Cluster.validate(o.flags); err != nil {
+		return err
 	}
 	if o.Cluster.Live && len(o.paths) == 0 {
 		return usageErrorf("--live needs resource references: e.g. crds, crd/NAME or widgets.example.com\nSee 'kubectl crdlint fields --help' for usage.")
@@ -151,68 +150,13 @@ func (o *FieldsOptions) Validate() error {
 	return nil
 }
 
-// object is a custom resource with what the server computes for it.
-type object struct {
-	v      *crd.Version
-	stored *unstructured.Unstructured
-	set    apifields.Set
-}
-
-// collect adds a file's custom resources, with what the server computes
-// for them, and the names of its CRDs.
-func (o *FieldsOptions) collect(cat *crd.Catalog, f *source.File, objs *[]object, crdNames *[]string) error {
-	for _, d := range f.Documents {
-		if lint.IsCRD(d) {
-			*crdNames = append(*crdNames, d.Object.Name)
-			continue
-		}
-		pos := fmt.Sprintf("%s:%d:%d", d.File, d.Root.Line, d.Root.Column)
-		if lint.IsBuiltin(d) {
-			fmt.Fprintf(o.ErrOut, "%s: skipped: %s is built in; `kubectl crdlint fields %s` lists its selectors\n", pos, d.Object.Kind, strings.ToLower(d.Object.Kind))
-			continue
-		}
-		g, ver := d.GroupVersion()
-		v, _, st, err := cat.Lookup(schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind})
-		if st != crd.Found || err != nil {
-			fmt.Fprintf(o.ErrOut, "%s: skipped: no served CRD version for %s, Kind=%s\n", pos, d.Object.APIVersion, d.Object.Kind)
-			continue
-		}
-		var m map[string]any
-		if err := utiljson.Unmarshal(d.JSON, &m); err != nil {
-			continue
-		}
-		ns := d.Object.Namespace
-		if ns == "" {
-			ns = lint.DefaultNamespace
-		}
-		vd := v.Create(m, ns)
-		if vd.Object == nil {
-			fmt.Fprintf(o.ErrOut, "%s: skipped: the server cannot decode it: %v\n", pos, vd.DecodeError)
-			continue
-		}
-		if len(vd.Errors) > 0 {
-			fmt.Fprintf(o.ErrOut, "%s: note: the server would reject this object on create (%d errors; see kubectl crdlint check)\n", pos, len(vd.Errors))
-		}
-		set, err := v.FieldSet(vd.Object)
-		if err != nil {
-			return err
-		}
-		o.seen++
-		if o.selector != nil {
-			// Filtered as each object comes, so that a selective listing
-			// of a large live list keeps only what it prints.
-			s, err := fields.ForVersion(o.selector, v)
-			if err != nil {
-				// The server refuses the whole list request.
-				return &UsageError{err}
-			}
-			if !s.Matches(set) {
-				continue
-			}
-		}
-		*objs = append(*objs, object{v: v, stored: vd.Object, set: set})
+// collect adds what one file gives, printing its notes.
+func (o *FieldsOptions) collect(got *fields.Objects, objs *[]fields.Object) {
+	for _, n := range got.Notes {
+		fmt.Fprintln(o.ErrOut, n)
 	}
-	return nil
+	o.seen += got.Seen
+	*objs = append(*objs, got.Matched...)
 }
 
 // Run lists or filters.
@@ -220,59 +164,56 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 	if len(o.builtins) > 0 {
 		return o.printBuiltins()
 	}
-	local := o.paths
-	if o.Cluster.Live {
-		local = nil
-	}
-	in, err := newInputs(local, o.In)
+	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), o.CRDs, o.In, false)
 	if err != nil {
 		return err
 	}
-	cat := crd.NewCatalog()
-	l := lint.New(lint.Options{})
-	if err := o.Cluster.catalog(ctx, cat, in, o.CRDs, l); err != nil {
-		return err
+	cat := run.Catalog
+	files := make([]*fields.Objects, len(run.Inputs.Files))
+	errs := make([]error, len(run.Inputs.Files))
+	err = run.Visit(ctx, input.Visitor{File: func(i int, _ []byte, f *source.File) error {
+		files[i], errs[i] = fields.Collect(cat, f, o.selector)
+		return nil
+	}})
+	if err != nil {
+		return inputError(err)
 	}
-	var objs []object
-	var crdNames []string
-	for _, p := range in.files {
-		f, err := in.read(p)
-		if err != nil {
-			return err
+	var objs []fields.Object
+	for i, got := range files {
+		if errs[i] != nil {
+			return selectorError(errs[i])
 		}
-		if err := o.collect(cat, f, &objs, &crdNames); err != nil {
-			return err
-		}
+		o.collect(got, &objs)
 	}
 	// CRDs named on the command line are listed as the cluster has them,
 	// from a catalogue of their own; custom resources are judged under the
 	// local CRD of their kind, else the cluster's.
-	liveCRDs := crd.NewCatalog()
+	liveCRDs := crd.NewCatalog(false)
 	liveRead := 0
 	if o.Cluster.Live {
 		c, err := o.Cluster.connect()
 		if err != nil {
 			return err
 		}
-		fetch := newCRDFetcher(c, cat, l)
+		fetch := cluster.NewCRDFetcher(c, cat)
 		err = c.Visit(ctx, o.paths, func(page []*unstructured.Unstructured) error {
 			liveRead += len(page)
-			files, _, err := liveFiles(c, page)
+			files, _, err := c.Files(page)
 			if err != nil {
 				return err
 			}
 			for _, f := range files {
-				for _, col := range l.Find(f) {
-					liveCRDs.AddRaw(col.CRD, col.JSON, col.Source, col.Rejected)
-				}
+				liveCRDs.AddFound(crd.FindCRDs(f), crd.Cluster)
 			}
-			if err := fetch.ensure(ctx, files); err != nil {
+			if err := fetch.Ensure(ctx, files); err != nil {
 				return err
 			}
 			for _, f := range files {
-				if err := o.collect(cat, f, &objs, &crdNames); err != nil {
-					return err
+				got, err := fields.Collect(cat, f, o.selector)
+				if err != nil {
+					return selectorError(err)
 				}
+				o.collect(got, &objs)
 			}
 			return nil
 		})
@@ -289,9 +230,9 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 			return usageErrorf("--field-selector needs custom resources to filter")
 		}
 		if o.Cluster.Live {
-			return o.printCRDs(liveCRDs, crdNames)
+			return o.printCRDs(liveCRDs)
 		}
-		return o.printCRDs(cat, crdNames)
+		return o.printCRDs(cat)
 	}
 	if len(objs) == 0 {
 		fmt.Fprintln(o.ErrOut, "No resources found")
@@ -300,8 +241,8 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 	switch o.Output {
 	case "name":
 		for _, ob := range objs {
-			gk := ob.v.GVK.GroupKind()
-			fmt.Fprintf(o.Out, "%s/%s\n", strings.ToLower(gk.String()), ob.stored.GetName())
+			gk := ob.Version.GVK.GroupKind()
+			fmt.Fprintf(o.Out, "%s/%s\n", strings.ToLower(gk.String()), ob.Stored.GetName())
 		}
 		return nil
 	case "json", "yaml":
@@ -311,10 +252,20 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 	return o.printValues(objs)
 }
 
-func itemsOf(objs []object) []any {
+// selectorError: a selector the server refuses fails the whole list
+// request, a usage error.
+func selectorError(err error) error {
+	var se *fields.ErrSelector
+	if errors.As(err, &se) {
+		return &UsageError{se.Err}
+	}
+	return err
+}
+
+func itemsOf(objs []fields.Object) []any {
 	items := make([]any, 0, len(objs))
 	for _, ob := range objs {
-		items = append(items, ob.stored.Object)
+		items = append(items, ob.Stored.Object)
 	}
 	return items
 }
@@ -337,21 +288,22 @@ func printObject(w io.Writer, v any, format string) error {
 
 // printValues prints a kubectl-get-style table per kind: a column per
 // selectable field with the value the server computes.
-func (o *FieldsOptions) printValues(objs []object) error {
+func (o *FieldsOptions) printValues(objs []fields.Object) error {
 	var order []schema.GroupVersionKind
-	byGVK := map[schema.GroupVersionKind][]object{}
+	byGVK := map[schema.GroupVersionKind][]fields.Object{}
 	for _, ob := range objs {
-		if _, ok := byGVK[ob.v.GVK]; !ok {
-			order = append(order, ob.v.GVK)
+		gvk := ob.Version.GVK
+		if _, ok := byGVK[gvk]; !ok {
+			order = append(order, gvk)
 		}
-		byGVK[ob.v.GVK] = append(byGVK[ob.v.GVK], ob)
+		byGVK[gvk] = append(byGVK[gvk], ob)
 	}
 	for i, gvk := range order {
 		if i > 0 {
 			fmt.Fprintln(o.Out)
 		}
 		group := byGVK[gvk]
-		v := group[0].v
+		v := group[0].Version
 		w := tabwriter.NewWriter(o.Out, 0, 4, 3, ' ', 0)
 		var cols []string
 		for _, f := range fields.Selectable(v) {
@@ -361,7 +313,7 @@ func (o *FieldsOptions) printValues(objs []object) error {
 		for _, ob := range group {
 			row := []string{strings.ToLower(gvk.GroupKind().String())}
 			for _, c := range cols {
-				row = append(row, ob.set[c])
+				row = append(row, ob.Set[c])
 			}
 			fmt.Fprintln(w, strings.Join(row, "\t"))
 		}
@@ -381,7 +333,7 @@ type crdListing struct {
 	Fields  []fields.Field `json:"fields"`
 }
 
-func (o *FieldsOptions) printCRDs(cat *crd.Catalog, names []string) error {
+func (o *FieldsOptions) printCRDs(cat *crd.Catalog) error {
 	entries := cat.Entries()
 	if len(entries) == 0 {
 		return usageErrorf("no CustomResourceDefinitions in the inputs")
@@ -389,20 +341,21 @@ func (o *FieldsOptions) printCRDs(cat *crd.Catalog, names []string) error {
 	var items []crdListing
 	var openapi []map[string]any
 	for _, e := range entries {
-		for i := range e.CRD.Spec.Versions {
+		c := e.CRD()
+		for i := range c.Spec.Versions {
 			// By index: Lookup drops a compiled version's schema from
-			// e.CRD (crd.Entry.release).
-			ver := &e.CRD.Spec.Versions[i]
-			v, _, st, err := cat.Lookup(schema.GroupVersionKind{Group: e.CRD.Spec.Group, Version: ver.Name, Kind: e.CRD.Spec.Names.Kind})
-			if err != nil || st != crd.Found {
+			// the entry's CRD (crd.Entry.release).
+			ver := &c.Spec.Versions[i]
+			v, err := cat.Lookup(schema.GroupVersionKind{Group: c.Spec.Group, Version: ver.Name, Kind: c.Spec.Names.Kind})
+			if err != nil {
 				continue
 			}
-			items = append(items, crdListing{CRD: e.CRD.Name, Group: e.CRD.Spec.Group, Kind: e.CRD.Spec.Names.Kind, Version: ver.Name, Fields: fields.Selectable(v)})
+			items = append(items, crdListing{CRD: c.Name, Group: c.Spec.Group, Kind: c.Spec.Names.Kind, Version: ver.Name, Fields: fields.Selectable(v)})
 			ext := []any{}
 			for _, sf := range ver.SelectableFields {
 				ext = append(ext, map[string]any{"fieldPath": strings.TrimPrefix(sf.JSONPath, ".")})
 			}
-			item := map[string]any{"crd": e.CRD.Name, "version": ver.Name}
+			item := map[string]any{"crd": c.Name, "version": ver.Name}
 			if len(ext) > 0 {
 				// As the server's OpenAPI builder: absent when none.
 				item["x-kubernetes-selectable-fields"] = ext

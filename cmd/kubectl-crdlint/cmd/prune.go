@@ -5,20 +5,18 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/fsutil"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/diff"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/prune"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -75,8 +73,9 @@ objects? Without --crd, the cluster's CRD of each kind is used.`,
   # What would a new CRD revision prune from the objects stored in the cluster?
   kubectl crdlint prune --dry-run --live widgets.example.com -A --crd new-crd.yaml`,
 		RunE: func(c *cobra.Command, args []string) error {
-			o.paths = args
-			o.flags = c.Flags()
+			if err := o.Complete(c, args); err != nil {
+				return err
+			}
 			if err := o.Validate(); err != nil {
 				return err
 			}
@@ -95,12 +94,17 @@ objects? Without --crd, the cluster's CRD of each kind is used.`,
 	return c
 }
 
+// Complete takes the positional arguments.
+func (o *PruneOptions) Complete(c *cobra.Command, args []string) error {
+	o.paths = args
+	o.flags = c.Flags()
+	return nil
+}
+
 // Validate rejects bad combinations, without I/O.
 func (o *PruneOptions) Validate() error {
-	if o.flags != nil {
-		if err := o.Cluster.validate(o.flags); err != nil {
-			return err
-		}
+	if err := o.Cluster.validate(o.flags); err != nil {
+		return err
 	}
 	if o.Cluster.Live {
 		if len(o.paths) == 0 {
@@ -127,80 +131,56 @@ func (o *PruneOptions) Validate() error {
 	return nil
 }
 
-// pruned is one file's outcome.
-type pruned struct {
-	path    string
-	data    []byte
-	out     []byte
-	file    *source.File
-	docs    []prune.Doc
-	json    bool // JSON input: JSON output
-	dropped int  // pruned fields
-	objects int  // objects with pruned fields
-	err     error
-}
-
 // Run prunes and prints.
 func (o *PruneOptions) Run(ctx context.Context) error {
-	local := o.paths
-	if o.Cluster.Live {
-		local = nil
-	}
-	in, err := newInputs(local, o.In)
+	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), o.CRDs, o.In, false)
 	if err != nil {
 		return err
 	}
-	cat := crd.NewCatalog()
-	l := lint.New(lint.Options{})
-	if err := o.Cluster.catalog(ctx, cat, in, o.CRDs, l); err != nil {
-		return err
-	}
 	sink := &pruneSink{o: o, first: true}
+	opts := prune.Options{Defaults: o.Defaults}
 	if o.Cluster.Live {
-		if err := o.pruneLive(ctx, cat, l, sink); err != nil {
+		if err := o.pruneLive(ctx, run.Catalog, opts, sink); err != nil {
 			return err
 		}
-	} else {
-		results := make([]*pruned, len(in.files))
-		err = parallel(ctx, len(in.files), func(i int) error {
-			data, err := in.bytes(in.files[i])
-			if err != nil {
-				return err
-			}
-			name := in.name(in.files[i])
-			results[i] = o.prune(cat, name, data, source.Parse(name, data), isJSON(name))
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		if err := sink.emit(results); err != nil {
-			return err
-		}
+		return sink.finish()
+	}
+	results := make([]*prune.Result, len(run.Inputs.Files))
+	err = run.Visit(ctx, input.Visitor{File: func(i int, data []byte, f *source.File) error {
+		opts := opts
+		opts.JSON = prune.IsJSON(f.Path)
+		results[i] = prune.File(run.Catalog, f, data, opts)
+		return nil
+	}})
+	if err != nil {
+		return inputError(err)
+	}
+	if err := sink.emit(results); err != nil {
+		return err
 	}
 	return sink.finish()
 }
 
 // pruneLive prunes the objects the references name, a page at a time.
-func (o *PruneOptions) pruneLive(ctx context.Context, cat *crd.Catalog, l *lint.Linter, sink *pruneSink) error {
+func (o *PruneOptions) pruneLive(ctx context.Context, cat *crd.Catalog, opts prune.Options, sink *pruneSink) error {
 	c, err := o.Cluster.connect()
 	if err != nil {
 		return err
 	}
-	fetch := newCRDFetcher(c, cat, l)
+	fetch := cluster.NewCRDFetcher(c, cat)
 	seen := 0
 	err = c.Visit(ctx, o.paths, func(page []*unstructured.Unstructured) error {
 		seen += len(page)
-		files, texts, err := liveFiles(c, page)
+		files, texts, err := c.Files(page)
 		if err != nil {
 			return err
 		}
-		if err := fetch.ensure(ctx, files); err != nil {
+		if err := fetch.Ensure(ctx, files); err != nil {
 			return err
 		}
-		results := make([]*pruned, len(files))
-		err = parallel(ctx, len(files), func(i int) error {
-			results[i] = o.prune(cat, files[i].Path, texts[i], files[i], false)
+		results := make([]*prune.Result, len(files))
+		err = input.Parallel(ctx, len(files), func(i int) error {
+			results[i] = prune.File(cat, files[i], texts[i], opts)
 			return nil
 		})
 		if err != nil {
@@ -226,12 +206,15 @@ type pruneSink struct {
 	files, failed   int
 }
 
-func (s *pruneSink) emit(results []*pruned) error {
+func (s *pruneSink) emit(results []*prune.Result) error {
 	o := s.o
 	for _, r := range results {
+		for _, n := range r.Notes {
+			fmt.Fprintln(o.ErrOut, n)
+		}
 		s.files++
-		if r.err != nil {
-			fmt.Fprintf(o.ErrOut, "error: %v\n", r.err)
+		if r.Err != nil {
+			fmt.Fprintf(o.ErrOut, "error: %v\n", r.Err)
 			s.failed++
 		}
 	}
@@ -266,90 +249,16 @@ func (s *pruneSink) finish() error {
 	return err
 }
 
-// prune computes one file's outcome; file is data parsed.
-func (o *PruneOptions) prune(cat *crd.Catalog, name string, data []byte, file *source.File, json bool) *pruned {
-	r := &pruned{path: name, data: data, file: file, json: json}
-	for _, f := range r.file.Findings {
-		if f.Rule != source.RuleDuplicate {
-			fmt.Fprintf(o.ErrOut, "%s:%d:%d: skipped: %s\n", f.File, f.Line, f.Column, f.Message)
-		}
-	}
-	for _, d := range r.file.Documents {
-		if lint.IsCRD(d) {
-			continue
-		}
-		pos := fmt.Sprintf("%s:%d:%d", d.File, d.Root.Line, d.Root.Column)
-		if lint.IsBuiltin(d) {
-			fmt.Fprintf(o.ErrOut, "%s: skipped: %s is built into the API server, not a custom resource\n", pos, d.Object.Kind)
-			continue
-		}
-		g, ver := d.GroupVersion()
-		gvk := schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind}
-		v, _, st, err := cat.Lookup(gvk)
-		if st != crd.Found || err != nil {
-			why := fmt.Sprintf("no CRD for %s, Kind=%s", gvk.GroupVersion(), gvk.Kind)
-			if st == crd.NoVersion || st == crd.NotServed {
-				why = fmt.Sprintf("version %s of %s is not served by its CRD", gvk.Version, gvk.Kind)
-			} else if err != nil || st == crd.Invalid {
-				why = fmt.Sprintf("the CRD for %s would be rejected by the server", gvk.GroupKind())
-			}
-			fmt.Fprintf(o.ErrOut, "%s: skipped: %s\n", pos, why)
-			continue
-		}
-		var obj map[string]any
-		if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
-			fmt.Fprintf(o.ErrOut, "%s: skipped: %v\n", pos, err)
-			continue
-		}
-		dropped, err := v.Prune(obj, o.Defaults)
-		if err != nil {
-			fmt.Fprintf(o.ErrOut, "%s: skipped: %s in version %q cannot be handled as a %s: %v\n", pos, gvk.Kind, gvk.Version, gvk.Kind, err)
-			continue
-		}
-		// Count what goes, not only what the server reports: nulls and
-		// empty metadata maps vanish silently too.
-		var orig any
-		_ = utiljson.Unmarshal(d.JSON, &orig)
-		if n := max(len(dropped), prune.Removed(orig, obj)); n > 0 {
-			r.dropped += n
-			r.objects++
-		}
-		r.docs = append(r.docs, prune.Doc{Document: d, Object: obj})
-	}
-	switch {
-	case len(r.docs) == 0:
-		r.out = data
-	case json:
-		r.out, r.err = rewriteJSON(name, r.file, r.docs)
-	default:
-		r.out, r.err = prune.Rewrite(name, data, r.docs)
-	}
-	return r
-}
-
-func isJSON(p string) bool { return strings.EqualFold(filepath.Ext(p), ".json") }
-
-// rewriteJSON renders a JSON file's pruned object as JSON in the input's
-// key order. A JSON file holds one object; a List of them is rendered
-// whole with its items replaced.
-func rewriteJSON(name string, f *source.File, docs []prune.Doc) ([]byte, error) {
-	if len(docs) == 1 && docs[0].Document.Item < 0 && f.Count == 1 {
-		b, err := prune.OrderedJSON(docs[0].Document.Root, docs[0].Object)
-		return append(b, '\n'), err
-	}
-	return nil, fmt.Errorf("%s: rewriting a JSON file with several objects or a List is not supported; use -o json", name)
-}
-
 // printYAML prints every pruned object: YAML documents cut from the
 // rewritten file (comments and order kept), or JSON for JSON input.
-func (s *pruneSink) printYAML(results []*pruned) error {
+func (s *pruneSink) printYAML(results []*prune.Result) error {
 	o := s.o
 	for _, r := range results {
-		if r.err != nil || len(r.docs) == 0 {
+		if r.Err != nil || len(r.Docs) == 0 {
 			continue
 		}
-		if r.json {
-			for _, d := range r.docs {
+		if r.JSON {
+			for _, d := range r.Docs {
 				b, err := prune.OrderedJSON(d.Document.Root, d.Object)
 				if err != nil {
 					return err
@@ -359,10 +268,10 @@ func (s *pruneSink) printYAML(results []*pruned) error {
 			continue
 		}
 		keep := map[[2]int]bool{}
-		for _, d := range r.docs {
+		for _, d := range r.Docs {
 			keep[[2]int{d.Document.Index, d.Document.Item}] = true
 		}
-		for index, t := range source.Parse(r.path, r.out).Texts {
+		for index, t := range r.Texts {
 			if !keep[[2]int{index, -1}] && !anyItem(keep, index) {
 				continue
 			}
@@ -392,11 +301,11 @@ func anyItem(keep map[[2]int]bool, index int) bool {
 }
 
 // printList prints a v1 List of the objects in input order, item by item.
-func (s *pruneSink) printList(results []*pruned) error {
+func (s *pruneSink) printList(results []*prune.Result) error {
 	o := s.o
 	s.openList()
 	for _, r := range results {
-		for _, d := range r.docs {
+		for _, d := range r.Docs {
 			b, err := prune.OrderedJSON(d.Document.Root, d.Object)
 			if err != nil {
 				return err
@@ -432,16 +341,16 @@ func indentJSON(b []byte, indent string) []byte {
 }
 
 // dryRun prints the diffs; summary ends the run.
-func (s *pruneSink) dryRun(results []*pruned) error {
+func (s *pruneSink) dryRun(results []*prune.Result) error {
 	o := s.o
 	color := useColor(o.Out, o.NoColor)
 	for _, r := range results {
-		if r.err != nil {
+		if r.Err != nil {
 			continue
 		}
-		s.fields += r.dropped
-		s.objects += r.objects
-		if _, err := diff.Unified(o.Out, "a/"+filepath.ToSlash(r.path), "b/"+filepath.ToSlash(r.path), r.data, r.out, diff.Options{Color: color}); err != nil {
+		s.fields += r.Dropped
+		s.objects += r.Objects
+		if _, err := diff.Unified(o.Out, "a/"+filepath.ToSlash(r.Path), "b/"+filepath.ToSlash(r.Path), r.Data, r.Out, diff.Options{Color: color}); err != nil {
 			return err
 		}
 	}
@@ -467,53 +376,15 @@ func (s *pruneSink) summary() error {
 }
 
 // inPlace rewrites the files that change, atomically.
-func (o *PruneOptions) inPlace(results []*pruned) error {
+func (o *PruneOptions) inPlace(results []*prune.Result) error {
 	for _, r := range results {
-		if r.err != nil || bytes.Equal(r.data, r.out) {
+		if r.Err != nil || bytes.Equal(r.Data, r.Out) {
 			continue
 		}
-		if err := writeAtomic(r.path, r.out); err != nil {
+		if err := fsutil.WriteAtomic(r.Path, r.Out); err != nil {
 			return &UsageError{err}
 		}
-		fmt.Fprintf(o.ErrOut, "pruned %s (%d fields in %d objects)\n", r.path, r.dropped, r.objects)
-	}
-	return nil
-}
-
-// writeAtomic replaces path with data through a temporary file in the same
-// directory and a rename, keeping the file's mode: a reader never sees a
-// half-written file, and a failure leaves the original as it was.
-func writeAtomic(path string, data []byte) error {
-	// Write through a symlink to its target, not over the link.
-	if target, err := filepath.EvalSymlinks(path); err == nil {
-		path = target
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".crdlint-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		fmt.Fprintf(o.ErrOut, "pruned %s (%d fields in %d objects)\n", r.Path, r.Dropped, r.Objects)
 	}
 	return nil
 }

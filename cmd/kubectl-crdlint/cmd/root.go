@@ -18,6 +18,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -123,4 +125,52 @@ func useColor(w io.Writer, noColor bool) bool {
 	}
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// severityFlag is --fail-on.
+type severityFlag report.Severity
+
+func (s *severityFlag) String() string { return report.Severity(*s).String() }
+func (s *severityFlag) Type() string   { return "severity" }
+func (s *severityFlag) Set(v string) error {
+	sev, err := report.ParseSeverity(v)
+	if err != nil {
+		return err
+	}
+	*s = severityFlag(sev)
+	return nil
+}
+
+// parseRules reads --disable's values (repeatable, comma-separated) into
+// a set, refusing unknown rule IDs.
+func parseRules(values []string) (map[string]bool, error) {
+	known := map[string]bool{}
+	for _, r := range lint.Rules {
+		known[r.ID] = true
+	}
+	out := map[string]bool{}
+	for _, v := range values {
+		for _, id := range strings.Split(v, ",") {
+			id = strings.TrimSpace(id)
+			if !known[id] {
+				return nil, usageErrorf("--disable: unknown rule %q (see --list-rules)", id)
+			}
+			out[id] = true
+		}
+	}
+	return out, nil
+}
+
+// stdinOnce refuses "-" given more than once: stdin can be read once.
+func stdinOnce(paths []string) error {
+	n := 0
+	for _, p := range paths {
+		if p == "-" {
+			n++
+		}
+	}
+	if n > 1 {
+		return usageErrorf("- (stdin) may be given only once")
+	}
+	return nil
 }

@@ -1,10 +1,11 @@
-package lint
+package crd
 
 import (
 	"reflect"
 	"strings"
 	"testing"
 
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
@@ -17,7 +18,7 @@ import (
 // schema the conversion moves to spec.validation).
 func TestCELCostsFromInternal(t *testing.T) {
 	compared, shared := 0, 0
-	cache := newCostCache() // shared, as a run shares it
+	cache := NewCostCache() // shared, as a run shares it
 	for _, p := range testutil.Files(t, "crds") {
 		f, err := source.Read(p, nil)
 		if err != nil {
@@ -27,11 +28,18 @@ func TestCELCostsFromInternal(t *testing.T) {
 			if !IsCRD(d) {
 				continue
 			}
-			v := ValidateCRD(d.JSON)
-			if v.V1 == nil || v.Internal == nil {
+			def := Decode(d.JSON)
+			if def.V1 == nil {
 				continue
 			}
-			want, got := CELCosts(v.V1), celCosts(v.V1, v.Internal, cache)
+			v := struct {
+				V1       *apiextensionsv1.CustomResourceDefinition
+				Internal *apiextensions.CustomResourceDefinition
+			}{def.V1, internalOf(t, def.V1)}
+			want, got := CELCosts(v.V1, nil), celCosts(v.V1, v.Internal, cache)
+			if vd := def.Verdict(NewCostCache()); vd.accepted() && !reflect.DeepEqual(vd.Costs, got) {
+				t.Fatalf("%s: costs in the verdict\n%+v\nfrom the internal CRD\n%+v", p, vd.Costs, got)
+			}
 			if !reflect.DeepEqual(want, got) {
 				t.Fatalf("%s: costs from the internal CRD\n%+v\nfrom the v1 CRD\n%+v", p, got, want)
 			}
@@ -154,11 +162,12 @@ spec:
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := source.Parse(tt.name+".yaml", []byte(head+tt.props))
-			v := ValidateCRD(f.Documents[0].JSON)
-			if v.V1 == nil || v.Internal == nil {
-				t.Fatalf("not decoded: %v", v.DecodeError)
+			def := Decode(f.Documents[0].JSON)
+			if def.V1 == nil {
+				t.Fatalf("not decoded: %v", def.DecodeError)
 			}
-			got := celCosts(v.V1, v.Internal, newCostCache())
+			got := celCosts(def.V1, internalOf(t, def.V1), NewCostCache())
+			v := def
 			if want := costsOfEachVersion(t, v.V1); !reflect.DeepEqual(got, want) {
 				t.Fatalf("with the cache\n%+v\nwithout\n%+v", got, want)
 			}
@@ -173,7 +182,17 @@ spec:
 	}
 }
 
-func cacheLen(c *costCache) int {
+// internalOf converts a v1 CRD as the server's validation does.
+func internalOf(t *testing.T, v1 *apiextensionsv1.CustomResourceDefinition) *apiextensions.CustomResourceDefinition {
+	t.Helper()
+	in := &apiextensions.CustomResourceDefinition{}
+	if err := scheme.Convert(v1, in, nil); err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+func cacheLen(c *CostCache) int {
 	n := 0
 	for _, b := range c.m {
 		n += len(b)

@@ -1,4 +1,4 @@
-package lint
+package crd
 
 import (
 	"os"
@@ -11,13 +11,13 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
-// TestValidateLeavesV1: validateDecoded converts without copying, so the
+// TestValidateLeavesV1: validateCreate converts without copying, so the
 // server's validation must not write into the decoded v1 CRD it shares
 // slices and maps with (the catalogue keeps that CRD and compiles its
 // versions later). Every corpus and testdata CRD, valid or not.
 func TestValidateLeavesV1(t *testing.T) {
 	files := testutil.Files(t, "crds")
-	for _, pattern := range []string{"testdata/*.yaml", "testdata/rules/*/*.yaml", "../../examples/*/*.yaml"} {
+	for _, pattern := range []string{"../lint/testdata/*.yaml", "../lint/testdata/rules/*/*.yaml", "../../examples/*/*.yaml"} {
 		m, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)
@@ -34,13 +34,13 @@ func TestValidateLeavesV1(t *testing.T) {
 			if !IsCRD(d) {
 				continue
 			}
-			crd, unknown, err := decodeCRD(d.JSON)
-			if err != nil {
+			def := Decode(d.JSON)
+			if def.V1 == nil {
 				continue
 			}
-			before := crd.DeepCopy()
-			v := validateDecoded(crd, unknown)
-			if !apiequality.Semantic.DeepEqual(before, crd) {
+			before := def.V1.DeepCopy()
+			v := def.Verdict(NewCostCache())
+			if !apiequality.Semantic.DeepEqual(before, def.V1) {
 				t.Errorf("%s#%d: the server's validation changed the decoded CRD", p, d.Index)
 			}
 			checked++

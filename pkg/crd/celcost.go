@@ -1,7 +1,8 @@
-package lint
+package crd
 
 import (
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,20 +40,24 @@ type CELCost struct {
 
 // CELCosts estimates every x-kubernetes-validations expression of a CRD
 // with the server's own compiler and estimator, in the CRD-creation
-// environment, compiling each distinct rule node once. Expressions that do
-// not compile are left out (the server's verdict reports them).
-func CELCosts(crd *apiextensionsv1.CustomResourceDefinition) []CELCost {
-	return celCosts(crd, nil, newCostCache())
+// environment, compiling each distinct rule node once; cache (nil for one
+// of its own) shares compilations across the CRDs of a run. Expressions
+// that do not compile are left out (the server's verdict reports them).
+func CELCosts(crd *apiextensionsv1.CustomResourceDefinition, cache *CostCache) []CELCost {
+	if cache == nil {
+		cache = NewCostCache()
+	}
+	return celCosts(crd, nil, cache)
 }
 
 // celCosts is CELCosts taking the schemas from internal, the CRD already
-// converted to the internal type (as ValidateCRD converts it), when set.
+// converted to the internal type (as validateCreate converts it), when set.
 //
 // Versions whose schemas are identical cost the same, so each distinct
 // schema is compiled once: compiling is most of a CRD lint's time, and
 // multi-version CRDs usually repeat one schema (the conversion then hoists
 // it to spec.validation, so the versions share one pointer).
-func celCosts(crd *apiextensionsv1.CustomResourceDefinition, internal *apiextensions.CustomResourceDefinition, cache *costCache) []CELCost {
+func celCosts(crd *apiextensionsv1.CustomResourceDefinition, internal *apiextensions.CustomResourceDefinition, cache *CostCache) []CELCost {
 	var out []CELCost
 	envSet := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
 	type compiled struct {
@@ -98,7 +103,7 @@ func celCosts(crd *apiextensionsv1.CustomResourceDefinition, internal *apiextens
 
 // schemaCosts is celCosts for one version's schema at path. A nil cache
 // compiles every node.
-func schemaCosts(in *apiextensions.JSONSchemaProps, path, version string, envSet *environment.EnvSet, cache *costCache) []CELCost {
+func schemaCosts(in *apiextensions.JSONSchemaProps, path, version string, envSet *environment.EnvSet, cache *CostCache) []CELCost {
 	var out []CELCost
 	var total uint64
 	type frame struct {
@@ -150,7 +155,7 @@ func schemaCosts(in *apiextensions.JSONSchemaProps, path, version string, envSet
 	return out
 }
 
-// costCache keeps the compiler's estimates by the content of the schema
+// CostCache keeps the compiler's estimates by the content of the schema
 // node that holds the rules: CRDs repeat the same types many times (argo
 // workflows' four CRDs carry one artifact type, with its rule, many times
 // each) and compiling is most of what linting a CRD costs. The estimates
@@ -163,7 +168,7 @@ func schemaCosts(in *apiextensions.JSONSchemaProps, path, version string, envSet
 // nodes with rules hold megabytes of schema. The price is that the first
 // node of each kind stays alive for the run (about 10 MB for the 123
 // corpus CRDs).
-type costCache struct {
+type CostCache struct {
 	mu   sync.Mutex
 	m    map[string][]cachedNode
 	hits atomic.Int64 // for tests
@@ -182,11 +187,12 @@ type compiledRule struct {
 	messageExpressionMaxCost uint64
 }
 
-func newCostCache() *costCache {
-	return &costCache{m: map[string][]cachedNode{}}
+// NewCostCache returns an empty cache, to share across a run's CRDs.
+func NewCostCache() *CostCache {
+	return &CostCache{m: map[string][]cachedNode{}}
 }
 
-func compileCosts(s *apiextensions.JSONSchemaProps, ctx *validation.CELSchemaContext, path string, envSet *environment.EnvSet, cache *costCache) []CELCost {
+func compileCosts(s *apiextensions.JSONSchemaProps, ctx *validation.CELSchemaContext, path string, envSet *environment.EnvSet, cache *CostCache) []CELCost {
 	ti, err := ctx.TypeInfo()
 	if err != nil || ti == nil {
 		return nil
@@ -240,7 +246,7 @@ func bucket(s *apiextensions.JSONSchemaProps) string {
 }
 
 // get returns the estimates of a node equal to s. A nil cache has none.
-func (c *costCache) get(s *apiextensions.JSONSchemaProps) ([]compiledRule, bool) {
+func (c *CostCache) get(s *apiextensions.JSONSchemaProps) ([]compiledRule, bool) {
 	if c == nil {
 		return nil, false
 	}
@@ -257,7 +263,7 @@ func (c *costCache) get(s *apiextensions.JSONSchemaProps) ([]compiledRule, bool)
 	return nil, false
 }
 
-func (c *costCache) put(s *apiextensions.JSONSchemaProps, rules []compiledRule) {
+func (c *CostCache) put(s *apiextensions.JSONSchemaProps, rules []compiledRule) {
 	if c == nil {
 		return
 	}
@@ -294,4 +300,22 @@ func internalSchema(internal *apiextensions.CustomResourceDefinition, i int) *ap
 		return v.OpenAPIV3Schema
 	}
 	return nil
+}
+
+// versionSchema returns version i's schema and its path, or nil.
+func versionSchema(crd *apiextensionsv1.CustomResourceDefinition, i int) (*apiextensionsv1.JSONSchemaProps, string) {
+	v := crd.Spec.Versions[i]
+	if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+		return nil, ""
+	}
+	return v.Schema.OpenAPIV3Schema, "spec.versions[" + strconv.Itoa(i) + "].schema.openAPIV3Schema"
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

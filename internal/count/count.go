@@ -1,0 +1,33 @@
+// Package count counts the expensive steps of a run — parsing a document,
+// decoding a CRD, validating a CRD — so that tests can prove each happens
+// once per input (an architectural promise that reading the code cannot
+// keep for long). The counters are process-wide and cost one atomic add.
+package count
+
+import "sync/atomic"
+
+var (
+	// Parses counts YAML/JSON chunks parsed into node trees.
+	Parses atomic.Int64
+	// CRDDecodes counts strict decodes of a CRD's JSON.
+	CRDDecodes atomic.Int64
+	// CRDValidations counts runs of the server's CRD validation.
+	CRDValidations atomic.Int64
+	// CRDecodes counts custom resources' JSON decoded into objects.
+	CRDecodes atomic.Int64
+)
+
+// Snapshot is the counters at one moment.
+type Snapshot struct {
+	Parses, CRDDecodes, CRDValidations, CRDecodes int64
+}
+
+// Now reads the counters.
+func Now() Snapshot {
+	return Snapshot{Parses.Load(), CRDDecodes.Load(), CRDValidations.Load(), CRDecodes.Load()}
+}
+
+// Sub is the work done between then and s.
+func (s Snapshot) Sub(then Snapshot) Snapshot {
+	return Snapshot{s.Parses - then.Parses, s.CRDDecodes - then.CRDDecodes, s.CRDValidations - then.CRDValidations, s.CRDecodes - then.CRDecodes}
+}

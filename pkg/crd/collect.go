@@ -1,0 +1,45 @@
+package crd
+
+import (
+	"fmt"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// Found is a CustomResourceDefinition document of a file with its
+// decoded Definition (nil for apiextensions versions other than v1, which
+// no server serves).
+type Found struct {
+	Doc *source.Document
+	Def *Definition
+}
+
+// Source names where a found CRD came from, for messages.
+func (f Found) Source() string { return fmt.Sprintf("%s:%d", f.Doc.File, f.Doc.Root.Line) }
+
+// FindCRDs decodes the CustomResourceDefinitions of a parsed file, in
+// document order.
+func FindCRDs(f *source.File) []Found {
+	var out []Found
+	for _, d := range f.Documents {
+		if !IsCRD(d) {
+			continue
+		}
+		fd := Found{Doc: d}
+		if IsV1CRD(d) {
+			fd.Def = Decode(d.JSON)
+		}
+		out = append(out, fd)
+	}
+	return out
+}
+
+// AddFound adds found CRDs of a layer in order, so that a later CRD of a
+// kind replaces an earlier one, as applying them in order would.
+func (c *Catalog) AddFound(found []Found, layer Layer) {
+	for _, f := range found {
+		if f.Def != nil {
+			c.Add(f.Def, f.Source(), layer)
+		}
+	}
+}

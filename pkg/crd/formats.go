@@ -1,0 +1,18 @@
+package crd
+
+import (
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apiserver/pkg/cel/environment"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+)
+
+// UnrecognizedFormats returns the formats of a schema node the server
+// warns about on create ("unrecognized format"), as its strategy computes
+// them for the default compatibility version.
+func UnrecognizedFormats(format, typ string) []string {
+	if format == "" {
+		return nil
+	}
+	ss := &spec.Schema{SchemaProps: spec.SchemaProps{Format: format, Type: []string{typ}}}
+	return apiservervalidation.GetUnrecognizedFormats(ss, environment.DefaultCompatibilityVersion())
+}

@@ -1,0 +1,167 @@
+package crd
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
+)
+
+// CRDVerdict is what the API server says to a create (or update) of one
+// CRD. Errors name fields in the server's internal paths (see
+// Translate for the user's).
+type CRDVerdict struct {
+	// DecodeError is a non-strict decoding failure: a 400 for the request.
+	DecodeError error
+	// Unknown holds the strict decoder's messages (unknown field "..."):
+	// warnings under fieldValidation=Warn, a 400 under Strict.
+	Unknown []string
+	// Errors is the validation's verdict in the server's internal paths.
+	Errors field.ErrorList
+	// Warnings are the strategy's warnings.
+	Warnings []string
+	// Panic is set when the server's validation code panicked: the API
+	// server recovers and answers 500 Internal Server Error, so the
+	// request fails.
+	Panic string
+	// Costs are the CEL cost estimates of an accepted CRD, when asked for
+	// (Definition.Verdict with a cost cache): the server computes them
+	// while validating and keeps only the verdict.
+	Costs []CELCost
+
+	costsDone bool
+}
+
+// Rejected reports whether the server refuses the request under
+// fieldValidation=Warn (strict=false) or Strict.
+func (v *CRDVerdict) Rejected(strict bool) bool {
+	return v.DecodeError != nil || len(v.Errors) > 0 || v.Panic != "" || (strict && len(v.Unknown) > 0)
+}
+
+func (v *CRDVerdict) accepted() bool {
+	return v.DecodeError == nil && len(v.Errors) == 0 && v.Panic == ""
+}
+
+// validateCreate runs a decoded CRD through the rest of the server's
+// create path: conversion to the internal type, namespace reconciliation,
+// PrepareForCreate, the CRD strategy's validation (ValidateCreate, as
+// rest.BeforeCreate calls it) and its warnings.
+func validateCreate(d *Definition, costs *CostCache) *CRDVerdict {
+	v := &CRDVerdict{Unknown: d.Unknown, DecodeError: d.DecodeError}
+	if d.V1 == nil {
+		return v
+	}
+	count.CRDValidations.Add(1)
+	// The conversion shares slices and maps with d.V1 rather than copying
+	// them; that is safe because nothing below writes into them:
+	// validation only reads, and PrepareForCreate replaces whole fields of
+	// in (status, generation, a generated name). TestValidateLeavesV1
+	// holds this over the corpus.
+	in := &apiextensions.CustomResourceDefinition{}
+	if err := scheme.Convert(d.V1, in, nil); err != nil {
+		v.DecodeError = err
+		return v
+	}
+	v.Errors, v.Warnings, v.Panic = validateInternal(in, nil)
+	if v.Panic != "" {
+		// The server's selectableFields check dereferences the structural
+		// schema even when building it failed (apiextensions-apiserver
+		// v0.37.2, ValidateCustomResourceSelectableFields). Validating
+		// without selectableFields tells the user what else is wrong.
+		retry := in.DeepCopy()
+		retry.Spec.SelectableFields = nil
+		for i := range retry.Spec.Versions {
+			retry.Spec.Versions[i].SelectableFields = nil
+		}
+		v.Errors, v.Warnings, _ = validateInternal(retry, nil)
+	}
+	if costs != nil {
+		if v.accepted() {
+			// From the converted schemas the validation just used: the
+			// estimator needs the internal types, and converting again
+			// would cost as much as a quarter of the estimate.
+			v.Costs = celCosts(d.V1, in, costs)
+		}
+		v.costsDone = true
+	}
+	return v
+}
+
+// ValidateUpdate is the server's verdict on an update of the CRD old to
+// new (both decoded as a request and as storage hold them): conversion,
+// PrepareForUpdate (status and generation kept from old), the strategy's
+// ValidateUpdate (stored versions, scope, names, unchanged CEL
+// expressions judged by the rules for existing ones, ...) and its
+// warnings. The old CRD's status.storedVersions is what storage holds:
+// give it before calling.
+func ValidateUpdate(old, new *Definition) *CRDVerdict {
+	v := &CRDVerdict{Unknown: new.Unknown, DecodeError: new.DecodeError}
+	if new.V1 == nil {
+		return v
+	}
+	if old.V1 == nil {
+		v.DecodeError = fmt.Errorf("the old CustomResourceDefinition does not decode: %w", old.DecodeError)
+		return v
+	}
+	count.CRDValidations.Add(1)
+	inOld, inNew := &apiextensions.CustomResourceDefinition{}, &apiextensions.CustomResourceDefinition{}
+	if err := scheme.Convert(old.V1.DeepCopy(), inOld, nil); err != nil {
+		v.DecodeError = err
+		return v
+	}
+	if err := scheme.Convert(new.V1.DeepCopy(), inNew, nil); err != nil {
+		v.DecodeError = err
+		return v
+	}
+	v.Errors, v.Warnings, v.Panic = validateInternal(inNew, inOld)
+	return v
+}
+
+// validateInternal runs rest.BeforeCreate's steps on the internal object,
+// or rest.BeforeUpdate's when old is set. A panic in the server's code is
+// returned as text: the API server recovers from it and answers 500.
+func validateInternal(in, old *apiextensions.CustomResourceDefinition) (errs field.ErrorList, warnings []string, panicked string) {
+	defer func() {
+		if r := recover(); r != nil {
+			errs, warnings, panicked = nil, nil, fmt.Sprint(r)
+		}
+	}()
+	if old == nil && in.Name == "" && in.GenerateName != "" {
+		in.Name = GenerateName(in.GenerateName)
+	}
+	// kubectl sends no namespace for a cluster-scoped kind; the server
+	// clears one set in the object.
+	in.Namespace = ""
+	ctx := genericapirequest.WithNamespace(context.Background(), "")
+	strategy := customresourcedefinition.NewStrategy(scheme)
+	if old == nil {
+		strategy.PrepareForCreate(ctx, in)
+		errs = rest.ValidateCreate(ctx, in, strategy)
+		if len(errs) == 0 {
+			warnings = strategy.WarningsOnCreate(ctx, in)
+		}
+		return errs, warnings, ""
+	}
+	old.Namespace = ""
+	// What storage holds for the old object, and what an apply copies
+	// into the new one.
+	if old.ResourceVersion == "" {
+		old.ResourceVersion = "1"
+	}
+	if old.Generation == 0 {
+		old.Generation = 1
+	}
+	in.ResourceVersion, in.UID, in.CreationTimestamp = old.ResourceVersion, old.UID, old.CreationTimestamp
+	strategy.PrepareForUpdate(ctx, in, old)
+	errs = strategy.ValidateUpdate(ctx, in, old)
+	if len(errs) == 0 {
+		warnings = strategy.WarningsOnUpdate(ctx, in, old)
+	}
+	return errs, warnings, ""
+}

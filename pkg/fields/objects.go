@@ -1,0 +1,96 @@
+package fields
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	apifields "k8s.io/apimachinery/pkg/fields"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// Object is a custom resource as the server stores it on create, with the
+// field set its selectors match.
+type Object struct {
+	Version *crd.Version
+	Stored  *unstructured.Unstructured
+	Set     apifields.Set
+}
+
+// Objects is what one file gives: the objects that match (all, without a
+// selector), how many custom resources were judged, and notes for stderr
+// (file:line:col: skipped: ...).
+type Objects struct {
+	Matched []Object
+	Seen    int
+	Notes   []string
+}
+
+// ErrSelector is a selector the server refuses for a kind: it fails the
+// whole list request.
+type ErrSelector struct{ Err error }
+
+func (e *ErrSelector) Error() string { return e.Err.Error() }
+func (e *ErrSelector) Unwrap() error { return e.Err }
+
+// Collect computes, for each custom resource of a file, what the server
+// would store on create and its selectable fields' values, keeping those
+// sel matches (sel nil keeps all). Objects the server would reject are
+// kept with a note: their fields still have values.
+func Collect(cat *crd.Catalog, f *source.File, sel apifields.Selector) (*Objects, error) {
+	out := &Objects{}
+	for _, d := range f.Documents {
+		if crd.IsCRD(d) {
+			continue
+		}
+		pos := fmt.Sprintf("%s:%d:%d", d.File, d.Root.Line, d.Root.Column)
+		if crd.IsBuiltin(d) {
+			out.Notes = append(out.Notes, fmt.Sprintf("%s: skipped: %s is built in; `kubectl crdlint fields %s` lists its selectors", pos, d.Object.Kind, strings.ToLower(d.Object.Kind)))
+			continue
+		}
+		v, err := cat.Lookup(crd.GVK(d))
+		if err != nil {
+			out.Notes = append(out.Notes, fmt.Sprintf("%s: skipped: %v", pos, err))
+			continue
+		}
+		m, ok := d.TakeValue()
+		if !ok {
+			count.CRDecodes.Add(1)
+			if err := utiljson.Unmarshal(d.JSON, &m); err != nil {
+				continue
+			}
+		}
+		ns := d.Object.Namespace
+		if ns == "" {
+			ns = crd.DefaultNamespace
+		}
+		vd := v.Create(m, ns)
+		if vd.Object == nil {
+			out.Notes = append(out.Notes, fmt.Sprintf("%s: skipped: the server cannot decode it: %v", pos, vd.DecodeError))
+			continue
+		}
+		if len(vd.Errors) > 0 {
+			out.Notes = append(out.Notes, fmt.Sprintf("%s: note: the server would reject this object on create (%d errors; see kubectl crdlint check)", pos, len(vd.Errors)))
+		}
+		set, err := v.FieldSet(vd.Object)
+		if err != nil {
+			return nil, err
+		}
+		out.Seen++
+		if sel != nil {
+			s, err := ForVersion(sel, v)
+			if err != nil {
+				return nil, &ErrSelector{err}
+			}
+			if !s.Matches(set) {
+				continue
+			}
+		}
+		out.Matched = append(out.Matched, Object{Version: v, Stored: vd.Object, Set: set})
+	}
+	return out, nil
+}

@@ -1,0 +1,52 @@
+package input
+
+import (
+	"context"
+	"runtime"
+	"sync"
+)
+
+// Parallel runs fn for 0..n-1 over all cores and returns the error of
+// the lowest index that failed.
+//
+// It hands out the indexes interleaved from one stretch of 0..n-1 per
+// worker: neighbouring files tend to need the same CRD, and a worker
+// waiting for another one to validate and compile that CRD leaves a core
+// idle, where workers in different stretches mostly need different CRDs.
+func Parallel(ctx context.Context, n int, fn func(i int) error) error {
+	workers := min(runtime.GOMAXPROCS(0), max(n, 1))
+	work := make(chan int)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				errs[i] = fn(i)
+			}
+		}()
+	}
+	stretch := (n + workers - 1) / workers
+dispatch:
+	for r := 0; r < stretch; r++ {
+		for s := 0; s < workers; s++ {
+			i := s*stretch + r
+			if i >= n {
+				continue
+			}
+			if ctx.Err() != nil {
+				break dispatch
+			}
+			work <- i
+		}
+	}
+	close(work)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}

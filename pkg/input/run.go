@@ -1,0 +1,179 @@
+package input
+
+import (
+	"bytes"
+	"context"
+	"sync/atomic"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// keepBudget bounds the bytes of inputs without CRDs kept between the
+// collect and the judge phases: within it every input is read once; past
+// it the rest is read again rather than held, so that memory does not
+// grow with the whole input.
+const keepBudget = 256 << 20
+
+// crdMarker is the text every CRD document contains: files without it
+// need not be parsed to collect CRDs.
+var crdMarker = []byte("CustomResourceDefinition")
+
+// Run reads a command's inputs once and judges them with its catalogue
+// complete: the CRDs among the inputs (and those of --crd, read when a
+// custom resource first needs them) are in the catalogue before any
+// custom resource is looked up, whatever order the files come in.
+type Run struct {
+	Inputs *Set
+	// CRDs are the files of --crd, or nil.
+	CRDs    *Set
+	Catalog *crd.Catalog
+}
+
+// Visitor is a command's work on the documents of a Run.
+type Visitor struct {
+	// CRDs, when set, is called in the collect phase with the CRD
+	// documents of input i, decoded, while their trees are alive: check
+	// lints them there. Calls for different files run concurrently.
+	CRDs func(i int, found []crd.Found)
+	// File is called for every input i once the catalogue is complete,
+	// with the input's bytes and the file parsed, its CRD documents
+	// removed (they went to CRDs). Calls run concurrently; i tells the
+	// input's place. data is nil for a file that held only CRDs.
+	File func(i int, data []byte, f *source.File) error
+}
+
+// collected is what the collect phase keeps of one input for the judge
+// phase.
+type collected struct {
+	file   *source.File // parsed, without its CRD documents; nil: parse later
+	data   []byte       // nil with a file: nothing left to judge
+	reread bool         // neither kept: read the input again
+	crds   []decoded
+}
+
+// decoded is a collected CRD without its document, whose tree can go.
+type decoded struct {
+	def    *crd.Definition
+	source string
+}
+
+func decodedOf(found []crd.Found) []decoded {
+	var out []decoded
+	for _, fd := range found {
+		if fd.Def != nil {
+			out = append(out, decoded{fd.Def, fd.Source()})
+		}
+	}
+	return out
+}
+
+// Visit reads every input once (see keepBudget): the files that hold
+// CRDs are parsed first and their CRDs collected into the catalogue, in
+// input order (a later CRD of a kind wins, as applying them would), then
+// every file is handed to v.File.
+func (r *Run) Visit(ctx context.Context, v Visitor) error {
+	in := r.Inputs
+	keep := make([]collected, len(in.Files))
+	var kept atomic.Int64
+	err := Parallel(ctx, len(in.Files), func(i int) error {
+		p := in.Files[i]
+		data, err := in.Bytes(p)
+		if err != nil {
+			return err
+		}
+		c := &keep[i]
+		if !bytes.Contains(data, crdMarker) {
+			if kept.Add(int64(len(data))) <= keepBudget || in.cached[p] != nil {
+				c.data = data
+			} else {
+				c.reread = true
+			}
+			return nil
+		}
+		f := source.Parse(in.Name(p), data)
+		found := crd.FindCRDs(f)
+		if len(found) == 0 {
+			c.file, c.data = f, data
+			return nil
+		}
+		c.crds = decodedOf(found)
+		if v.CRDs != nil {
+			v.CRDs(i, found)
+		}
+		rest := f.Documents[:0:0]
+		for _, d := range f.Documents {
+			if !crd.IsCRD(d) {
+				rest = append(rest, d)
+			}
+		}
+		f.Documents = rest
+		if len(rest) == 0 {
+			// Nothing left to judge: let the CRDs' text go.
+			f.Texts = nil
+			data = nil
+		}
+		c.file, c.data = f, data
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := range keep {
+		for _, d := range keep[i].crds {
+			r.Catalog.Add(d.def, d.source, crd.Input)
+		}
+		keep[i].crds = nil
+	}
+	var fillErr error
+	if r.CRDs != nil && len(r.CRDs.Files) > 0 {
+		r.Catalog.Fill(func() { fillErr = r.CRDs.collect(ctx, r.Catalog) })
+	}
+	err = Parallel(ctx, len(in.Files), func(i int) error {
+		c := keep[i]
+		keep[i] = collected{}
+		p := in.Files[i]
+		f, data := c.file, c.data
+		switch {
+		case c.reread:
+			data, err := in.Bytes(p)
+			if err != nil {
+				return err
+			}
+			f = source.Parse(in.Name(p), data)
+			return v.File(i, data, f)
+		case f == nil:
+			f = source.Parse(in.Name(p), data)
+		}
+		return v.File(i, data, f)
+	})
+	if err != nil {
+		return err
+	}
+	return fillErr
+}
+
+// collect adds the CRDs of every file of s to cat, at the Extra layer,
+// in order.
+func (s *Set) collect(ctx context.Context, cat *crd.Catalog) error {
+	found := make([][]decoded, len(s.Files))
+	err := Parallel(ctx, len(s.Files), func(i int) error {
+		data, err := s.Bytes(s.Files[i])
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(data, crdMarker) {
+			found[i] = decodedOf(crd.FindCRDs(source.Parse(s.Name(s.Files[i]), data)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, fs := range found {
+		for _, d := range fs {
+			cat.Add(d.def, d.source, crd.Extra)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,167 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/immutable"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// PairKey identifies an object across revisions.
+type PairKey struct{ APIVersion, Kind, Namespace, Name string }
+
+func (k PairKey) name() string {
+	if k.Namespace != "" {
+		return k.Namespace + "/" + k.Name
+	}
+	return k.Name
+}
+
+// Revision is the custom resources of one revision of a set of objects
+// (OLD or NEW of an update), in order, keyed for pairing.
+type Revision struct {
+	Docs  map[PairKey]*source.Document
+	Order []PairKey
+	// Files and Documents count what was read.
+	Files, Documents int
+}
+
+// NewRevision returns an empty revision.
+func NewRevision() *Revision { return &Revision{Docs: map[PairKey]*source.Document{}} }
+
+// Add takes a file's custom resources into the revision; a later object
+// of the same key replaces an earlier one.
+func (r *Revision) Add(f *source.File) {
+	r.Files++
+	r.Documents += f.Count
+	for _, d := range f.Documents {
+		if crd.IsCRD(d) || crd.IsBuiltin(d) {
+			continue
+		}
+		r.AddDoc(d)
+	}
+}
+
+// AddDoc takes one object into the revision.
+func (r *Revision) AddDoc(d *source.Document) {
+	k := PairKey{d.Object.APIVersion, d.Object.Kind, d.Object.Namespace, d.Object.Name}
+	if _, dup := r.Docs[k]; !dup {
+		r.Order = append(r.Order, k)
+	}
+	r.Docs[k] = d
+}
+
+// Updates pairs the objects of two revisions and judges each update as
+// the server would; objects only in one of them are reported. Objects of
+// NEW that name no namespace are in defaultNS.
+func (l *Linter) Updates(oldRev, newRev *Revision, defaultNS string) []report.Finding {
+	var out []report.Finding
+	for _, k := range newRev.Order {
+		nd := newRev.Docs[k]
+		od, ok := oldRev.Docs[k]
+		if !ok {
+			out = append(out, finding(nd, RuleUpdateUnpaired, report.Warning, "",
+				fmt.Sprintf("%s %s is only in the new revision: a create, not an update", k.Kind, k.name())))
+			continue
+		}
+		out = append(out, l.Update(od, nd, defaultNS)...)
+	}
+	for _, k := range oldRev.Order {
+		if _, ok := newRev.Docs[k]; !ok {
+			od := oldRev.Docs[k]
+			out = append(out, finding(od, RuleUpdateUnpaired, report.Warning, "",
+				fmt.Sprintf("%s %s is only in the old revision: the new revision does not update it", k.Kind, k.name())))
+		}
+	}
+	return l.filter(out)
+}
+
+// Update is the server's verdict on updating od to nd (a PUT of nd over
+// od as stored), and the Immutable Fields design's markers.
+func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Finding {
+	gvk := crd.GVK(nd)
+	v, err := l.opts.Catalog.Lookup(gvk)
+	if err != nil {
+		return []report.Finding{l.lookupFinding(nd, err)}
+	}
+	var oldObj, newObj map[string]any
+	if err := utiljson.Unmarshal(od.JSON, &oldObj); err != nil {
+		return []report.Finding{finding(od, RuleCRDecode, report.Error, "", err.Error())}
+	}
+	if err := utiljson.Unmarshal(nd.JSON, &newObj); err != nil {
+		return []report.Finding{finding(nd, RuleCRDecode, report.Error, "", err.Error())}
+	}
+	ns := nd.Object.Namespace
+	if ns == "" {
+		ns = defaultNS
+	}
+	vd := v.Update(oldObj, newObj, ns)
+	if vd.Panic != "" {
+		return []report.Finding{finding(nd, RuleCRServerPanic, report.Error, "", "Internal error occurred: "+vd.Panic)}
+	}
+	if vd.DecodeError != nil {
+		return []report.Finding{finding(nd, RuleCRDecode, report.Error, "",
+			fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", v.GVK.Kind, v.GVK.Version, v.GVK.Kind, vd.DecodeError))}
+	}
+	var out []report.Finding
+	var celErrs map[string]bool
+	if len(vd.Errors) > 0 {
+		celErrs = v.CELErrors(vd.Object.Object, oldObj)
+	}
+	for _, e := range vd.Errors {
+		rule := RuleUpdateInvalid
+		if celErrs[e.Error()] || strings.Contains(e.ErrorBody(), "some validation rules were not checked") {
+			rule = RuleUpdateCEL
+		}
+		out = append(out, finding(nd, rule, report.Error, e.Field, e.ErrorBody()))
+	}
+	if e := l.opts.Catalog.Entry(gvk.GroupKind()); e != nil && e.Def.Markers != nil {
+		out = append(out, l.markerFindings(e.Def, v, od, nd, oldObj, newObj)...)
+	}
+	return out
+}
+
+// markerSchemas keeps each CRD version's marker schema, parsed once per
+// run from the CRD as written (the server's decoder drops the markers).
+var markerSchemas sync.Map // markerKey -> *immutable.Schema (nil: none)
+
+type markerKey struct {
+	def     *crd.Definition
+	version string
+}
+
+// markerFindings compares the stored revisions under the CRD's
+// x-kubernetes-mutability markers.
+func (l *Linter) markerFindings(def *crd.Definition, v *crd.Version, od, nd *source.Document, oldObj, newObj map[string]any) []report.Finding {
+	k := markerKey{def, v.GVK.Version}
+	cached, ok := markerSchemas.Load(k)
+	if !ok {
+		s, err := immutable.FromObject(def.Markers, v.GVK.Version)
+		if err != nil {
+			s = nil
+		}
+		cached, _ = markerSchemas.LoadOrStore(k, s)
+	}
+	s := cached.(*immutable.Schema)
+	if s == nil {
+		return nil
+	}
+	var out []report.Finding
+	for _, vi := range immutable.Compare(s, oldObj, newObj) {
+		d := nd
+		if _, exact := nd.Locate(vi.Path); !exact {
+			if _, inOld := od.Locate(vi.Path); inOld {
+				d = od // a removed field: point at it in OLD
+			}
+		}
+		msg := fmt.Sprintf("%s (%s: %s)", vi.Message, vi.Rule, vi.Value)
+		out = append(out, finding(d, RuleUpdateImmutable, report.Error, vi.Path, msg))
+	}
+	return out
+}

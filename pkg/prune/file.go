@@ -1,0 +1,116 @@
+package prune
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// Options say what the server does besides pruning.
+type Options struct {
+	// Defaults applies the schemas' defaults, as the server does after
+	// pruning.
+	Defaults bool
+	// JSON: the file is JSON (see IsJSON) and is rewritten as JSON.
+	JSON bool
+}
+
+// Result is one file's outcome.
+type Result struct {
+	Path string
+	// Data is the file as read; Out is it rewritten (Data when nothing
+	// changes or nothing could be pruned).
+	Data, Out []byte
+	// Docs are the custom resources pruned, with their stored objects.
+	Docs []Doc
+	// Texts are Out's documents' texts, by index, as source.File.Texts.
+	Texts [][]byte
+	// JSON: the input is JSON, and so is the output.
+	JSON bool
+	// Dropped counts the fields pruned, Objects the objects with any.
+	Dropped, Objects int
+	// Notes say why documents were left out, positioned (file:line:col:
+	// skipped: ...), for stderr.
+	Notes []string
+	// Err is why the file could not be rewritten.
+	Err error
+}
+
+// File prunes the custom resources of a parsed file (CRD documents are
+// left alone) against the catalogue, each document decoded once, and
+// rewrites the text. data is the file's text.
+func File(cat *crd.Catalog, f *source.File, data []byte, opts Options) *Result {
+	r := &Result{Path: f.Path, Data: data, JSON: opts.JSON}
+	for _, fd := range f.Findings {
+		if fd.Rule != source.RuleDuplicate {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s:%d:%d: skipped: %s", fd.File, fd.Line, fd.Column, fd.Message))
+		}
+	}
+	for _, d := range f.Documents {
+		if crd.IsCRD(d) {
+			continue
+		}
+		pos := fmt.Sprintf("%s:%d:%d", d.File, d.Root.Line, d.Root.Column)
+		if crd.IsBuiltin(d) {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s: skipped: %s is built into the API server, not a custom resource", pos, d.Object.Kind))
+			continue
+		}
+		gvk := crd.GVK(d)
+		v, err := cat.Lookup(gvk)
+		if err != nil {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s: skipped: %v", pos, err))
+			continue
+		}
+		obj, ok := d.TakeValue()
+		if !ok {
+			count.CRDecodes.Add(1)
+			if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: skipped: %v", pos, err))
+				continue
+			}
+		}
+		orig := runtime.DeepCopyJSON(obj)
+		dropped, err := v.Prune(obj, opts.Defaults)
+		if err != nil {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s: skipped: %s in version %q cannot be handled as a %s: %v", pos, gvk.Kind, gvk.Version, gvk.Kind, err))
+			continue
+		}
+		// Count what goes, not only what the server reports: nulls and
+		// empty metadata maps vanish silently too.
+		if n := max(len(dropped), Removed(orig, obj)); n > 0 {
+			r.Dropped += n
+			r.Objects++
+		}
+		r.Docs = append(r.Docs, Doc{Document: d, Original: orig, Object: obj})
+	}
+	switch {
+	case len(r.Docs) == 0:
+		r.Out, r.Texts = data, f.Texts
+	case r.JSON:
+		r.Out, r.Err = rewriteJSON(f, r.Docs)
+	default:
+		r.Out, r.Texts, r.Err = rewrite(f, data, r.Docs)
+	}
+	return r
+}
+
+// IsJSON reports whether a path names a JSON file, whose output is JSON.
+func IsJSON(p string) bool { return strings.EqualFold(filepath.Ext(p), ".json") }
+
+// rewriteJSON renders a JSON file's pruned object as JSON in the input's
+// key order. A JSON file holds one object; a List of them is rendered
+// whole with its items replaced.
+func rewriteJSON(f *source.File, docs []Doc) ([]byte, error) {
+	if len(docs) == 1 && docs[0].Document.Item < 0 && f.Count == 1 {
+		b, err := OrderedJSON(docs[0].Document.Root, docs[0].Object)
+		return append(b, '\n'), err
+	}
+	return nil, fmt.Errorf("%s: rewriting a JSON file with several objects or a List is not supported; use -o json", f.Path)
+}
