@@ -10,6 +10,7 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -29,6 +30,7 @@ func (l *Linter) CR(d *source.Document) []report.Finding {
 	}
 	obj, ok := d.TakeValue()
 	if !ok {
+		count.CRDecodes.Add(1)
 		if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
 			return append(out, finding(d, RuleCRDecode, report.Error, "", cannotHandle(gvk, err)))
 		}

@@ -14,6 +14,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
@@ -91,6 +92,7 @@ var lineRE = regexp.MustCompile(`^yaml: line (\d+): `)
 // Parse splits data into documents and decodes each one. It never fails:
 // everything wrong with the text is a finding at its position.
 func Parse(path string, data []byte) *File {
+	count.Parses.Add(1)
 	f := &File{Path: path}
 	chunks, bad := split(data)
 	for _, b := range bad {

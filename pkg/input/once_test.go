@@ -1,0 +1,114 @@
+package input
+
+import (
+	"context"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/prune"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// TestOnce runs what check and prune do over the corpus, counting the
+// costly steps: every input file is parsed once, every CRD decoded once
+// and validated at most once, every custom resource decoded at most once
+// — with the CRDs among the inputs and with them given as --crd.
+func TestOnce(t *testing.T) {
+	corpus := testutil.CorpusDir(t)
+	crds, crs := filepath.Join(corpus, "crds"), filepath.Join(corpus, "crs")
+	tests := []struct {
+		name         string
+		inputs, more []string
+		prune        bool
+	}{
+		{"check, CRDs among the inputs", []string{crds, crs}, nil, false},
+		{"check, CRDs given with --crd", []string{crs}, []string{crds}, false},
+		{"prune --defaults, CRDs among the inputs", []string{crds, crs}, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, err := Open(tt.inputs, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			extra, err := OpenCRDs(tt.more)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := len(in.Files) + len(extra.Files)
+			cat := crd.NewCatalog(false)
+			run := &Run{Inputs: in, CRDs: extra, Catalog: cat}
+			l := lint.New(lint.Options{Catalog: cat})
+			var crdDocs, crDocs, rewritten, findings atomic.Int64
+			before := count.Now()
+			err = run.Visit(context.Background(), Visitor{
+				CRDs: func(i int, found []crd.Found) {
+					for _, fd := range found {
+						if fd.Def != nil {
+							crdDocs.Add(1)
+						}
+						if !tt.prune {
+							findings.Add(int64(len(l.CRD(fd.Doc, fd.Def))))
+						}
+					}
+				},
+				File: func(i int, data []byte, f *source.File) error {
+					for _, d := range f.Documents {
+						if !crd.IsCRD(d) && !crd.IsBuiltin(d) {
+							crDocs.Add(1)
+						}
+					}
+					if tt.prune {
+						r := prune.File(cat, f, data, prune.Options{Defaults: true})
+						if len(r.Docs) > 0 && r.Err == nil && string(r.Out) != string(data) {
+							rewritten.Add(1)
+						}
+						return nil
+					}
+					fs, _ := l.File(f)
+					findings.Add(int64(len(fs)))
+					return nil
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := count.Now().Sub(before)
+			// --crd files are parsed for the catalogue only: count their CRDs.
+			for _, p := range extra.Files {
+				f, _, err := extra.Read(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, fd := range crd.FindCRDs(f) {
+					if fd.Def != nil {
+						crdDocs.Add(1)
+					}
+				}
+			}
+			wantParses := int64(files) + rewritten.Load()
+			if got.Parses != wantParses {
+				t.Errorf("parsed %d times, want %d (each of %d files once, plus %d rewrites read back)", got.Parses, wantParses, files, rewritten.Load())
+			}
+			if got.CRDDecodes != crdDocs.Load() {
+				t.Errorf("decoded CRDs %d times, want %d (each once)", got.CRDDecodes, crdDocs.Load())
+			}
+			if got.CRDValidations > crdDocs.Load() {
+				t.Errorf("validated CRDs %d times, more than the %d CRDs", got.CRDValidations, crdDocs.Load())
+			}
+			if got.CRDecodes > crDocs.Load() {
+				t.Errorf("decoded custom resources %d times, more than the %d custom resources", got.CRDecodes, crDocs.Load())
+			}
+			if crdDocs.Load() < 50 || crDocs.Load() < 500 || got.CRDValidations == 0 || (!tt.prune && findings.Load() == 0) {
+				t.Fatalf("too little exercised: %d CRDs, %d custom resources, %d validations, %d findings", crdDocs.Load(), crDocs.Load(), got.CRDValidations, findings.Load())
+			}
+			t.Logf("%d files, %d CRDs, %d custom resources: %d parses, %d CRD decodes, %d CRD validations, %d custom resource decodes, %d rewrites",
+				files, crdDocs.Load(), crDocs.Load(), got.Parses, got.CRDDecodes, got.CRDValidations, got.CRDecodes, rewritten.Load())
+		})
+	}
+}
