@@ -2,9 +2,11 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -109,4 +111,78 @@ func (f *CRDFetcher) EnsureDocs(ctx context.Context, docs []*source.Document) er
 		f.cat.AddFound(crd.FindCRDs(cf), crd.Cluster)
 	}
 	return nil
+}
+
+// Counterpart reads the live object an object of NEW would update: same
+// kind, namespace and name, in NEW's apiVersion. Where the cluster does
+// not serve that version yet, it reads the stored object in one it does
+// and converts it as the judging CRD of cat would: with the None strategy
+// only apiVersion changes; a webhook cannot be called offline, so that is
+// an error rather than a guess. A nil document and no error: not in the
+// cluster (a create).
+func (c *Client) Counterpart(ctx context.Context, cat *crd.Catalog, d *source.Document, namespace string) (*source.Document, error) {
+	gvk := crd.GVK(d)
+	u, err := c.Get(ctx, gvk, namespace, d.Object.Name)
+	var vns *VersionNotServedError
+	if errors.As(err, &vns) {
+		u, err = c.converted(ctx, cat, gvk, vns.Served, namespace, d.Object.Name)
+	}
+	if err != nil || u == nil {
+		return nil, err
+	}
+	f, _, err := c.File(u)
+	if err != nil {
+		return nil, err
+	}
+	if len(f.Documents) != 1 {
+		return nil, fmt.Errorf("%s: the live object does not read back as one document", f.Path)
+	}
+	return f.Documents[0], nil
+}
+
+// ConversionError is a live object the judging CRD would convert with a
+// webhook, which cannot be called offline.
+type ConversionError struct{ Err error }
+
+func (e *ConversionError) Error() string { return e.Err.Error() }
+
+func (c *Client) converted(ctx context.Context, cat *crd.Catalog, gvk schema.GroupVersionKind, served, namespace, name string) (*unstructured.Unstructured, error) {
+	what := name
+	if namespace != "" {
+		what = namespace + "/" + name
+	}
+	e := cat.Entry(gvk.GroupKind())
+	if e == nil {
+		return nil, fmt.Errorf("cannot read %s %s as %s: the cluster serves it in %s only and no CRD given converts to %s", gvk.Kind, what, gvk.GroupVersion(), served, gvk.Version)
+	}
+	if conv := e.CRD().Spec.Conversion; conv != nil && conv.Strategy != apiextensionsv1.NoneConverter {
+		return nil, &ConversionError{fmt.Errorf("cannot read %s %s as %s: the cluster serves it in %s only and the CRD converts with a %s webhook, which crdlint cannot call", gvk.Kind, what, gvk.GroupVersion(), served, conv.Strategy)}
+	}
+	u, err := c.Get(ctx, gvk.GroupKind().WithVersion(served), namespace, name)
+	if err != nil || u == nil {
+		return u, err
+	}
+	u.SetAPIVersion(gvk.GroupVersion().String())
+	return u, nil
+}
+
+// VisitFiles reads the objects the references name, a page at a time,
+// each rendered as a parsed file (Files), after fetching from the cluster
+// the CRDs of the kinds cat lacks (CRDFetcher). It returns how many
+// objects were read.
+func (c *Client) VisitFiles(ctx context.Context, refs []string, cat *crd.Catalog, fn func(files []*source.File, texts [][]byte) error) (int, error) {
+	fetch := NewCRDFetcher(c, cat)
+	seen := 0
+	err := c.Visit(ctx, refs, func(page []*unstructured.Unstructured) error {
+		seen += len(page)
+		files, texts, err := c.Files(page)
+		if err != nil {
+			return err
+		}
+		if err := fetch.Ensure(ctx, files); err != nil {
+			return err
+		}
+		return fn(files, texts)
+	})
+	return seen, err
 }

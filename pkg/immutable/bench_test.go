@@ -36,7 +36,7 @@ func httpRouteBench(b *testing.B) (*Schema, []any) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := FromCRD(js, "v1")
+	s, err := fromCRD(js, "v1")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,10 +7,12 @@
 // The Kubernetes API server does not know these extensions: its CRD decoder
 // drops them as unknown fields, so they are not in
 // apiextensionsv1.JSONSchemaProps. This package therefore parses its own
-// schema tree (Schema) from the raw JSON of a CRD (FromCRD) or of an
-// openAPIV3Schema (ParseSchema).
+// schema tree (Schema) from a CRD decoded as generic JSON (FromObject;
+// crd.Definition.Markers keeps it for CRDs that use the markers) or from
+// an openAPIV3Schema (ParseSchema).
 //
-// ValidatePlacement (and ValidateCRD) apply the KEP's rules on where the
+// ValidatePlacement (and ValidateObject for a whole CRD) apply the KEP's
+// rules on where the
 // extensions may be used and which values they may take; the problems use
 // the API server's field notation and field.Error message bodies.
 //

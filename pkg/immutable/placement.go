@@ -55,17 +55,8 @@ func ValidatePlacement(s *Schema, rootPath string) []Problem {
 	return ps
 }
 
-// ValidateCRD runs ValidatePlacement on every version's schema of the raw
-// JSON (or YAML) of a CRD, with the version's path as root path.
-func ValidateCRD(crdJSON []byte) ([]Problem, error) {
-	crd, err := decodeCRD(crdJSON)
-	if err != nil {
-		return nil, err
-	}
-	return ValidateObject(crd)
-}
-
-// ValidateObject is ValidateCRD for a CRD already decoded as generic JSON.
+// ValidateObject runs ValidatePlacement on every version's schema of a CRD
+// decoded as generic JSON, with the version's path as root path.
 func ValidateObject(crd map[string]any) ([]Problem, error) {
 	spec, _ := crd["spec"].(map[string]any)
 	var ps []Problem

@@ -226,9 +226,9 @@ func TestFromCRD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := FromCRD(j, "v1")
+	s, err := fromCRD(j, "v1")
 	if err != nil {
-		t.Fatalf("FromCRD: %v", err)
+		t.Fatalf("fromCRD: %v", err)
 	}
 	size := s.Properties["spec"].Properties["size"]
 	if size == nil || size.Mutability != Immutable || !size.HasMutability {
@@ -240,21 +240,21 @@ func TestFromCRD(t *testing.T) {
 	if got := Compare(s, obj(t, `{spec: {size: S}}`), obj(t, `{spec: {size: M}}`)); len(got) != 1 || got[0].Path != "spec.size" {
 		t.Errorf("Compare: got %s, want one violation at spec.size", violations(got))
 	}
-	path, err := VersionSchemaPath(j, "v1")
+	path, err := versionSchemaPath(j, "v1")
 	if got, want := path, "spec.versions[1].schema.openAPIV3Schema"; err != nil || got != want {
-		t.Errorf("VersionSchemaPath: got %q, %v, want %q", got, err, want)
+		t.Errorf("versionSchemaPath: got %q, %v, want %q", got, err, want)
 	}
 	// YAML is accepted too.
-	if _, err := FromCRD([]byte(crdYAML), "v1alpha1"); err != nil {
-		t.Errorf("FromCRD(YAML, v1alpha1): got %v, want no error", err)
+	if _, err := fromCRD([]byte(crdYAML), "v1alpha1"); err != nil {
+		t.Errorf("fromCRD(YAML, v1alpha1): got %v, want no error", err)
 	}
 	for _, v := range []string{"v2", ""} {
-		if _, err := FromCRD(j, v); err == nil {
-			t.Errorf("FromCRD(%q): got no error, want one", v)
+		if _, err := fromCRD(j, v); err == nil {
+			t.Errorf("fromCRD(%q): got no error, want one", v)
 		}
 	}
-	if _, err := FromCRD([]byte("["), "v1"); err == nil {
-		t.Errorf("FromCRD(garbage): got no error, want one")
+	if _, err := fromCRD([]byte("["), "v1"); err == nil {
+		t.Errorf("fromCRD(garbage): got no error, want one")
 	}
 }
 
@@ -273,7 +273,7 @@ func TestServerDropsMarkers(t *testing.T) {
 }
 
 func TestValidateCRD(t *testing.T) {
-	got, err := ValidateCRD([]byte(crdYAML))
+	got, err := validateCRD([]byte(crdYAML))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,12 +297,12 @@ spec:
   validation:
     openAPIV3Schema: {type: object, x-kubernetes-mutability: Immutable}
 `
-	got, err = ValidateCRD([]byte(v1beta1))
+	got, err = validateCRD([]byte(v1beta1))
 	if err != nil || len(got) != 1 || got[0].Path != "spec.validation.openAPIV3Schema.x-kubernetes-mutability" {
 		t.Errorf("v1beta1: got %v, %v, want one problem at the root", got, err)
 	}
-	if _, err := FromCRD([]byte(v1beta1), "v1"); err != nil {
-		t.Errorf("FromCRD(v1beta1): got %v, want no error", err)
+	if _, err := fromCRD([]byte(v1beta1), "v1"); err != nil {
+		t.Errorf("fromCRD(v1beta1): got %v, want no error", err)
 	}
 }
 

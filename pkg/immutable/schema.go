@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-
-	"sigs.k8s.io/yaml"
 )
 
 // The two vendor extensions of the KEP.
@@ -254,57 +252,17 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// FromCRD parses the openAPIV3Schema of the named version from the raw JSON
-// (or YAML) of a CustomResourceDefinition. It reads
-// spec.versions[i].schema.openAPIV3Schema, falling back to the v1beta1
-// spec.validation.openAPIV3Schema shared by all versions. An empty version
-// selects the only version of a single-version CRD.
-func FromCRD(crdJSON []byte, version string) (*Schema, error) {
-	crd, err := decodeCRD(crdJSON)
-	if err != nil {
-		return nil, err
-	}
-	return FromObject(crd, version)
-}
-
-// FromObject is FromCRD for a CRD already decoded as generic JSON.
+// FromObject parses the openAPIV3Schema of the named version of a CRD
+// decoded as generic JSON. It reads spec.versions[i].schema.openAPIV3Schema,
+// falling back to the v1beta1 spec.validation.openAPIV3Schema shared by
+// all versions. An empty version selects the only version of a
+// single-version CRD.
 func FromObject(crd map[string]any, version string) (*Schema, error) {
 	raw, _, err := versionSchemaOf(crd, version)
 	if err != nil {
 		return nil, err
 	}
 	return parse(raw, "")
-}
-
-// VersionSchemaPath returns the field path of the openAPIV3Schema FromCRD
-// reads for version, e.g. "spec.versions[1].schema.openAPIV3Schema", to be
-// used as rootPath of ValidatePlacement.
-func VersionSchemaPath(crdJSON []byte, version string) (string, error) {
-	_, path, err := crdVersionSchema(crdJSON, version)
-	return path, err
-}
-
-func decodeCRD(crdJSON []byte) (map[string]any, error) {
-	j, err := yaml.YAMLToJSON(crdJSON)
-	if err != nil {
-		return nil, fmt.Errorf("decoding CRD: %w", err)
-	}
-	var crd map[string]any
-	if err := json.Unmarshal(j, &crd); err != nil {
-		return nil, fmt.Errorf("decoding CRD: %w", err)
-	}
-	if crd == nil {
-		return nil, fmt.Errorf("decoding CRD: not an object")
-	}
-	return crd, nil
-}
-
-func crdVersionSchema(crdJSON []byte, version string) (map[string]any, string, error) {
-	crd, err := decodeCRD(crdJSON)
-	if err != nil {
-		return nil, "", err
-	}
-	return versionSchemaOf(crd, version)
 }
 
 func versionSchemaOf(crd map[string]any, version string) (map[string]any, string, error) {

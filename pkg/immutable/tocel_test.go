@@ -97,7 +97,7 @@ func newDiffer(t testing.TB, crdJSON []byte) (*differ, error) {
 	if errs := serverValidateCRD(t, out); len(errs) > 0 {
 		t.Fatalf("the server rejects the translated CRD: %v\n%s", errs, out)
 	}
-	s, err := FromCRD(crdJSON, "v1")
+	s, err := fromCRD(crdJSON, "v1")
 	if err != nil {
 		t.Fatal(err)
 	}

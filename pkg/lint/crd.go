@@ -40,7 +40,7 @@ func (l *Linter) CRD(d *source.Document, def *crd.Definition) []report.Finding {
 		return l.filter(dedupeFindings(out))
 	}
 	for _, e := range v.Errors {
-		for _, p := range TranslatePath(e.Field, len(def.V1.Spec.Versions)) {
+		for _, p := range translatePath(e.Field, len(def.V1.Spec.Versions)) {
 			out = append(out, finding(d, classify(e, p), report.Error, p, e.ErrorBody()))
 		}
 	}

@@ -71,7 +71,7 @@ func oracleWith(js []byte, dropSelectable bool) (pairs []string, rejected bool) 
 	st := customresourcedefinition.NewStrategy(oracleScheme)
 	st.PrepareForCreate(ctx, crd)
 	for _, e := range rest.ValidateCreate(ctx, crd, st) {
-		for _, p := range TranslatePath(e.Field, len(crd.Spec.Versions)) {
+		for _, p := range translatePath(e.Field, len(crd.Spec.Versions)) {
 			pairs = append(pairs, p+": "+e.ErrorBody())
 		}
 	}

@@ -82,19 +82,14 @@ func (l *Linter) filter(fs []report.Finding) []report.Finding {
 	return out
 }
 
-// finding positions a finding about field of d.
+// finding positions a finding about field of d: the one place a verdict
+// becomes a position.
 func finding(d *source.Document, rule string, sev report.Severity, field, msg string) report.Finding {
 	pos, _ := d.Locate(field)
 	return report.Finding{
 		Rule: rule, Severity: sev, Message: msg, Field: field,
 		File: d.File, Document: d.Index, Line: pos.Line, Column: pos.Column, Object: d.Object,
 	}
-}
-
-// Finding positions a finding about field of d: the one positioning
-// function every feature uses.
-func Finding(d *source.Document, rule string, sev report.Severity, field, msg string) report.Finding {
-	return finding(d, rule, sev, field, msg)
 }
 
 var quotedRE = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)

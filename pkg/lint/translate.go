@@ -30,11 +30,11 @@ func hasPrefix(path, prefix string) bool {
 	return rest == "" || rest[0] == '.' || rest[0] == '['
 }
 
-// TranslatePath maps a field path of an error about the internal CRD to the
+// translatePath maps a field path of an error about the internal CRD to the
 // paths in the user's v1 document, which has versions versions. A hoisted
 // field becomes one path per version (each version's copy has the error);
 // other paths map to one.
-func TranslatePath(path string, versions int) []string {
+func translatePath(path string, versions int) []string {
 	if path == "spec.version" {
 		return []string{"spec.versions[0].name"}
 	}

@@ -50,7 +50,12 @@ func (r *Revision) Add(f *source.File) {
 
 // AddDoc takes one object into the revision.
 func (r *Revision) AddDoc(d *source.Document) {
-	k := PairKey{d.Object.APIVersion, d.Object.Kind, d.Object.Namespace, d.Object.Name}
+	r.Put(PairKey{d.Object.APIVersion, d.Object.Kind, d.Object.Namespace, d.Object.Name}, d)
+}
+
+// Put takes one object into the revision under a key of its counterpart
+// (a live object read for an object of NEW that names no namespace).
+func (r *Revision) Put(k PairKey, d *source.Document) {
 	if _, dup := r.Docs[k]; !dup {
 		r.Order = append(r.Order, k)
 	}

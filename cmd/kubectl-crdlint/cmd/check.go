@@ -7,11 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
@@ -162,7 +159,7 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 		return o.listRules()
 	}
 	if o.CELCosts {
-		return o.celCosts(ctx)
+		return o.celCosts()
 	}
 	if o.disabled == nil {
 		// Run without Validate (tests): the flag still applies.
@@ -199,20 +196,7 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	return o.render(res)
-}
-
-// render prints the result and turns findings at --fail-on into exit 1.
-func (o *CheckOptions) render(res report.Result) error {
-	res.Count()
-	ro := report.Options{Color: useColor(o.Out, o.NoColor), ToolVersion: version.Get().Version, SummaryLine: true}
-	if err := report.Render(o.Out, o.Output, res, ro); err != nil {
-		return err
-	}
-	if res.Fails(report.Severity(o.FailOn)) {
-		return errFindings
-	}
-	return nil
+	return render(o.IOStreams, res, o.Output, o.FailOn, o.NoColor)
 }
 
 // lintLive judges the objects the references name, a page at a time:
@@ -223,30 +207,19 @@ func (o *CheckOptions) lintLive(ctx context.Context, cat *crd.Catalog, l *lint.L
 		return err
 	}
 	res.Summary.Live = true
-	fetch := cluster.NewCRDFetcher(c, cat)
-	err = c.Visit(ctx, o.paths, func(page []*unstructured.Unstructured) error {
-		files, _, err := c.Files(page)
-		if err != nil {
-			return err
-		}
-		if err := fetch.Ensure(ctx, files); err != nil {
-			return err
-		}
+	n, err := c.VisitFiles(ctx, o.paths, cat, func(files []*source.File, _ [][]byte) error {
 		results := make([]fileResult, len(files))
-		err = input.Parallel(ctx, len(files), func(i int) error {
+		input.Parallel(ctx, len(files), func(i int) error {
 			fs, skipped := l.File(files[i])
 			results[i] = fileResult{findings: fs, documents: files[i].Count, skipped: skipped}
 			return nil
 		})
-		if err != nil {
-			return err
-		}
 		for _, r := range results {
 			r.addTo(res, &res.Summary.Objects)
 		}
-		return nil
+		return ctx.Err()
 	})
-	if err == nil && res.Summary.Objects == 0 {
+	if err == nil && n == 0 {
 		noResources(o.ErrOut, c, o.Cluster.Flags.AllNamespaces)
 	}
 	return clusterError(err)

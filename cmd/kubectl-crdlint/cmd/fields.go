@@ -2,23 +2,15 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	apifields "k8s.io/apimachinery/pkg/fields"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	sigsyaml "sigs.k8s.io/yaml"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fields"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
@@ -162,7 +154,7 @@ func (o *FieldsOptions) collect(got *fields.Objects, objs *[]fields.Object) {
 // Run lists or filters.
 func (o *FieldsOptions) Run(ctx context.Context) error {
 	if len(o.builtins) > 0 {
-		return o.printBuiltins()
+		return fields.PrintBuiltins(o.Out, o.builtins, o.Output)
 	}
 	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), o.CRDs, o.In, false)
 	if err != nil {
@@ -195,20 +187,9 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		fetch := cluster.NewCRDFetcher(c, cat)
-		err = c.Visit(ctx, o.paths, func(page []*unstructured.Unstructured) error {
-			liveRead += len(page)
-			files, _, err := c.Files(page)
-			if err != nil {
-				return err
-			}
+		liveRead, err = c.VisitFiles(ctx, o.paths, cat, func(files []*source.File, _ [][]byte) error {
 			for _, f := range files {
 				liveCRDs.AddFound(crd.FindCRDs(f), crd.Cluster)
-			}
-			if err := fetch.Ensure(ctx, files); err != nil {
-				return err
-			}
-			for _, f := range files {
 				got, err := fields.Collect(cat, f, o.selector)
 				if err != nil {
 					return selectorError(err)
@@ -230,26 +211,21 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 			return usageErrorf("--field-selector needs custom resources to filter")
 		}
 		if o.Cluster.Live {
-			return o.printCRDs(liveCRDs)
+			cat = liveCRDs
 		}
-		return o.printCRDs(cat)
+		if cat.Len() == 0 {
+			return usageErrorf("no CustomResourceDefinitions in the inputs")
+		}
+		return fields.PrintList(o.Out, fields.List(cat), o.Output, o.OpenAPI)
 	}
 	if len(objs) == 0 {
 		fmt.Fprintln(o.ErrOut, "No resources found")
 		return nil
 	}
-	switch o.Output {
-	case "name":
-		for _, ob := range objs {
-			gk := ob.Version.GVK.GroupKind()
-			fmt.Fprintf(o.Out, "%s/%s\n", strings.ToLower(gk.String()), ob.Stored.GetName())
-		}
-		return nil
-	case "json", "yaml":
-		list := map[string]any{"apiVersion": "v1", "kind": "List", "items": itemsOf(objs)}
-		return printObject(o.Out, list, o.Output)
+	if o.Output == "name" || o.Output == "json" || o.Output == "yaml" {
+		return fields.PrintObjects(o.Out, objs, o.Output)
 	}
-	return o.printValues(objs)
+	return fields.PrintValues(o.Out, objs)
 }
 
 // selectorError: a selector the server refuses fails the whole list
@@ -260,145 +236,4 @@ func selectorError(err error) error {
 		return &UsageError{se.Err}
 	}
 	return err
-}
-
-func itemsOf(objs []fields.Object) []any {
-	items := make([]any, 0, len(objs))
-	for _, ob := range objs {
-		items = append(items, ob.Stored.Object)
-	}
-	return items
-}
-
-func printObject(w io.Writer, v any, format string) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	if format == "yaml" {
-		if b, err = sigsyaml.JSONToYAML(b); err != nil {
-			return err
-		}
-		_, err = w.Write(b)
-		return err
-	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
-	return err
-}
-
-// printValues prints a kubectl-get-style table per kind: a column per
-// selectable field with the value the server computes.
-func (o *FieldsOptions) printValues(objs []fields.Object) error {
-	var order []schema.GroupVersionKind
-	byGVK := map[schema.GroupVersionKind][]fields.Object{}
-	for _, ob := range objs {
-		gvk := ob.Version.GVK
-		if _, ok := byGVK[gvk]; !ok {
-			order = append(order, gvk)
-		}
-		byGVK[gvk] = append(byGVK[gvk], ob)
-	}
-	for i, gvk := range order {
-		if i > 0 {
-			fmt.Fprintln(o.Out)
-		}
-		group := byGVK[gvk]
-		v := group[0].Version
-		w := tabwriter.NewWriter(o.Out, 0, 4, 3, ' ', 0)
-		var cols []string
-		for _, f := range fields.Selectable(v) {
-			cols = append(cols, f.Path)
-		}
-		fmt.Fprintln(w, strings.ToUpper(strings.Join(append([]string{"KIND"}, cols...), "\t")))
-		for _, ob := range group {
-			row := []string{strings.ToLower(gvk.GroupKind().String())}
-			for _, c := range cols {
-				row = append(row, ob.Set[c])
-			}
-			fmt.Fprintln(w, strings.Join(row, "\t"))
-		}
-		if err := w.Flush(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// crdListing is -o json of the CRD listing.
-type crdListing struct {
-	CRD     string         `json:"crd"`
-	Group   string         `json:"group"`
-	Kind    string         `json:"kind"`
-	Version string         `json:"version"`
-	Fields  []fields.Field `json:"fields"`
-}
-
-func (o *FieldsOptions) printCRDs(cat *crd.Catalog) error {
-	entries := cat.Entries()
-	if len(entries) == 0 {
-		return usageErrorf("no CustomResourceDefinitions in the inputs")
-	}
-	var items []crdListing
-	var openapi []map[string]any
-	for _, e := range entries {
-		c := e.CRD()
-		for i := range c.Spec.Versions {
-			// By index: Lookup drops a compiled version's schema from
-			// the entry's CRD (crd.Entry.release).
-			ver := &c.Spec.Versions[i]
-			v, err := cat.Lookup(schema.GroupVersionKind{Group: c.Spec.Group, Version: ver.Name, Kind: c.Spec.Names.Kind})
-			if err != nil {
-				continue
-			}
-			items = append(items, crdListing{CRD: c.Name, Group: c.Spec.Group, Kind: c.Spec.Names.Kind, Version: ver.Name, Fields: fields.Selectable(v)})
-			ext := []any{}
-			for _, sf := range ver.SelectableFields {
-				ext = append(ext, map[string]any{"fieldPath": strings.TrimPrefix(sf.JSONPath, ".")})
-			}
-			item := map[string]any{"crd": c.Name, "version": ver.Name}
-			if len(ext) > 0 {
-				// As the server's OpenAPI builder: absent when none.
-				item["x-kubernetes-selectable-fields"] = ext
-			}
-			openapi = append(openapi, item)
-		}
-	}
-	if o.OpenAPI {
-		if o.Output == "json" {
-			return printObject(o.Out, map[string]any{"items": openapi}, "json")
-		}
-		return printObject(o.Out, openapi, "yaml")
-	}
-	if o.Output == "json" {
-		return printObject(o.Out, map[string]any{"items": items}, "json")
-	}
-	if o.Output == "yaml" {
-		return printObject(o.Out, map[string]any{"items": items}, "yaml")
-	}
-	w := tabwriter.NewWriter(o.Out, 0, 4, 3, ' ', 0)
-	fmt.Fprintln(w, "CRD\tVERSION\tFIELD\tTYPE\tSOURCE")
-	for _, it := range items {
-		for _, f := range it.Fields {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", it.CRD, it.Version, f.Path, f.Type, f.Source)
-		}
-	}
-	return w.Flush()
-}
-
-func (o *FieldsOptions) printBuiltins() error {
-	if o.Output == "json" || o.Output == "yaml" {
-		return printObject(o.Out, map[string]any{"items": o.builtins}, o.Output)
-	}
-	w := tabwriter.NewWriter(o.Out, 0, 4, 3, ' ', 0)
-	fmt.Fprintln(w, "KIND\tFIELD SELECTOR\tFIELD\tTYPE\tNOTES")
-	for _, k := range o.builtins {
-		name := k.Kind
-		if k.Group != "" {
-			name += "." + k.Group
-		}
-		for _, f := range k.Fields {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", name, f.Selector, f.Field, f.Type, f.Note)
-		}
-	}
-	return w.Flush()
 }

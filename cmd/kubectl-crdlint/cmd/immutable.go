@@ -7,13 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	sigsyaml "sigs.k8s.io/yaml"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/immutable"
@@ -173,15 +169,7 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 		res.Summary.Files, res.Summary.Objects, res.Summary.Live = newRev.Files, oldRev.Files, true
 	}
 	res.Findings = l.Updates(oldRev, newRev, o.defaultNS)
-	res.Count()
-	ro := report.Options{Color: useColor(o.Out, o.NoColor), ToolVersion: version.Get().Version, SummaryLine: true}
-	if err := report.Render(o.Out, o.Output, res, ro); err != nil {
-		return err
-	}
-	if res.Fails(report.Severity(o.FailOn)) {
-		return errFindings
-	}
-	return nil
+	return render(o.IOStreams, res, o.Output, o.FailOn, o.NoColor)
 }
 
 // liveRevision reads the old revision of NEW's objects from the cluster:
@@ -199,61 +187,22 @@ func (o *ImmutableOptions) liveRevision(ctx context.Context, cat *crd.Catalog, n
 		if err := fetch.EnsureDocs(ctx, []*source.Document{nd}); err != nil {
 			return nil, clusterError(err)
 		}
-		gvk := crd.GVK(nd)
-		u, err := c.Get(ctx, gvk, k.Namespace, k.Name)
-		var vns *cluster.VersionNotServedError
-		if errors.As(err, &vns) {
-			// NEW is in a version the cluster does not serve yet: read the
-			// stored object in one it does, and convert as the judging CRD
-			// would.
-			u, err = o.convertedLive(ctx, c, cat, gvk, vns.Served, k)
+		od, err := c.Counterpart(ctx, cat, nd, k.Namespace)
+		var ce *cluster.ConversionError
+		if errors.As(err, &ce) {
+			return nil, &UsageError{ce}
 		}
 		if err != nil {
 			return nil, clusterError(err)
 		}
-		if u == nil {
+		if od == nil {
 			continue // a create: reported when pairing
 		}
-		f, _, err := c.File(u)
-		if err != nil {
-			return nil, err
-		}
-		if len(f.Documents) != 1 {
-			return nil, fmt.Errorf("%s: the live object does not read back as one document", f.Path)
-		}
 		r.Files++
-		r.Documents += f.Count
-		r.Docs[k] = f.Documents[0]
-		r.Order = append(r.Order, k)
+		r.Documents++
+		r.Put(k, od)
 	}
 	return r, nil
-}
-
-// convertedLive reads an object in a served version and converts it to
-// gvk's version the way the server would under the judging CRD: with the
-// None strategy only apiVersion changes; a webhook cannot be called
-// offline, so that is an error rather than a guess.
-func (o *ImmutableOptions) convertedLive(ctx context.Context, c *cluster.Client, cat *crd.Catalog, gvk schema.GroupVersionKind, served string, k lint.PairKey) (*unstructured.Unstructured, error) {
-	e := cat.Entry(gvk.GroupKind())
-	if e == nil {
-		return nil, fmt.Errorf("cannot read %s %s as %s: the cluster serves it in %s only and no CRD given converts to %s", gvk.Kind, objName(k), gvk.GroupVersion(), served, gvk.Version)
-	}
-	if conv := e.CRD().Spec.Conversion; conv != nil && conv.Strategy != apiextensionsv1.NoneConverter {
-		return nil, &UsageError{fmt.Errorf("cannot read %s %s as %s: the cluster serves it in %s only and the CRD converts with a %s webhook, which crdlint cannot call", gvk.Kind, objName(k), gvk.GroupVersion(), served, conv.Strategy)}
-	}
-	u, err := c.Get(ctx, gvk.GroupKind().WithVersion(served), k.Namespace, k.Name)
-	if err != nil || u == nil {
-		return u, err
-	}
-	u.SetAPIVersion(gvk.GroupVersion().String())
-	return u, nil
-}
-
-func objName(k lint.PairKey) string {
-	if k.Namespace != "" {
-		return k.Namespace + "/" + k.Name
-	}
-	return k.Name
 }
 
 // runToCEL prints each CRD of the inputs translated; CRDs without markers

@@ -4,18 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/fsutil"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/diff"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/prune"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -137,7 +132,7 @@ func (o *PruneOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	sink := &pruneSink{o: o, first: true}
+	sink := newPruneSink(o)
 	opts := prune.Options{Defaults: o.Defaults}
 	if o.Cluster.Live {
 		if err := o.pruneLive(ctx, run.Catalog, opts, sink); err != nil {
@@ -167,43 +162,37 @@ func (o *PruneOptions) pruneLive(ctx context.Context, cat *crd.Catalog, opts pru
 	if err != nil {
 		return err
 	}
-	fetch := cluster.NewCRDFetcher(c, cat)
-	seen := 0
-	err = c.Visit(ctx, o.paths, func(page []*unstructured.Unstructured) error {
-		seen += len(page)
-		files, texts, err := c.Files(page)
-		if err != nil {
-			return err
-		}
-		if err := fetch.Ensure(ctx, files); err != nil {
-			return err
-		}
+	n, err := c.VisitFiles(ctx, o.paths, cat, func(files []*source.File, texts [][]byte) error {
 		results := make([]*prune.Result, len(files))
-		err = input.Parallel(ctx, len(files), func(i int) error {
+		input.Parallel(ctx, len(files), func(i int) error {
 			results[i] = prune.File(cat, files[i], texts[i], opts)
 			return nil
 		})
-		if err != nil {
-			return err
-		}
 		return sink.emit(results)
 	})
-	if err == nil && seen == 0 {
+	if err == nil && n == 0 {
 		noResources(o.ErrOut, c, o.Cluster.Flags.AllNamespaces)
 	}
 	return clusterError(err)
 }
 
-// pruneSink prints results as they come, in batches (all local files at
-// once, or one page of live objects), keeping what spans batches: the
-// YAML separator, the JSON List, the dry-run totals.
+// pruneSink hands results to the printer (or rewrites files), reporting
+// each file's notes and errors on stderr.
 type pruneSink struct {
-	o               *PruneOptions
-	first           bool // no YAML document printed yet
-	listOpen        bool
-	items           int
-	fields, objects int
-	files, failed   int
+	o             *PruneOptions
+	p             *prune.Printer
+	files, failed int
+}
+
+func newPruneSink(o *PruneOptions) *pruneSink {
+	format := prune.YAML
+	switch {
+	case o.DryRun:
+		format = prune.Diff
+	case o.Output == "json":
+		format = prune.List
+	}
+	return &pruneSink{o: o, p: prune.NewPrinter(o.Out, format, useColor(o.Out, o.NoColor))}
 }
 
 func (s *pruneSink) emit(results []*prune.Result) error {
@@ -218,26 +207,19 @@ func (s *pruneSink) emit(results []*prune.Result) error {
 			s.failed++
 		}
 	}
-	switch {
-	case o.DryRun:
-		return s.dryRun(results)
-	case o.InPlace:
+	if o.InPlace {
 		return o.inPlace(results)
-	case o.Output == "json":
-		return s.printList(results)
-	default:
-		return s.printYAML(results)
 	}
+	return s.p.Print(results)
 }
 
+// finish ends the output; a dry run that would prune anything exits 1.
 func (s *pruneSink) finish() error {
 	o := s.o
-	var err error
-	switch {
-	case o.DryRun:
-		err = s.summary()
-	case o.Output == "json" && !o.InPlace:
-		s.closeList()
+	if !o.InPlace {
+		if err := s.p.Close(); err != nil {
+			return err
+		}
 	}
 	if s.failed > 0 {
 		what := "files"
@@ -246,130 +228,7 @@ func (s *pruneSink) finish() error {
 		}
 		return usageErrorf("%d of %d %s could not be pruned", s.failed, s.files, what)
 	}
-	return err
-}
-
-// printYAML prints every pruned object: YAML documents cut from the
-// rewritten file (comments and order kept), or JSON for JSON input.
-func (s *pruneSink) printYAML(results []*prune.Result) error {
-	o := s.o
-	for _, r := range results {
-		if r.Err != nil || len(r.Docs) == 0 {
-			continue
-		}
-		if r.JSON {
-			for _, d := range r.Docs {
-				b, err := prune.OrderedJSON(d.Document.Root, d.Object)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(o.Out, "%s\n", b)
-			}
-			continue
-		}
-		keep := map[[2]int]bool{}
-		for _, d := range r.Docs {
-			keep[[2]int{d.Document.Index, d.Document.Item}] = true
-		}
-		for index, t := range r.Texts {
-			if !keep[[2]int{index, -1}] && !anyItem(keep, index) {
-				continue
-			}
-			text := bytes.TrimLeft(t, "\n")
-			text = bytes.TrimPrefix(text, []byte("---\n"))
-			if !s.first {
-				io.WriteString(o.Out, "---\n")
-			}
-			s.first = false
-			o.Out.Write(text)
-			if len(text) > 0 && text[len(text)-1] != '\n' {
-				io.WriteString(o.Out, "\n")
-			}
-		}
-	}
-	return nil
-}
-
-// anyItem: a List document prints whole when any of its items is kept.
-func anyItem(keep map[[2]int]bool, index int) bool {
-	for k := range keep {
-		if k[0] == index && k[1] >= 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// printList prints a v1 List of the objects in input order, item by item.
-func (s *pruneSink) printList(results []*prune.Result) error {
-	o := s.o
-	s.openList()
-	for _, r := range results {
-		for _, d := range r.Docs {
-			b, err := prune.OrderedJSON(d.Document.Root, d.Object)
-			if err != nil {
-				return err
-			}
-			if s.items > 0 {
-				io.WriteString(o.Out, ",")
-			}
-			io.WriteString(o.Out, "\n    ")
-			o.Out.Write(indentJSON(b, "    "))
-			s.items++
-		}
-	}
-	return nil
-}
-
-func (s *pruneSink) openList() {
-	if !s.listOpen {
-		io.WriteString(s.o.Out, "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",\n  \"items\": [")
-		s.listOpen = true
-	}
-}
-
-func (s *pruneSink) closeList() {
-	s.openList()
-	if s.items > 0 {
-		io.WriteString(s.o.Out, "\n  ")
-	}
-	io.WriteString(s.o.Out, "]\n}\n")
-}
-
-func indentJSON(b []byte, indent string) []byte {
-	return bytes.ReplaceAll(b, []byte("\n"), []byte("\n"+indent))
-}
-
-// dryRun prints the diffs; summary ends the run.
-func (s *pruneSink) dryRun(results []*prune.Result) error {
-	o := s.o
-	color := useColor(o.Out, o.NoColor)
-	for _, r := range results {
-		if r.Err != nil {
-			continue
-		}
-		s.fields += r.Dropped
-		s.objects += r.Objects
-		if _, err := diff.Unified(o.Out, "a/"+filepath.ToSlash(r.Path), "b/"+filepath.ToSlash(r.Path), r.Data, r.Out, diff.Options{Color: color}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// summary counts what would be pruned; anything exits 1.
-func (s *pruneSink) summary() error {
-	o, fields, objects := s.o, s.fields, s.objects
-	noun := "fields"
-	if fields == 1 {
-		noun = "field"
-	}
-	objNoun := "objects"
-	if objects == 1 {
-		objNoun = "object"
-	}
-	fmt.Fprintf(o.Out, "%d %s would be pruned in %d %s\n", fields, noun, objects, objNoun)
-	if fields > 0 {
+	if o.DryRun && s.p.Fields > 0 {
 		return errFindings
 	}
 	return nil

@@ -18,6 +18,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -171,6 +172,19 @@ func stdinOnce(paths []string) error {
 	}
 	if n > 1 {
 		return usageErrorf("- (stdin) may be given only once")
+	}
+	return nil
+}
+
+// render prints a result and turns findings at --fail-on into exit 1.
+func render(s genericiooptions.IOStreams, res report.Result, format report.Format, failOn severityFlag, noColor bool) error {
+	res.Count()
+	ro := report.Options{Color: useColor(s.Out, noColor), ToolVersion: version.Get().Version, SummaryLine: true}
+	if err := report.Render(s.Out, format, res, ro); err != nil {
+		return err
+	}
+	if res.Fails(report.Severity(failOn)) {
+		return errFindings
 	}
 	return nil
 }

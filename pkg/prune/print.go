@@ -1,0 +1,151 @@
+package prune
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/diff"
+)
+
+// Format is how a Printer shows results.
+type Format int
+
+const (
+	// YAML prints the stored objects as YAML documents cut from the
+	// rewritten files (comments and key order kept), JSON for JSON input.
+	YAML Format = iota
+	// List prints one v1 List of the stored objects, as JSON.
+	List
+	// Diff prints a unified diff per file of what would change.
+	Diff
+)
+
+// Printer writes results as they come, in batches (all local files at
+// once, or one page of live objects), keeping what spans batches: the
+// YAML separator, the open List, the diff totals.
+type Printer struct {
+	w      io.Writer
+	format Format
+	color  bool
+
+	printed bool // a YAML document was printed
+	open    bool // the List was opened
+	items   int
+	// Fields and Objects total the pruned fields and objects of Diff.
+	Fields, Objects int
+}
+
+// NewPrinter returns a Printer to w; color applies to Diff.
+func NewPrinter(w io.Writer, format Format, color bool) *Printer {
+	return &Printer{w: w, format: format, color: color}
+}
+
+// Print writes a batch of results; those with Err are left out.
+func (p *Printer) Print(results []*Result) error {
+	for _, r := range results {
+		if r.Err != nil {
+			continue
+		}
+		var err error
+		switch p.format {
+		case Diff:
+			p.Fields += r.Dropped
+			p.Objects += r.Objects
+			_, err = diff.Unified(p.w, "a/"+filepath.ToSlash(r.Path), "b/"+filepath.ToSlash(r.Path), r.Data, r.Out, diff.Options{Color: p.color})
+		case List:
+			err = p.list(r)
+		default:
+			err = p.yaml(r)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close ends the output: closes the List, or says what the diffs total.
+func (p *Printer) Close() error {
+	switch p.format {
+	case List:
+		p.openList()
+		if p.items > 0 {
+			io.WriteString(p.w, "\n  ")
+		}
+		_, err := io.WriteString(p.w, "]\n}\n")
+		return err
+	case Diff:
+		_, err := fmt.Fprintf(p.w, "%s would be pruned in %s\n", plural(p.Fields, "field"), plural(p.Objects, "object"))
+		return err
+	}
+	return nil
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// yaml prints a file's pruned objects: the YAML documents (a List whole
+// when any of its items is kept), or JSON for JSON input.
+func (p *Printer) yaml(r *Result) error {
+	if r.JSON {
+		for _, d := range r.Docs {
+			b, err := OrderedJSON(d.Document.Root, d.Object)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(p.w, "%s\n", b)
+		}
+		return nil
+	}
+	keep := map[int]bool{}
+	for _, d := range r.Docs {
+		keep[d.Document.Index] = true
+	}
+	for index, t := range r.Texts {
+		if !keep[index] {
+			continue
+		}
+		text := bytes.TrimLeft(t, "\n")
+		text = bytes.TrimPrefix(text, []byte("---\n"))
+		if p.printed {
+			io.WriteString(p.w, "---\n")
+		}
+		p.printed = true
+		p.w.Write(text)
+		if len(text) > 0 && text[len(text)-1] != '\n' {
+			io.WriteString(p.w, "\n")
+		}
+	}
+	return nil
+}
+
+// list prints a file's objects as items of the List, in input order.
+func (p *Printer) list(r *Result) error {
+	p.openList()
+	for _, d := range r.Docs {
+		b, err := OrderedJSON(d.Document.Root, d.Object)
+		if err != nil {
+			return err
+		}
+		if p.items > 0 {
+			io.WriteString(p.w, ",")
+		}
+		io.WriteString(p.w, "\n    ")
+		p.w.Write(bytes.ReplaceAll(b, []byte("\n"), []byte("\n    ")))
+		p.items++
+	}
+	return nil
+}
+
+func (p *Printer) openList() {
+	if !p.open {
+		io.WriteString(p.w, "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",\n  \"items\": [")
+		p.open = true
+	}
+}
