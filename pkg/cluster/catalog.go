@@ -88,7 +88,7 @@ func (f *CRDFetcher) EnsureDocs(ctx context.Context, docs []*source.Document) er
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, d := range docs {
-		if crd.IsCRD(d) || crd.IsBuiltin(d) {
+		if !crd.IsCustomResource(d) {
 			continue
 		}
 		gvk := crd.GVK(d)

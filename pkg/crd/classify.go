@@ -45,3 +45,17 @@ func GVK(d *source.Document) schema.GroupVersionKind {
 	g, v := d.GroupVersion()
 	return schema.GroupVersionKind{Group: g, Version: v, Kind: d.Object.Kind}
 }
+
+// IsCustomResource reports whether a document is an object of a kind a
+// CRD would define: not a CRD, not built in, not a tool's configuration.
+func IsCustomResource(d *source.Document) bool {
+	return !IsCRD(d) && !IsBuiltin(d) && !IsConfig(d)
+}
+
+// IsConfig reports whether a document is a tool's configuration in the
+// shape of an object (kustomize's Kustomization and Component), which no
+// API server serves.
+func IsConfig(d *source.Document) bool {
+	g, _ := d.GroupVersion()
+	return g == "kustomize.config.k8s.io"
+}

@@ -48,6 +48,9 @@ func Collect(cat *crd.Catalog, f *source.File, sel apifields.Selector) (*Objects
 			continue
 		}
 		pos := fmt.Sprintf("%s:%d:%d", d.File, d.Root.Line, d.Root.Column)
+		if crd.IsConfig(d) {
+			continue
+		}
 		if crd.IsBuiltin(d) {
 			out.Notes = append(out.Notes, fmt.Sprintf("%s: skipped: %s is built in; `kubectl crdlint fields %s` lists its selectors", pos, d.Object.Kind, strings.ToLower(d.Object.Kind)))
 			continue

@@ -41,6 +41,9 @@ type Visitor struct {
 	// removed (they went to CRDs). Calls run concurrently; i tells the
 	// input's place. data is nil for a file that held only CRDs.
 	File func(i int, data []byte, f *source.File) error
+	// Skipped, when set, is called for every input that is not manifests
+	// (Set.Skip), which is not read at all; File is not called for it.
+	Skipped func(i int, reason string)
 }
 
 // collected is what the collect phase keeps of one input for the judge
@@ -78,6 +81,9 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 	var kept atomic.Int64
 	err := Parallel(ctx, len(in.Files), func(i int) error {
 		p := in.Files[i]
+		if in.Skip[i] != "" {
+			return nil
+		}
 		data, err := in.Bytes(p)
 		if err != nil {
 			return err
@@ -130,6 +136,12 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 		r.Catalog.Fill(func() { fillErr = r.CRDs.collect(ctx, r.Catalog) })
 	}
 	err = Parallel(ctx, len(in.Files), func(i int) error {
+		if in.Skip[i] != "" {
+			if v.Skipped != nil {
+				v.Skipped(i, in.Skip[i])
+			}
+			return nil
+		}
 		c := keep[i]
 		keep[i] = collected{}
 		p := in.Files[i]

@@ -17,6 +17,9 @@ type Set struct {
 	Files []string
 	// Arg is, for each of Files, the index of the argument it came from.
 	Arg []int
+	// Skip is, for each of Files, why it is not manifests (a Helm
+	// template, a kustomization or one of its patches), or "".
+	Skip []string
 
 	cached map[string][]byte
 }
@@ -25,6 +28,7 @@ type Set struct {
 // *source.InputError: the command exits 2.
 func Open(paths []string, stdin io.Reader) (*Set, error) {
 	s := &Set{cached: map[string][]byte{}}
+	r := newRepo()
 	for a, p := range paths {
 		files, err := source.Expand([]string{p})
 		if err != nil {
@@ -33,6 +37,7 @@ func Open(paths []string, stdin io.Reader) (*Set, error) {
 		for _, f := range files {
 			s.Files = append(s.Files, f)
 			s.Arg = append(s.Arg, a)
+			s.Skip = append(s.Skip, r.skip(f))
 		}
 	}
 	for _, p := range s.Files {

@@ -51,8 +51,9 @@ func (l *Linter) File(f *source.File) ([]report.Finding, int) {
 		switch {
 		case crd.IsCRD(d):
 			out = append(out, l.CRD(d, nil)...)
-		case crd.IsBuiltin(d) || l.opts.Catalog == nil:
-			// Built-in kinds are the server's, not ours to judge.
+		case !crd.IsCustomResource(d) || l.opts.Catalog == nil:
+			// Built-in kinds are the server's, not ours to judge; kustomize's
+			// configuration is no API object.
 			skipped++
 		default:
 			out = append(out, l.CR(d)...)

@@ -41,7 +41,7 @@ func (r *Revision) Add(f *source.File) {
 	r.Files++
 	r.Documents += f.Count
 	for _, d := range f.Documents {
-		if crd.IsCRD(d) || crd.IsBuiltin(d) {
+		if !crd.IsCustomResource(d) {
 			continue
 		}
 		r.AddDoc(d)

@@ -62,6 +62,10 @@ func File(cat *crd.Catalog, f *source.File, data []byte, opts Options) *Result {
 			r.Notes = append(r.Notes, fmt.Sprintf("%s: skipped: %s is built into the API server, not a custom resource", pos, d.Object.Kind))
 			continue
 		}
+		if crd.IsConfig(d) {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s: skipped: %s is kustomize's configuration, not an API object", pos, d.Object.Kind))
+			continue
+		}
 		gvk := crd.GVK(d)
 		v, err := cat.Lookup(gvk)
 		if err != nil {
