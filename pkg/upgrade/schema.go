@@ -268,10 +268,10 @@ func (w *walker) enum(o, n *apiextensionsv1.JSONSchemaProps, l loc) {
 func (w *walker) bounds(o, n *apiextensionsv1.JSONSchemaProps, l loc) {
 	// minimum and maximum, with their exclusive flags.
 	for _, b := range []struct {
-		key, excl          string
-		old, new           *float64
-		oldExcl, newExcl   bool
-		upper              bool
+		key, excl        string
+		old, new         *float64
+		oldExcl, newExcl bool
+		upper            bool
 	}{
 		{"minimum", "exclusiveMinimum", o.Minimum, n.Minimum, o.ExclusiveMinimum, n.ExclusiveMinimum, false},
 		{"maximum", "exclusiveMaximum", o.Maximum, n.Maximum, o.ExclusiveMaximum, n.ExclusiveMaximum, true},
