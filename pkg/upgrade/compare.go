@@ -72,11 +72,16 @@ func (c *comparer) crd() {
 		c.add(Change{Rule: RuleKindChanged, Path: names.Child("kind").String(), Old: o.Names.Kind, New: n.Names.Kind,
 			Message: fmt.Sprintf("kind changed from %s to %s: the server refuses the change once the CRD is established", js(o.Names.Kind), js(n.Names.Kind))})
 	}
-	if o.Names.Singular != n.Names.Singular && o.Names.Singular != "" {
+	// Singular and list kind default from the kind: when they only
+	// follow it, the kind's change says it all.
+	derived := o.Names.Kind != n.Names.Kind &&
+		o.Names.Singular == strings.ToLower(o.Names.Kind) && n.Names.Singular == strings.ToLower(n.Names.Kind)
+	if o.Names.Singular != n.Names.Singular && o.Names.Singular != "" && !derived {
 		c.add(Change{Rule: RuleNamesChanged, Path: names.Child("singular").String(), Old: o.Names.Singular, New: n.Names.Singular,
 			Message: fmt.Sprintf("singular name changed from %s to %s: kubectl commands using the old name fail", js(o.Names.Singular), js(n.Names.Singular))})
 	}
-	if o.Names.ListKind != n.Names.ListKind && o.Names.ListKind != "" {
+	derived = o.Names.Kind != n.Names.Kind && o.Names.ListKind == o.Names.Kind+"List" && n.Names.ListKind == n.Names.Kind+"List"
+	if o.Names.ListKind != n.Names.ListKind && o.Names.ListKind != "" && !derived {
 		c.add(Change{Rule: RuleNamesChanged, Path: names.Child("listKind").String(), Old: o.Names.ListKind, New: n.Names.ListKind,
 			Message: fmt.Sprintf("list kind changed from %s to %s: clients decoding lists by kind may fail", js(o.Names.ListKind), js(n.Names.ListKind))})
 	}
@@ -328,15 +333,17 @@ func (c *comparer) subresources(ov, nv *apiextensionsv1.CustomResourceDefinition
 			if f.old == f.new {
 				continue
 			}
-			ch := Change{Rule: RuleScaleChanged, Path: sc.Child(f.key).String(),
-				Message: fmt.Sprintf("scale subresource %s changed from %s to %s: the scale subresource reads and writes another field", f.key, js(f.old), js(f.new))}
-			if f.old != "" {
-				ch.Old = f.old
-			}
-			if f.new != "" {
+			ch := Change{Rule: RuleScaleChanged, Path: sc.Child(f.key).String()}
+			switch {
+			case f.new == "":
+				ch.Path, ch.InOld, ch.Old = sp.Child("scale", f.key).String(), true, f.old
+				ch.Message = fmt.Sprintf("scale subresource %s %s removed: the scale subresource no longer reports it", f.key, js(f.old))
+			case f.old == "":
 				ch.New = f.new
-			} else {
-				ch.Path, ch.InOld = sp.Child("scale", f.key).String(), true
+				ch.Message = fmt.Sprintf("scale subresource %s %s added: the scale subresource now reads it", f.key, js(f.new))
+			default:
+				ch.Old, ch.New = f.old, f.new
+				ch.Message = fmt.Sprintf("scale subresource %s changed from %s to %s: kubectl scale and autoscalers read and write another field", f.key, js(f.old), js(f.new))
 			}
 			add(ch)
 		}
@@ -373,8 +380,11 @@ func (c *comparer) columns(ov, nv *apiextensionsv1.CustomResourceDefinitionVersi
 			if f.old == f.new {
 				continue
 			}
-			add(Change{Rule: RulePrinterColumnChanged, Path: cp.Child(f.key).String(), Old: f.old, New: f.new,
-				Message: fmt.Sprintf("printer column %s: %s changed from %s to %s", js(oc.Name), f.key, js(f.old), js(f.new))})
+			msg := fmt.Sprintf("printer column %s: %s changed from %s to %s", js(oc.Name), f.key, js(f.old), js(f.new))
+			if f.key == "priority" && nc.Priority > 0 && oc.Priority == 0 {
+				msg += ": kubectl get shows it only with -o wide"
+			}
+			add(Change{Rule: RulePrinterColumnChanged, Path: cp.Child(f.key).String(), Old: f.old, New: f.new, Message: msg})
 		}
 	}
 }

@@ -210,7 +210,7 @@ func (w *walker) format(o, n *apiextensionsv1.JSONSchemaProps, l loc) {
 		ch.Old = o.Format
 		ch.Message = fmt.Sprintf("format changed from %s to %s: values OLD accepted may be refused", js(o.Format), js(n.Format))
 	} else {
-		ch.Message = fmt.Sprintf("format %s added: values that are not %s are refused", js(n.Format), js(n.Format))
+		ch.Message = fmt.Sprintf("format %s added: strings that are not valid %s are refused", js(n.Format), js(n.Format))
 	}
 	w.add(ch)
 }
@@ -256,11 +256,11 @@ func (w *walker) enum(o, n *apiextensionsv1.JSONSchemaProps, l loc) {
 	}
 	ch := l.change(RuleEnumRemoved, "enum", false)
 	ch.Old, ch.New = jsonValues(gone), jsonValues(n.Enum)
-	word := "value"
+	word, them := "value", "it"
 	if len(gone) > 1 {
-		word = "values"
+		word, them = "values", "them"
 	}
-	ch.Message = fmt.Sprintf("enum %s %s removed: objects holding them are refused", word, jsList(gone))
+	ch.Message = fmt.Sprintf("enum %s %s removed: objects holding %s are refused", word, jsList(gone), them)
 	w.add(ch)
 }
 
@@ -500,15 +500,16 @@ func (w *walker) required(o, n *apiextensionsv1.JSONSchemaProps, l loc) {
 		if p, ok := n.Properties[name]; ok && p.Default != nil {
 			continue
 		}
-		present := l.present
-		if !present && w.opts.Present != nil {
-			present = w.opts.Present(w.oldVersion, l.data)
-		}
+		inObjects := !l.present && w.opts.Present != nil && w.opts.Present(w.oldVersion, l.data)
 		ch := Change{Path: l.np.Child("required").Index(i).String(), Field: l.data.child(name), New: name}
-		if present {
+		switch {
+		case l.present:
 			ch.Rule = RuleRequiredAdded
 			ch.Message = fmt.Sprintf("field %s is now required: objects without it are refused on create", js(name))
-		} else {
+		case inObjects:
+			ch.Rule = RuleRequiredAdded
+			ch.Message = fmt.Sprintf("field %s is now required under the optional %s, which existing objects set: objects setting it without the field are refused on create", js(name), l.data)
+		default:
 			ch.Rule = RuleRequiredAddedOptional
 			where := "the parent"
 			if len(l.data) > 0 {
