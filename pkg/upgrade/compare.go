@@ -359,8 +359,28 @@ func deref[T any](p *T) T {
 }
 
 func (c *comparer) columns(ov, nv *apiextensionsv1.CustomResourceDefinitionVersion, op, np *field.Path, add func(Change)) {
+	// Columns pair by name; the server lets a name repeat (cluster-api
+	// has two "Available" columns), so the k-th column of a name in OLD
+	// pairs with the k-th of that name in NEW.
+	nth := func(cols []apiextensionsv1.CustomResourceColumnDefinition, name string, k int) int {
+		for i, c := range cols {
+			if c.Name == name {
+				if k == 0 {
+					return i
+				}
+				k--
+			}
+		}
+		return -1
+	}
 	for i, oc := range ov.AdditionalPrinterColumns {
-		j := slices.IndexFunc(nv.AdditionalPrinterColumns, func(nc apiextensionsv1.CustomResourceColumnDefinition) bool { return nc.Name == oc.Name })
+		k := 0
+		for _, c := range ov.AdditionalPrinterColumns[:i] {
+			if c.Name == oc.Name {
+				k++
+			}
+		}
+		j := nth(nv.AdditionalPrinterColumns, oc.Name, k)
 		if j < 0 {
 			add(Change{Rule: RulePrinterColumnRemoved, Path: op.Child("additionalPrinterColumns").Index(i).String(), InOld: true, Old: oc.Name,
 				Message: fmt.Sprintf("printer column %s removed: kubectl get no longer shows it", js(oc.Name))})

@@ -10,7 +10,6 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	serializerjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -61,11 +60,7 @@ func readCRD(tb testing.TB, path string) *crdFile {
 		tb.Fatalf("%s: %d documents, want exactly one CRD", path, len(f.Documents))
 	}
 	d := f.Documents[0]
-	js, err := yaml.YAMLToJSON(f.Texts[0])
-	if err != nil {
-		tb.Fatalf("%s: %v", path, err)
-	}
-	crd, err := decodeJSON(js)
+	crd, err := decodeJSON(d.JSON)
 	if err != nil {
 		tb.Fatalf("%s: %v", path, err)
 	}
