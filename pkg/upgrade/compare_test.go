@@ -102,14 +102,18 @@ func TestCompare(t *testing.T) {
 		old: func(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
 			return mkCRD(t, "", "", ver("v1", true, sizeSpec), ver("v1beta1", false, sizeSpec))
 		},
-		new:  func(t *testing.T) *apiextensionsv1.CustomResourceDefinition { return mkCRD(t, "", "", ver("v1", true, sizeSpec)) },
+		new: func(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
+			return mkCRD(t, "", "", ver("v1", true, sizeSpec))
+		},
 		want: []string{"version-removed v[1] (old)"},
 	}, {
 		name: "Options.StoredVersions overrides the status",
 		old: func(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
 			return mkCRD(t, "", "status: {storedVersions: [v1]}", ver("v1", true, sizeSpec), ver("v1beta1", false, sizeSpec))
 		},
-		new:  func(t *testing.T) *apiextensionsv1.CustomResourceDefinition { return mkCRD(t, "", "", ver("v1", true, sizeSpec)) },
+		new: func(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
+			return mkCRD(t, "", "", ver("v1", true, sizeSpec))
+		},
 		opts: Options{StoredVersions: []string{"v1", "v1beta1"}},
 		want: []string{"stored-version-removed v[1] (old)"},
 	}, {
@@ -117,7 +121,9 @@ func TestCompare(t *testing.T) {
 		old: func(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
 			return mkCRD(t, "", "", ver("v1", true, sizeSpec), ver("v1beta1", false, sizeSpec, "served: false"))
 		},
-		new: func(t *testing.T) *apiextensionsv1.CustomResourceDefinition { return mkCRD(t, "", "", ver("v1", true, sizeSpec)) },
+		new: func(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
+			return mkCRD(t, "", "", ver("v1", true, sizeSpec))
+		},
 	}, {
 		name: "storage moves under a webhook: schemas are the webhook's business",
 		old: func(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
@@ -159,7 +165,9 @@ func TestCompare(t *testing.T) {
 		old: func(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
 			return mkCRD(t, webhook, "", ver("v1", true, sizeSpec))
 		},
-		new: func(t *testing.T) *apiextensionsv1.CustomResourceDefinition { return mkCRD(t, "", "", ver("v1", true, sizeSpec)) },
+		new: func(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
+			return mkCRD(t, "", "", ver("v1", true, sizeSpec))
+		},
 	}, {
 		name: "loosenings are no change",
 		old: func(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
