@@ -199,6 +199,9 @@ func (c *comparer) versions() {
 	stored := c.storedVersions()
 	for i := range c.old.Spec.Versions {
 		ov := &c.old.Spec.Versions[i]
+		if versionIndex(c.old, ov.Name) != i {
+			continue // a repeated name: the server refuses such a CRD
+		}
 		j := versionIndex(c.new, ov.Name)
 		if j >= 0 {
 			c.version(i, j)

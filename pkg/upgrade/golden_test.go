@@ -47,7 +47,7 @@ type fixture struct {
 	want     map[lineRule]int
 }
 
-func readFixture(t *testing.T, path string) *fixture {
+func readFixture(t testing.TB, path string) *fixture {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
