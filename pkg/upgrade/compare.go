@@ -121,7 +121,7 @@ func (c *comparer) conversion() {
 			c.add(Change{Rule: RuleConversionChanged, Path: p.Child("webhook", "clientConfig").String(),
 				Old: clientConfigString(ow.ClientConfig), New: clientConfigString(nw.ClientConfig),
 				Message: fmt.Sprintf("conversion webhook moved from %s to %s: reads and writes in other versions now depend on the new endpoint",
-					clientConfigString(ow.ClientConfig), clientConfigString(nw.ClientConfig))})
+					js(clientConfigString(ow.ClientConfig)), js(clientConfigString(nw.ClientConfig)))})
 		}
 		if !slices.Equal(ow.ConversionReviewVersions, nw.ConversionReviewVersions) {
 			c.add(Change{Rule: RuleConversionChanged, Path: p.Child("webhook", "conversionReviewVersions").String(),

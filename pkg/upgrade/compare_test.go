@@ -206,6 +206,24 @@ properties:
 		},
 		want: []string{"type-changed v[0]/spec.properties[port].x-kubernetes-int-or-string"},
 	}, {
+		name: "a free-form field given a type loses its unknown fields too",
+		old: func(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
+			return mkCRD(t, "", "", ver("v1", true, `
+type: object
+properties:
+  config: {x-kubernetes-preserve-unknown-fields: true}`))
+		},
+		new: func(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
+			return mkCRD(t, "", "", ver("v1", true, `
+type: object
+properties:
+  config: {type: object, properties: {debug: {type: boolean}}}`))
+		},
+		want: []string{
+			"preserve-unknown-removed v[0]/spec.properties[config].x-kubernetes-preserve-unknown-fields (old)",
+			"type-changed v[0]/spec.properties[config].type",
+		},
+	}, {
 		name: "required: under list items only when the list must have items",
 		old: func(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
 			return mkCRD(t, "", "", ver("v1", true, `

@@ -41,9 +41,9 @@ func (w *walker) add(ch Change) {
 	w.out = append(w.out, ch)
 }
 
-// at fills a change's path: NEW's key under the node, or OLD's when
-// inOld.
-func (l loc) at(key string, inOld bool) (string, bool) {
+// change starts a change at a keyword of the node (the node itself for
+// ""), in NEW, or in OLD when inOld.
+func (l loc) change(rule, key string, inOld bool) Change {
 	p := l.np
 	if inOld {
 		p = l.op
@@ -51,13 +51,7 @@ func (l loc) at(key string, inOld bool) (string, bool) {
 	if key != "" {
 		p = p.Child(key)
 	}
-	return p.String(), inOld
-}
-
-// change starts a change at a keyword of the node.
-func (l loc) change(rule, key string, inOld bool) Change {
-	p, in := l.at(key, inOld)
-	return Change{Rule: rule, Path: p, InOld: in, Field: l.data}
+	return Change{Rule: rule, Path: p.String(), InOld: inOld, Field: l.data}
 }
 
 // node compares a pair of schema nodes and their children.
@@ -67,6 +61,11 @@ func (w *walker) node(o, n *apiextensionsv1.JSONSchemaProps, l loc) {
 	}
 	if !w.types(o, n, l) {
 		// The value's kind changed: what is below no longer compares.
+		// A node that took any value (preserving unknown fields) may
+		// lose those fields too, which the type change does not say.
+		if o.Type == "" && !o.XIntOrString && n.Type == "object" {
+			w.flags(o, n, l)
+		}
 		return
 	}
 	w.flags(o, n, l)
