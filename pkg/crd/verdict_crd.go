@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
@@ -93,13 +94,20 @@ func validateCreate(d *Definition, costs *CostCache) *CRDVerdict {
 	return v
 }
 
-// ValidateUpdate is the server's verdict on an update of the CRD old to
-// new (both decoded as a request and as storage hold them): conversion,
-// PrepareForUpdate (status and generation kept from old), the strategy's
-// ValidateUpdate (stored versions, scope, names, unchanged CEL
-// expressions judged by the rules for existing ones, ...) and its
-// warnings. The old CRD's status.storedVersions is what storage holds:
-// give it before calling.
+// ValidateUpdate is the server's verdict on an update of the CRD old (as
+// storage holds it) to new (as a request sends it): conversion,
+// rest.BeforeUpdate's steps (namespace, generation and system metadata
+// kept from old, PrepareForUpdate with status kept from old and NEW's
+// storage version added to the stored versions, ObjectMeta update
+// validation, the strategy's ValidateUpdate: stored versions, scope and
+// names, structural schema, CEL with the rules for unchanged
+// expressions, ...) and the warnings the update adds. Neither is changed.
+//
+// What storage holds for old that a file lacks is filled in as an
+// installation of old would have left it: status.storedVersions, when
+// empty, is old's storage version; with no status conditions at all the
+// CRD is taken as Established (names accepted), which makes the server
+// refuse scope and kind changes. A CRD read from a cluster keeps its own.
 func ValidateUpdate(old, new *Definition) *CRDVerdict {
 	v := &CRDVerdict{Unknown: new.Unknown, DecodeError: new.DecodeError}
 	if new.V1 == nil {
@@ -111,7 +119,7 @@ func ValidateUpdate(old, new *Definition) *CRDVerdict {
 	}
 	count.CRDValidations.Add(1)
 	inOld, inNew := &apiextensions.CustomResourceDefinition{}, &apiextensions.CustomResourceDefinition{}
-	if err := scheme.Convert(old.V1.DeepCopy(), inOld, nil); err != nil {
+	if err := scheme.Convert(Installed(old.V1), inOld, nil); err != nil {
 		v.DecodeError = err
 		return v
 	}
@@ -121,6 +129,30 @@ func ValidateUpdate(old, new *Definition) *CRDVerdict {
 	}
 	v.Errors, v.Warnings, v.Panic = validateInternal(inNew, inOld)
 	return v
+}
+
+// Installed returns a copy of crd with the status an installation leaves
+// where crd has none: status.storedVersions its storage version, and the
+// NamesAccepted and Established conditions with its names accepted. A
+// CRD read from a cluster (with stored versions and conditions) is
+// copied as it is.
+func Installed(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
+	c := crd.DeepCopy()
+	if len(c.Status.StoredVersions) == 0 {
+		for _, ver := range c.Spec.Versions {
+			if ver.Storage {
+				c.Status.StoredVersions = []string{ver.Name}
+				break
+			}
+		}
+	}
+	if len(c.Status.Conditions) == 0 {
+		c.Status.AcceptedNames = c.Spec.Names
+		for _, t := range []apiextensionsv1.CustomResourceDefinitionConditionType{apiextensionsv1.NamesAccepted, apiextensionsv1.Established} {
+			c.Status.Conditions = append(c.Status.Conditions, apiextensionsv1.CustomResourceDefinitionCondition{Type: t, Status: apiextensionsv1.ConditionTrue})
+		}
+	}
+	return c
 }
 
 // validateInternal runs rest.BeforeCreate's steps on the internal object,
@@ -148,18 +180,30 @@ func validateInternal(in, old *apiextensions.CustomResourceDefinition) (errs fie
 		}
 		return errs, warnings, ""
 	}
+	// rest.BeforeUpdate's steps, in its order. What storage holds for the
+	// old object, and what an apply copies into the new one, first.
 	old.Namespace = ""
-	// What storage holds for the old object, and what an apply copies
-	// into the new one.
 	if old.ResourceVersion == "" {
 		old.ResourceVersion = "1"
 	}
 	if old.Generation == 0 {
 		old.Generation = 1
 	}
-	in.ResourceVersion, in.UID, in.CreationTimestamp = old.ResourceVersion, old.UID, old.CreationTimestamp
+	if old.UID == "" {
+		old.UID = "00000000-0000-0000-0000-000000000000"
+	}
+	in.ResourceVersion = old.ResourceVersion
+	in.Generation = old.Generation
 	strategy.PrepareForUpdate(ctx, in, old)
-	errs = strategy.ValidateUpdate(ctx, in, old)
+	if in.UID == "" {
+		in.UID = old.UID
+	}
+	if !old.CreationTimestamp.IsZero() {
+		in.CreationTimestamp = old.CreationTimestamp
+	}
+	// ObjectMeta update validation (name, immutable metadata), then the
+	// strategy's.
+	errs = rest.ValidateUpdate(ctx, in, old, strategy)
 	if len(errs) == 0 {
 		warnings = strategy.WarningsOnUpdate(ctx, in, old)
 	}

@@ -52,6 +52,9 @@ type Version struct {
 	convOnce sync.Once
 	conv     runtime.ObjectConvertor
 	convErr  error
+
+	// rules caches RuleErrors' one-rule validators (ruleKey -> ruleEntry).
+	rules sync.Map
 }
 
 func compile(crd *apiextensionsv1.CustomResourceDefinition, name string) (v *Version, err error) {
@@ -216,6 +219,12 @@ func (v *Version) Prune(obj map[string]any, defaults bool) (unknown []string, er
 // with field validation (unknown paths tracked, malformed metadata an
 // error rather than dropped).
 func (v *Version) coerce(u *unstructured.Unstructured) ([]string, error) {
+	return v.coerceWith(u, false)
+}
+
+// coerceWith is coerce; dropInvalid drops malformed metadata instead of
+// failing, as the storage's decoder does for objects written long ago.
+func (v *Version) coerceWith(u *unstructured.Unstructured, dropInvalid bool) ([]string, error) {
 	kind, foundKind, err := unstructured.NestedString(u.Object, "kind")
 	if err != nil {
 		return nil, err
@@ -224,7 +233,7 @@ func (v *Version) coerce(u *unstructured.Unstructured) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	objectMeta, foundObjectMeta, unknown, err := schemaobjectmeta.GetObjectMetaWithOptions(u.Object, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
+	objectMeta, foundObjectMeta, unknown, err := schemaobjectmeta.GetObjectMetaWithOptions(u.Object, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true, DropMalformedFields: dropInvalid})
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +241,7 @@ func (v *Version) coerce(u *unstructured.Unstructured) ([]string, error) {
 		unknown = append(unknown, structuralpruning.PruneWithOptions(u.Object, v.Structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
 		structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, v.Structural)
 	}
-	ferr, paths := schemaobjectmeta.CoerceWithOptions(nil, u.Object, v.Structural, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
+	ferr, paths := schemaobjectmeta.CoerceWithOptions(nil, u.Object, v.Structural, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true, DropInvalidFields: dropInvalid})
 	if ferr != nil {
 		return nil, ferr
 	}
@@ -320,7 +329,8 @@ func (v *Version) ConvertFieldLabel(label, value string) (string, string, error)
 // coerced and defaulted (old as read from storage, new as decoded from
 // the request), the new object inherits the old one's system metadata as
 // a patch or apply would, then PrepareForUpdate (status kept from the old
-// object with a status subresource) and the strategy's ValidateUpdate,
+// object with a status subresource) and rest.ValidateUpdate (ObjectMeta,
+// then the strategy's ValidateUpdate),
 // which ratchets unchanged invalid values and runs CEL transition rules
 // (oldSelf) with the runtime budget.
 func (v *Version) Update(oldObj, newObj map[string]any, namespace string) (vd *Verdict) {
@@ -374,8 +384,13 @@ func (v *Version) Update(oldObj, newObj map[string]any, namespace string) (vd *V
 		return vd
 	}
 	strategy.PrepareForUpdate(ctx, us, old)
-	vd.Errors = strategy.ValidateUpdate(ctx, us, old)
-	vd.Warnings = strategy.WarningsOnUpdate(ctx, us, old)
+	// rest.ValidateUpdate: the common ObjectMeta checks (as on create, and
+	// the update's immutable metadata), then the strategy's. Warnings come
+	// only with an accepted update, as rest.BeforeUpdate adds them.
+	vd.Errors = rest.ValidateUpdate(ctx, us, old, strategy)
+	if len(vd.Errors) == 0 {
+		vd.Warnings = strategy.WarningsOnUpdate(ctx, us, old)
+	}
 	vd.Object = us
 	return vd
 }

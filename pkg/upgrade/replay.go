@@ -1,0 +1,756 @@
+package upgrade
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+)
+
+// The replay: the custom resources that exist under OLD, put through what
+// the server does to them once NEW is applied. Each object is taken as
+// OLD stores it (created under OLD: pruned and defaulted in its version,
+// converted to OLD's storage version as the None strategy does), then
+// under NEW:
+//
+//   - a create of the same manifest (new objects made from the same
+//     templates);
+//   - its next update, one that changes only metadata.labels as a
+//     controller's write does: the stored object read back under NEW
+//     (decoded with NEW's schema of the version it is stored in, converted
+//     to the manifest's version), the label added, and the update judged
+//     with the server's ratcheting, so that unchanged invalid values pass
+//     as on a real server;
+//   - the stored fields NEW prunes on that write (data loss);
+//   - whether the version it is stored in stays in NEW.
+//
+// OLD's verdicts on the same create and update are computed too: a
+// refusal is reported only where OLD accepted (something that works today
+// stops working). A conversion webhook cannot be called offline: an object
+// that would need one is reported as not replayed, never guessed.
+
+// Replay rule IDs: findings about existing objects, positioned in the
+// objects' files. Like Rules, never renamed or reused.
+const (
+	RuleCRDUnpaired             = "upgrade-crd-unpaired"
+	RuleObjectCreateRefused     = "upgrade-object-create-refused"
+	RuleObjectDataLost          = "upgrade-object-data-lost"
+	RuleObjectNotReplayed       = "upgrade-object-not-replayed"
+	RuleObjectRefusedByOld      = "upgrade-object-refused-by-old"
+	RuleObjectStoredVersionGone = "upgrade-object-stored-version-removed"
+	RuleObjectUpdateRefused     = "upgrade-object-update-refused"
+	RuleObjectVersionUnserved   = "upgrade-object-version-unserved"
+)
+
+// ReplayRules are the rules of the replay and of pairing CRDs, sorted by
+// ID: the command's catalogue is lint.Rules, Rules and ReplayRules.
+var ReplayRules = []report.Rule{
+	{ID: RuleCRDUnpaired, Severity: report.Warning, Doc: "upgrade: a CRD is only in OLD or only in NEW (or not installed in the cluster): nothing to compare; applying NEW leaves a CRD only in OLD as it is."},
+	{ID: RuleObjectCreateRefused, Severity: report.Error, Doc: "upgrade: NEW refuses a create of an existing object's manifest that OLD accepts (new objects from the same templates fail); the server's message."},
+	{ID: RuleObjectDataLost, Severity: report.Error, Doc: "upgrade: NEW prunes a field an existing object has stored: the value is gone at the object's next write."},
+	{ID: RuleObjectNotReplayed, Severity: report.Warning, Doc: "upgrade: an existing object cannot be replayed offline (a conversion webhook would convert it, or OLD does not serve or decode it); nothing is said about it."},
+	{ID: RuleObjectRefusedByOld, Severity: report.Warning, Doc: "upgrade: OLD refuses the object too (its create or its update): what NEW refuses of it is not a change and is not reported."},
+	{ID: RuleObjectStoredVersionGone, Severity: report.Error, Doc: "upgrade: an existing object is stored in a version NEW removes: the server refuses the CRD update until the object is rewritten in another version."},
+	{ID: RuleObjectUpdateRefused, Severity: report.Error, Doc: "upgrade: NEW refuses an update of an existing object that changes only its labels, with ratcheting, where OLD accepts it (controllers cannot write it); the server's message."},
+	{ID: RuleObjectVersionUnserved, Severity: report.Error, Doc: "upgrade: an existing object's manifest is in a version NEW does not serve: creates, reads and updates in it fail."},
+}
+
+// ReplayLabel is the label the replayed update adds, as a controller's
+// write changes labels only.
+const ReplayLabel = "kubectl-crdlint/replay"
+
+// Outcome is one finding about a replayed object.
+type Outcome struct {
+	Rule     string          `json:"rule"`
+	Severity report.Severity `json:"severity"`
+	// Field is the place in the object, in the server's notation ("" for
+	// the object as a whole; "<nil>" for the server's root-level errors).
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// ObjectResult is what the replay found for one object: its outcomes, and
+// NEW's verdicts as the server would give them, for callers that compare
+// with a real server.
+type ObjectResult struct {
+	// Name is namespace/name, or name.
+	Name string `json:"name"`
+	// Version is the manifest's version; Stored the version it is taken
+	// to be stored in under OLD.
+	Version string `json:"version"`
+	Stored  string `json:"stored"`
+	// Outcomes are the findings, in the order found.
+	Outcomes []Outcome `json:"outcomes,omitempty"`
+	// CreateJudged says NEW's create verdict was computed; CreateErrors
+	// are its errors (field.Error.Error()), none when NEW accepts.
+	CreateJudged bool     `json:"createJudged"`
+	CreateErrors []string `json:"createErrors,omitempty"`
+	// UpdateJudged and UpdateErrors: the labels-only update under NEW, in
+	// UpdateVersion.
+	UpdateJudged  bool     `json:"updateJudged"`
+	UpdateVersion string   `json:"updateVersion,omitempty"`
+	UpdateErrors  []string `json:"updateErrors,omitempty"`
+	// Pruned are the stored fields NEW drops at the next write.
+	Pruned []string `json:"pruned,omitempty"`
+}
+
+// Summary counts one CRD's replay.
+type Summary struct {
+	CRD string `json:"crd"`
+	// Objects replayed; the rest count objects NEW breaks that OLD did not.
+	Objects     int `json:"objects"`
+	FailCreate  int `json:"wouldFailCreate"`
+	FailUpdate  int `json:"wouldFailUpdate"`
+	LoseData    int `json:"wouldLoseData"`
+	NotReplayed int `json:"notReplayed"`
+}
+
+// Replayer replays the existing objects of one CRD through its upgrade
+// from OLD to NEW, and judges the CEL rule changes on them. It is safe for
+// concurrent use: objects can be replayed a page at a time, in parallel,
+// and are not kept.
+type Replayer struct {
+	old, new *apiextensionsv1.CustomResourceDefinition
+	opts     Options
+	gk       schema.GroupKind
+	// oldStorage and newStorage are the storage versions.
+	oldStorage, newStorage string
+
+	mu       sync.Mutex
+	versions map[versionKey]*compiled
+	// queries are the Present questions Compare asks, answered by the
+	// objects seen.
+	queries map[presentKey]bool
+	// cel are the CEL changes, judged on the objects.
+	cel     []*celJudgement
+	summary Summary
+}
+
+type versionKey struct {
+	new  bool
+	name string
+}
+
+type compiled struct {
+	v   *crd.Version
+	err error
+}
+
+type presentKey struct {
+	version string
+	field   string // DataPath joined
+}
+
+// celJudgement is one CEL change and what the objects said of it.
+type celJudgement struct {
+	change  Change
+	checked int
+	refused []string // "ns/name: message", at most maxNamed
+	nRefuse int
+}
+
+const maxNamed = 5
+
+// NewReplayer prepares a replay of OLD's objects into NEW. Both are CRDs
+// as the server stores them (decoded and defaulted); they are copied, not
+// kept. opts.StoredVersions is OLD's status.storedVersions as in Compare;
+// opts.Present is ignored: the objects answer it (Changes).
+func NewReplayer(old, new *apiextensionsv1.CustomResourceDefinition, opts Options) *Replayer {
+	r := &Replayer{
+		old: old.DeepCopy(), new: new.DeepCopy(), opts: opts,
+		gk:       schema.GroupKind{Group: old.Spec.Group, Kind: old.Spec.Names.Kind},
+		versions: map[versionKey]*compiled{},
+		queries:  map[presentKey]bool{},
+	}
+	r.opts.Present = nil
+	r.oldStorage, r.newStorage = storageVersion(r.old), storageVersion(r.new)
+	r.summary.CRD = old.Name
+	// A dry run of the comparison: the questions it asks Present, and
+	// its CEL changes.
+	dry := r.opts
+	dry.Present = func(version string, p DataPath) bool {
+		r.queries[presentKey{version, strings.Join(p, "\x00")}] = false
+		return false
+	}
+	for _, c := range Compare(r.old, r.new, dry) {
+		if c.CEL != nil && !c.InOld && c.Rule != RuleCELRuleRemoved {
+			r.cel = append(r.cel, &celJudgement{change: c})
+		}
+	}
+	return r
+}
+
+func storageVersion(c *apiextensionsv1.CustomResourceDefinition) string {
+	for _, v := range c.Spec.Versions {
+		if v.Storage {
+			return v.Name
+		}
+	}
+	return ""
+}
+
+func versionSpec(c *apiextensionsv1.CustomResourceDefinition, name string) *apiextensionsv1.CustomResourceDefinitionVersion {
+	for i := range c.Spec.Versions {
+		if c.Spec.Versions[i].Name == name {
+			return &c.Spec.Versions[i]
+		}
+	}
+	return nil
+}
+
+func convertsByWebhook(c *apiextensionsv1.CustomResourceDefinition) bool {
+	return c.Spec.Conversion != nil && c.Spec.Conversion.Strategy == apiextensionsv1.WebhookConverter
+}
+
+// version compiles a version of OLD or NEW once.
+func (r *Replayer) version(isNew bool, name string) (*crd.Version, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k := versionKey{isNew, name}
+	if c, ok := r.versions[k]; ok {
+		return c.v, c.err
+	}
+	src := r.old
+	if isNew {
+		src = r.new
+	}
+	c := &compiled{}
+	c.v, c.err = crd.CompileVersion(src, name)
+	r.versions[k] = c
+	return c.v, c.err
+}
+
+// Replay replays one object: obj is a decoded custom resource of OLD's
+// kind (not changed). stored says obj is the object as a cluster stores
+// it (read in OLD's storage version, with server-set metadata) rather
+// than a manifest to create under OLD.
+func (r *Replayer) Replay(obj map[string]any, stored bool) *ObjectResult {
+	res := r.replay(obj, stored)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.summary.Objects++
+	var create, update, lost, not bool
+	for _, o := range res.Outcomes {
+		switch o.Rule {
+		case RuleObjectCreateRefused:
+			create = true
+		case RuleObjectUpdateRefused:
+			update = true
+		case RuleObjectVersionUnserved, RuleObjectStoredVersionGone:
+			create, update = true, true
+		case RuleObjectDataLost:
+			lost = true
+		case RuleObjectNotReplayed:
+			not = true
+		}
+	}
+	r.summary.FailCreate += b2i(create)
+	r.summary.FailUpdate += b2i(update)
+	r.summary.LoseData += b2i(lost)
+	r.summary.NotReplayed += b2i(not)
+	return res
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (r *Replayer) replay(in map[string]any, stored bool) *ObjectResult {
+	obj := runtime.DeepCopyJSON(in)
+	gv, _ := schema.ParseGroupVersion(str(obj["apiVersion"]))
+	res := &ObjectResult{Name: objectName(obj), Version: gv.Version}
+	add := func(rule, fld, format string, a ...any) {
+		res.Outcomes = append(res.Outcomes, Outcome{Rule: rule, Severity: replaySeverity[rule], Field: fld, Message: fmt.Sprintf(format, a...)})
+	}
+	if gv.Group != r.gk.Group || str(obj["kind"]) != r.gk.Kind {
+		add(RuleObjectNotReplayed, "kind", "not a %s of %s", r.gk.Kind, r.gk.Group)
+		return res
+	}
+	vm := gv.Version
+	ns := namespace(obj, r.old)
+	manifest := obj
+	if stored {
+		manifest = asManifest(obj)
+	}
+
+	// Under OLD: its create and the object as stored.
+	oldCreate, storedObj, s, ok := r.storeUnderOld(obj, manifest, stored, vm, ns, add)
+	if !ok {
+		return res
+	}
+	res.Stored = s
+	r.answer(s, storedObj)
+	if vm != s {
+		r.answer(vm, manifest)
+	}
+
+	// The stored version under NEW.
+	if versionSpec(r.new, s) == nil {
+		add(RuleObjectStoredVersionGone, "apiVersion", "stored as %s, which NEW removes from spec.versions: the server refuses the CRD update until the object is rewritten in another version and %s leaves status.storedVersions", s, s)
+		return res
+	}
+
+	// A create of the same manifest under NEW.
+	var newCreated map[string]any
+	if sv := versionSpec(r.new, vm); sv == nil || !sv.Served {
+		add(RuleObjectVersionUnserved, "apiVersion", "%s", r.unservedMessage(vm))
+	} else if v, err := r.version(true, vm); err != nil {
+		add(RuleObjectNotReplayed, "", "NEW cannot serve version %s: %v", vm, err)
+	} else {
+		vd := v.Create(runtime.DeepCopyJSON(manifest), ns)
+		res.CreateJudged = true
+		res.CreateErrors = verdictErrors(vd)
+		newCreated = vdObject(vd)
+		// Refused by OLD too: said once, by storeUnderOld.
+		if len(res.CreateErrors) > 0 && len(oldCreate) == 0 {
+			for _, o := range verdictOutcomes(vd) {
+				add(RuleObjectCreateRefused, o.Field, "%s", o.Message)
+			}
+		}
+	}
+
+	// The next labels-only update under NEW, and what it prunes.
+	read := r.update(res, storedObj, s, vm, ns, add)
+
+	// CEL changes judged on the object.
+	r.judge(res, manifest, newCreated, read, vm, ns)
+	return res
+}
+
+// storeUnderOld gives OLD's verdict on a create of the manifest (its
+// errors, nil when accepted or not judged) and the object as OLD stores
+// it, in the version s it is stored in. ok is false when the object
+// cannot be replayed (reported).
+func (r *Replayer) storeUnderOld(obj, manifest map[string]any, stored bool, vm, ns string, add func(rule, fld, format string, a ...any)) (oldCreate []string, storedObj map[string]any, s string, ok bool) {
+	sv := versionSpec(r.old, vm)
+	if sv == nil || !sv.Served {
+		if stored {
+			add(RuleObjectNotReplayed, "apiVersion", "OLD does not serve version %s, which the object was read in", vm)
+		} else {
+			add(RuleObjectNotReplayed, "apiVersion", "OLD does not serve version %s: the object cannot exist under OLD", vm)
+		}
+		return nil, nil, "", false
+	}
+	v, err := r.version(false, vm)
+	if err != nil {
+		add(RuleObjectNotReplayed, "", "OLD cannot serve version %s: %v", vm, err)
+		return nil, nil, "", false
+	}
+	vd := v.Create(runtime.DeepCopyJSON(manifest), ns)
+	oldCreate = verdictErrors(vd)
+	if vd.Object == nil {
+		add(RuleObjectNotReplayed, "", "OLD cannot decode the object: %s", oldCreate[0])
+		return oldCreate, nil, "", false
+	}
+	if len(oldCreate) > 0 {
+		add(RuleObjectRefusedByOld, errorField(vd), "OLD refuses a create of this object too (%s): NEW's refusals of its create are not reported", oldCreate[0])
+	}
+	if stored {
+		// A cluster's object is stored already: read in OLD's storage
+		// version, it is what storage holds (converted by the server).
+		storedObj = runtime.DeepCopyJSON(obj)
+		if _, err := v.Read(storedObj); err != nil {
+			add(RuleObjectNotReplayed, "", "OLD's storage cannot decode the object: %v", err)
+			return oldCreate, nil, "", false
+		}
+		return oldCreate, storedObj, vm, true
+	}
+	storedObj = vd.Object.Object
+	s = r.oldStorage
+	if s != vm {
+		if convertsByWebhook(r.old) {
+			add(RuleObjectNotReplayed, "apiVersion", "OLD stores %s objects as %s through its conversion webhook, which crdlint cannot call", vm, s)
+			return oldCreate, nil, "", false
+		}
+		sv, err := r.version(false, s)
+		if err != nil {
+			add(RuleObjectNotReplayed, "", "OLD cannot store version %s: %v", s, err)
+			return oldCreate, nil, "", false
+		}
+		if _, err := sv.Convert(storedObj); err != nil {
+			add(RuleObjectNotReplayed, "", "OLD cannot store the object as %s: %v", s, err)
+			return oldCreate, nil, "", false
+		}
+	}
+	return oldCreate, storedObj, s, true
+}
+
+// update replays the next labels-only update under NEW: the stored object
+// read back under NEW in the version the manifest uses (NEW's storage
+// version when NEW does not serve that one), a label added, the update
+// judged; then what that write prunes. It returns the object read back,
+// nil when it cannot be.
+func (r *Replayer) update(res *ObjectResult, storedObj map[string]any, s, vm, ns string, add func(rule, fld, format string, a ...any)) (read map[string]any) {
+	rv := vm
+	if sv := versionSpec(r.new, vm); sv == nil || !sv.Served {
+		rv = r.newStorage
+	}
+	read, pruned, why := r.read(true, storedObj, s, rv)
+	if why != "" {
+		add(RuleObjectNotReplayed, "", "%s", why)
+		return nil
+	}
+	v, err := r.version(true, rv)
+	if err != nil {
+		add(RuleObjectNotReplayed, "", "NEW cannot serve version %s: %v", rv, err)
+		return nil
+	}
+	vd := v.Update(runtime.DeepCopyJSON(read), withLabel(read), ns)
+	res.UpdateJudged, res.UpdateVersion = true, rv
+	res.UpdateErrors = verdictErrors(vd)
+	if len(res.UpdateErrors) > 0 && !r.oldRefusesUpdate(storedObj, s, vm, ns) {
+		for _, o := range verdictOutcomes(vd) {
+			add(RuleObjectUpdateRefused, o.Field, "%s", o.Message)
+		}
+	}
+	// The write: what the update stores, in NEW's storage version.
+	written := vdObject(vd)
+	if written == nil {
+		written = withLabel(read)
+	}
+	if rv != r.newStorage {
+		if convertsByWebhook(r.new) {
+			add(RuleObjectNotReplayed, "", "NEW stores %s objects as %s through its conversion webhook, which crdlint cannot call: what that write prunes is not known", rv, r.newStorage)
+		} else if sv, err := r.version(true, r.newStorage); err == nil {
+			if p, err := sv.Convert(written); err == nil {
+				pruned = append(pruned, p...)
+			}
+		}
+	}
+	slices.Sort(pruned)
+	res.Pruned = slices.Compact(pruned)
+	for _, p := range res.Pruned {
+		add(RuleObjectDataLost, p, "stored field %s is not in NEW's schema: the server prunes it, and its value is gone at the object's next write", p)
+	}
+	return read
+}
+
+// read is the stored object (in version s) read back under OLD or NEW in
+// version rv: decoded by storage with the schema of s, converted to rv.
+// It returns the object, the stored paths pruned on the way, and why it
+// cannot be read offline ("" when it can).
+func (r *Replayer) read(isNew bool, storedObj map[string]any, s, rv string) (map[string]any, []string, string) {
+	which := "OLD"
+	c := r.old
+	if isNew {
+		which, c = "NEW", r.new
+	}
+	sv, err := r.version(isNew, s)
+	if err != nil {
+		return nil, nil, fmt.Sprintf("%s cannot read objects stored as %s: %v", which, s, err)
+	}
+	obj := runtime.DeepCopyJSON(storedObj)
+	pruned, err := sv.Read(obj)
+	if err != nil {
+		return nil, nil, fmt.Sprintf("%s's storage cannot decode the object: %v", which, err)
+	}
+	if rv == s {
+		return obj, pruned, ""
+	}
+	if convertsByWebhook(c) {
+		return nil, nil, fmt.Sprintf("%s reads objects stored as %s in %s through its conversion webhook, which crdlint cannot call", which, s, rv)
+	}
+	v, err := r.version(isNew, rv)
+	if err != nil {
+		return nil, nil, fmt.Sprintf("%s cannot serve version %s: %v", which, rv, err)
+	}
+	p, err := v.Convert(obj)
+	if err != nil {
+		return nil, nil, fmt.Sprintf("%s cannot convert the object to %s: %v", which, rv, err)
+	}
+	return obj, append(pruned, p...), ""
+}
+
+// oldRefusesUpdate says OLD refuses the same labels-only update: then
+// NEW's refusal is not a change (reported once, as refused by OLD).
+func (r *Replayer) oldRefusesUpdate(storedObj map[string]any, s, vm, ns string) bool {
+	if sv := versionSpec(r.old, vm); sv == nil || !sv.Served {
+		return false
+	}
+	read, _, why := r.read(false, storedObj, s, vm)
+	if why != "" {
+		return false
+	}
+	v, err := r.version(false, vm)
+	if err != nil {
+		return false
+	}
+	vd := v.Update(runtime.DeepCopyJSON(read), withLabel(read), ns)
+	return len(verdictErrors(vd)) > 0
+}
+
+// judge evaluates each CEL change of the object's version on it, NEW's
+// rule alone: a transition rule on the labels-only update (read is the
+// object NEW reads back), any other rule on the manifest as NEW creates
+// it, where OLD's rule it replaces (none, for an added rule) is evaluated
+// on the manifest as OLD creates it. Objects NEW's rule refuses and OLD's
+// accepted are the change's.
+func (r *Replayer) judge(res *ObjectResult, manifest, newCreated, read map[string]any, vm, ns string) {
+	for _, j := range r.cel {
+		c := j.change
+		if c.Version != vm {
+			continue
+		}
+		nv, err := r.version(true, vm)
+		if err != nil {
+			continue
+		}
+		var newErrs field.ErrorList
+		switch {
+		case c.CEL.Transition:
+			if read == nil || res.UpdateVersion != vm {
+				continue
+			}
+			newErrs, err = nv.RuleErrors(c.Field, c.CEL.Rule, withLabel(read), runtime.DeepCopyJSON(read))
+		case newCreated != nil:
+			newErrs, err = nv.RuleErrors(c.Field, c.CEL.Rule, runtime.DeepCopyJSON(newCreated), nil)
+		default:
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		refusedByOld := false
+		if c.CEL.Old != nil && len(newErrs) > 0 && !c.CEL.Transition {
+			ov := c.OldVersion
+			if ov == "" {
+				ov = c.Version
+			}
+			if v, err := r.version(false, ov); err == nil {
+				if o := vdObject(v.Create(runtime.DeepCopyJSON(manifest), ns)); o != nil {
+					oldErrs, err := v.RuleErrors(c.Field, *c.CEL.Old, o, nil)
+					refusedByOld = err == nil && len(oldErrs) > 0
+				}
+			}
+		}
+		r.mu.Lock()
+		j.checked++
+		if len(newErrs) > 0 && !refusedByOld {
+			j.nRefuse++
+			if len(j.refused) < maxNamed {
+				j.refused = append(j.refused, fmt.Sprintf("%s (%s)", res.Name, newErrs[0].Error()))
+			}
+		}
+		r.mu.Unlock()
+	}
+}
+
+// answer records the objects' answers to Compare's Present questions.
+func (r *Replayer) answer(version string, obj map[string]any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for q, yes := range r.queries {
+		if yes || q.version != version {
+			continue
+		}
+		var p DataPath
+		if q.field != "" {
+			p = strings.Split(q.field, "\x00")
+		}
+		if Has(obj, p) {
+			r.queries[q] = true
+		}
+	}
+}
+
+// Changes is the comparison of OLD and NEW with the objects replayed so
+// far answering Options.Present, and the CEL changes judged on them:
+// their messages say which objects NEW refuses that OLD accepted, with
+// the rule's message, or that it refuses none of those checked.
+func (r *Replayer) Changes() []Change {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	opts := r.opts
+	opts.Present = func(version string, p DataPath) bool {
+		return r.queries[presentKey{version, strings.Join(p, "\x00")}]
+	}
+	cs := Compare(r.old, r.new, opts)
+	for i := range cs {
+		for _, j := range r.cel {
+			if j.checked == 0 || !sameChange(cs[i], j.change) {
+				continue
+			}
+			cs[i].Message = judgedMessage(cs[i].Message, j)
+		}
+	}
+	return cs
+}
+
+func sameChange(a, b Change) bool {
+	return a.Rule == b.Rule && a.Version == b.Version && a.OldVersion == b.OldVersion && a.Path == b.Path
+}
+
+// judgedMessage replaces a CEL change's "unknown without objects" with
+// what the objects said.
+func judgedMessage(msg string, j *celJudgement) string {
+	for _, s := range []string{" (tightens; unknown without objects)", " (tightens or unknown without objects)"} {
+		msg = strings.TrimSuffix(msg, s)
+	}
+	objects := plural(j.checked, "object")
+	if j.nRefuse == 0 {
+		return fmt.Sprintf("%s; judged on %s of version %s: refuses none of them", msg, objects, j.change.Version)
+	}
+	named := strings.Join(j.refused, "; ")
+	if more := j.nRefuse - len(j.refused); more > 0 {
+		named += fmt.Sprintf("; and %d more", more)
+	}
+	return fmt.Sprintf("%s; judged on %s of version %s: refuses %d that OLD accepted: %s", msg, objects, j.change.Version, j.nRefuse, named)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// Summary is the replay's counts so far.
+func (r *Replayer) Summary() Summary {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.summary
+}
+
+// replaySeverity is each replay rule's severity.
+var replaySeverity = func() map[string]report.Severity {
+	m := map[string]report.Severity{}
+	for _, r := range ReplayRules {
+		m[r.ID] = r.Severity
+	}
+	return m
+}()
+
+// unservedMessage is the server's 404 for a version NEW does not serve,
+// in crd.LookupError's words.
+func (r *Replayer) unservedMessage(vm string) string {
+	gvk := r.gk.WithVersion(vm)
+	e := &crd.LookupError{Reason: crd.NotServed, GVK: gvk, Entry: &crd.Entry{Def: crd.FromV1(r.new)}}
+	if versionSpec(r.new, vm) == nil {
+		e.Reason = crd.NoVersion
+	}
+	return e.Error()
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func objectName(obj map[string]any) string {
+	md, _ := obj["metadata"].(map[string]any)
+	name, ns := str(md["name"]), str(md["namespace"])
+	if name == "" {
+		name = str(md["generateName"]) + "*"
+	}
+	if ns != "" {
+		return ns + "/" + name
+	}
+	return name
+}
+
+// namespace is the request's namespace: the object's, or kubectl's
+// default; none for a cluster-scoped kind.
+func namespace(obj map[string]any, c *apiextensionsv1.CustomResourceDefinition) string {
+	if c.Spec.Scope != apiextensionsv1.NamespaceScoped {
+		return ""
+	}
+	md, _ := obj["metadata"].(map[string]any)
+	if ns := str(md["namespace"]); ns != "" {
+		return ns
+	}
+	return crd.DefaultNamespace
+}
+
+// serverSet are the metadata fields the server sets: a create of an
+// object read from a cluster sends none of them (the server would refuse
+// resourceVersion).
+var serverSet = []string{"resourceVersion", "uid", "creationTimestamp", "generation", "managedFields", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds"}
+
+// asManifest is a stored object as a manifest to create: a copy without
+// the metadata the server sets.
+func asManifest(obj map[string]any) map[string]any {
+	m := runtime.DeepCopyJSON(obj)
+	if md, ok := m["metadata"].(map[string]any); ok {
+		for _, k := range serverSet {
+			delete(md, k)
+		}
+	}
+	return m
+}
+
+// withLabel is a copy of obj with ReplayLabel set: the labels-only write.
+func withLabel(obj map[string]any) map[string]any {
+	m := runtime.DeepCopyJSON(obj)
+	md, ok := m["metadata"].(map[string]any)
+	if !ok {
+		md = map[string]any{}
+		m["metadata"] = md
+	}
+	labels, ok := md["labels"].(map[string]any)
+	if !ok {
+		labels = map[string]any{}
+		md["labels"] = labels
+	}
+	labels[ReplayLabel] = "true"
+	return m
+}
+
+// verdictErrors is a verdict's refusal as the server's error strings:
+// the decode error, the panic, or the validation errors, sorted.
+func verdictErrors(vd *crd.Verdict) []string {
+	var out []string
+	switch {
+	case vd.Panic != "":
+		out = []string{"Internal error occurred: " + vd.Panic}
+	case vd.DecodeError != nil:
+		out = []string{vd.DecodeError.Error()}
+	default:
+		for _, e := range vd.Errors {
+			out = append(out, e.Error())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// verdictOutcomes are a refusal's errors as fields and messages.
+func verdictOutcomes(vd *crd.Verdict) []Outcome {
+	switch {
+	case vd.Panic != "":
+		return []Outcome{{Message: "Internal error occurred: the API server's code panics on this object (" + vd.Panic + ")"}}
+	case vd.DecodeError != nil:
+		return []Outcome{{Message: vd.DecodeError.Error()}}
+	}
+	out := make([]Outcome, 0, len(vd.Errors))
+	for _, e := range vd.Errors {
+		out = append(out, Outcome{Field: e.Field, Message: e.ErrorBody()})
+	}
+	return out
+}
+
+func errorField(vd *crd.Verdict) string {
+	if len(vd.Errors) > 0 {
+		return vd.Errors[0].Field
+	}
+	return ""
+}
+
+// vdObject is the verdict's object as decoded JSON, or nil.
+func vdObject(vd *crd.Verdict) map[string]any {
+	if vd.Object == nil {
+		return nil
+	}
+	return vd.Object.Object
+}
