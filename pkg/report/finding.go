@@ -113,10 +113,31 @@ type Summary struct {
 	Live bool `json:"-"`
 }
 
+// UpgradeSummary counts what kubectl crdlint upgrade found for one CRD:
+// whether the server refuses the CRD update, and the existing objects
+// replayed through it and how many of them NEW breaks where OLD did not.
+type UpgradeSummary struct {
+	CRD string `json:"crd"`
+	// UpdateRefused: the server refuses the update of the CRD itself.
+	UpdateRefused bool `json:"updateRefused"`
+	Objects       int  `json:"objects"`
+	// WouldFailCreate, WouldFailUpdate and WouldLoseData count objects
+	// whose manifest NEW refuses to create, whose labels-only update NEW
+	// refuses, and that have stored fields NEW prunes.
+	WouldFailCreate int `json:"wouldFailCreate"`
+	WouldFailUpdate int `json:"wouldFailUpdate"`
+	WouldLoseData   int `json:"wouldLoseData"`
+	// NotReplayed counts objects that could not be replayed offline.
+	NotReplayed int `json:"notReplayed"`
+}
+
 // Result is everything a renderer needs.
 type Result struct {
 	Findings []Finding
 	Summary  Summary
+	// Upgrades are the per-CRD counts of kubectl crdlint upgrade, in
+	// order; nil for other commands.
+	Upgrades []UpgradeSummary
 	// Rules is the catalogue, for renderers that describe rules (SARIF).
 	Rules []Rule
 }

@@ -10,6 +10,8 @@ import (
 type jsonOutput struct {
 	Findings []Finding `json:"findings"`
 	Summary  Summary   `json:"summary"`
+	// Upgrades: kubectl crdlint upgrade's per-CRD counts.
+	Upgrades []UpgradeSummary `json:"upgrades,omitempty"`
 }
 
 // RenderJSON writes the findings and summary as one indented JSON object.
@@ -19,5 +21,5 @@ func RenderJSON(w io.Writer, r Result, _ Options) error {
 	enc.SetIndent("", "  ")
 	// CEL messages quote "<input>"; \u003cinput\u003e helps nobody.
 	enc.SetEscapeHTML(false)
-	return enc.Encode(jsonOutput{Findings: r.Findings, Summary: r.Summary})
+	return enc.Encode(jsonOutput{Findings: r.Findings, Summary: r.Summary, Upgrades: r.Upgrades})
 }

@@ -75,6 +75,9 @@ func RenderText(w io.Writer, r Result, o Options) error {
 		}
 	}
 	if o.SummaryLine {
+		for _, u := range r.Upgrades {
+			b.WriteString(s.upgrade(u) + "\n")
+		}
 		b.WriteString(s.summary(r.Summary) + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
@@ -105,6 +108,31 @@ func (s textStyle) summary(sum Summary) string {
 		return fmt.Sprintf("%s in %s (%s)", what, where, docs)
 	}
 	return fmt.Sprintf("%s in %s (%s)", what, plural(sum.Files, "file"), docs)
+}
+
+// upgrade is one CRD's line of kubectl crdlint upgrade's summary.
+func (s textStyle) upgrade(u UpgradeSummary) string {
+	verdict := "update accepted"
+	if u.UpdateRefused {
+		verdict = s.err.Sprint("update refused")
+	}
+	line := fmt.Sprintf("%s: %s; %s replayed", u.CRD, verdict, plural(u.Objects, "object"))
+	if u.Objects == 0 {
+		return line
+	}
+	var broken []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{u.WouldFailCreate, "would fail create"}, {u.WouldFailUpdate, "would fail update"}, {u.WouldLoseData, "would lose data"}, {u.NotReplayed, "not replayed"}} {
+		if c.n > 0 {
+			broken = append(broken, fmt.Sprintf("%d %s", c.n, c.what))
+		}
+	}
+	if len(broken) == 0 {
+		return line + ": none broken"
+	}
+	return line + ": " + strings.Join(broken, ", ")
 }
 
 func plural(n int, noun string) string {

@@ -103,17 +103,6 @@ type ObjectResult struct {
 	Pruned []string `json:"pruned,omitempty"`
 }
 
-// Summary counts one CRD's replay.
-type Summary struct {
-	CRD string `json:"crd"`
-	// Objects replayed; the rest count objects NEW breaks that OLD did not.
-	Objects     int `json:"objects"`
-	FailCreate  int `json:"wouldFailCreate"`
-	FailUpdate  int `json:"wouldFailUpdate"`
-	LoseData    int `json:"wouldLoseData"`
-	NotReplayed int `json:"notReplayed"`
-}
-
 // Replayer replays the existing objects of one CRD through its upgrade
 // from OLD to NEW, and judges the CEL rule changes on them. It is safe for
 // concurrent use: objects can be replayed a page at a time, in parallel,
@@ -132,7 +121,7 @@ type Replayer struct {
 	queries map[presentKey]bool
 	// cel are the CEL changes, judged on the objects.
 	cel     []*celJudgement
-	summary Summary
+	summary report.UpgradeSummary
 }
 
 type versionKey struct {
@@ -253,9 +242,9 @@ func (r *Replayer) Replay(obj map[string]any, stored bool) *ObjectResult {
 			not = true
 		}
 	}
-	r.summary.FailCreate += b2i(create)
-	r.summary.FailUpdate += b2i(update)
-	r.summary.LoseData += b2i(lost)
+	r.summary.WouldFailCreate += b2i(create)
+	r.summary.WouldFailUpdate += b2i(update)
+	r.summary.WouldLoseData += b2i(lost)
 	r.summary.NotReplayed += b2i(not)
 	return res
 }
@@ -616,8 +605,9 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// Summary is the replay's counts so far.
-func (r *Replayer) Summary() Summary {
+// Summary is the replay's counts so far (UpdateRefused is the caller's
+// to set, from the CRD verdict).
+func (r *Replayer) Summary() report.UpgradeSummary {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.summary
@@ -753,4 +743,22 @@ func vdObject(vd *crd.Verdict) map[string]any {
 		return nil
 	}
 	return vd.Object.Object
+}
+
+// ServerRule is the rule of this catalogue for an error of the server's
+// verdict on the CRD update (field in the user's notation, message the
+// server's) that a comparison rule also reports: a stored version removed,
+// the scope or kind changed. The server's refusal is reported once, with
+// that rule and in the server's words, and the comparison's change of the
+// rule is left out. "" for other errors.
+func ServerRule(field, message string) string {
+	switch {
+	case strings.Contains(message, "was previously a storage version"):
+		return RuleStoredVersionRemoved
+	case field == "spec.scope" && strings.Contains(message, "field is immutable"):
+		return RuleScopeChanged
+	case field == "spec.names.kind" && strings.Contains(message, "field is immutable"):
+		return RuleKindChanged
+	}
+	return ""
 }
