@@ -2,6 +2,7 @@ package apiservertest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -202,4 +203,108 @@ func (s *Server) Create(t testing.TB, obj any) *unstructured.Unstructured {
 		t.Fatalf("apiservertest: create %s %s: %v", u.GetKind(), u.GetName(), err)
 	}
 	return out
+}
+
+// Stored reads a custom resource as etcd holds it, bypassing the server:
+// what a write really stored (fields the server prunes on read are still
+// there until the next write). resource is the plural; namespace is ""
+// for a cluster-scoped kind. A missing object is nil.
+func (s *Server) Stored(t testing.TB, group, resource, namespace, name string) map[string]any {
+	t.Helper()
+	key := s.prefix + "/" + group + "/" + resource + "/"
+	if namespace != "" {
+		key += namespace + "/"
+	}
+	key += name
+	resp, err := s.etcd.Client.Get(context.Background(), key)
+	if err != nil {
+		t.Fatalf("apiservertest: etcd get %s: %v", key, err)
+	}
+	if len(resp.Kvs) == 0 {
+		return nil
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(resp.Kvs[0].Value, &obj); err != nil {
+		t.Fatalf("apiservertest: %s is not JSON: %v", key, err)
+	}
+	return obj
+}
+
+// TryUpdateCRD updates the CRD of obj's name to obj's spec (as kubectl
+// replace would, on the stored object's resourceVersion) and waits until
+// discovery lists exactly its served versions, and a moment more, so that
+// the next request to a custom resource is served under the new spec (the
+// server says no more: no controller of this version sets the conditions'
+// observedGeneration). It returns the server's refusal (an
+// *apierrors.StatusError) as is.
+func (s *Server) TryUpdateCRD(obj any) (*apiextensionsv1.CustomResourceDefinition, error) {
+	u, err := toUnstructured(obj)
+	if err != nil {
+		return nil, err
+	}
+	crd := &apiextensionsv1.CustomResourceDefinition{}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, crd); err != nil {
+		return nil, err
+	}
+	cs, err := apiextensionsclient.NewForConfig(s.AdminConfig())
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	cur, err := cs.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, crd.Name, metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	crd.ResourceVersion = cur.ResourceVersion
+	updated, err := cs.ApiextensionsV1().CustomResourceDefinitions().Update(ctx, crd, metav1.UpdateOptions{})
+	if err != nil {
+		return nil, err
+	}
+	// The server's CRD handler and discovery learn of the new spec from
+	// the same informer, in handlers of their own: once discovery lists
+	// exactly the served versions of the new spec, the handler has had
+	// the event too; a moment more lets its handler finish.
+	if _, err := s.waitServed(ctx, cs, crd.Name); err != nil {
+		return nil, err
+	}
+	if err := s.waitUnserved(ctx, cs, updated); err != nil {
+		return nil, err
+	}
+	time.Sleep(500 * time.Millisecond)
+	return s.waitServed(ctx, cs, crd.Name)
+}
+
+// waitUnserved waits until no version the CRD does not serve is in
+// discovery.
+func (s *Server) waitUnserved(ctx context.Context, cs apiextensionsclient.Interface, crd *apiextensionsv1.CustomResourceDefinition) error {
+	served := map[string]bool{}
+	for _, v := range crd.Spec.Versions {
+		served[v.Name] = v.Served
+	}
+	return wait.PollUntilContextTimeout(ctx, 20*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		g, err := cs.Discovery().ServerGroups()
+		if err != nil {
+			return false, nil
+		}
+		for _, group := range g.Groups {
+			if group.Name != crd.Spec.Group {
+				continue
+			}
+			for _, v := range group.Versions {
+				if served[v.Version] {
+					continue
+				}
+				rl, err := cs.Discovery().ServerResourcesForGroupVersion(v.GroupVersion)
+				if err != nil {
+					continue
+				}
+				for _, r := range rl.APIResources {
+					if r.Name == crd.Spec.Names.Plural {
+						return false, nil
+					}
+				}
+			}
+		}
+		return true, nil
+	})
 }

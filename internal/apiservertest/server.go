@@ -98,6 +98,9 @@ type Server struct {
 
 	stopOnce sync.Once
 	stop     func()
+	// etcd and prefix: where the server stores objects, for Stored.
+	etcd   *kubernetes.Client
+	prefix string
 }
 
 var etcdPorts sync.Mutex
@@ -142,7 +145,7 @@ func Start(t testing.TB, opts Options) *Server {
 	etcd := runEtcd(t)
 	dir := t.TempDir()
 
-	srv := &Server{Tokens: map[string]string{AdminUser: randomToken()}}
+	srv := &Server{Tokens: map[string]string{AdminUser: randomToken()}, etcd: etcd, prefix: "/registry/" + randomToken()}
 	tokens := map[string]*user.DefaultInfo{
 		srv.Tokens[AdminUser]: {Name: AdminUser, Groups: []string{user.SystemPrivilegedGroup, user.AllAuthenticated}},
 	}
@@ -173,7 +176,7 @@ func Start(t testing.TB, opts Options) *Server {
 	}
 
 	ctx, cancel := context.WithCancelCause(context.Background())
-	errCh, err := run(ctx, etcd.Endpoints(), dir, certFile, keyFile, tokens, opts.Deny, srv)
+	errCh, err := run(ctx, etcd.Endpoints(), srv.prefix, dir, certFile, keyFile, tokens, opts.Deny, srv)
 	if err != nil {
 		cancel(err)
 		t.Fatalf("apiservertest: start: %v", err)
@@ -199,7 +202,7 @@ func Start(t testing.TB, opts Options) *Server {
 // StartTestServer, which cannot be used as is: its authentication and
 // authorization delegate to a kube-apiserver, and it takes its serving
 // certificate from files of its own source tree.
-func run(ctx context.Context, etcdServers []string, dir, certFile, keyFile string, tokens map[string]*user.DefaultInfo, deny []Rule, srv *Server) (<-chan struct{}, error) {
+func run(ctx context.Context, etcdServers []string, prefix, dir, certFile, keyFile string, tokens map[string]*user.DefaultInfo, deny []Rule, srv *Server) (<-chan struct{}, error) {
 	s := options.NewCustomResourceDefinitionsServerOptions(io.Discard, io.Discard)
 
 	// A registry per server: the default one refuses a second registration.
@@ -227,7 +230,7 @@ func run(ctx context.Context, etcdServers []string, dir, certFile, keyFile strin
 	ss.ServerCert.CertKey.CertFile, ss.ServerCert.CertKey.KeyFile = certFile, keyFile
 
 	s.RecommendedOptions.Etcd.StorageConfig.Transport.ServerList = etcdServers
-	s.RecommendedOptions.Etcd.StorageConfig.Prefix = "/registry/" + randomToken()
+	s.RecommendedOptions.Etcd.StorageConfig.Prefix = prefix
 	// Our own authenticator and authorizer are set below; the delegating
 	// ones would call a kube-apiserver's TokenReview and SubjectAccessReview.
 	s.RecommendedOptions.Authentication = nil

@@ -218,12 +218,24 @@ func (r *Replayer) version(isNew bool, name string) (*crd.Version, error) {
 	return c.v, c.err
 }
 
-// Replay replays one object: obj is a decoded custom resource of OLD's
-// kind (not changed). stored says obj is the object as a cluster stores
-// it (read in OLD's storage version, with server-set metadata) rather
-// than a manifest to create under OLD.
-func (r *Replayer) Replay(obj map[string]any, stored bool) *ObjectResult {
-	res := r.replay(obj, stored)
+// Object is an existing object to replay.
+type Object struct {
+	// Value is the object decoded as the server decodes JSON
+	// (k8s.io/apimachinery/pkg/util/json: integers are int64). Replay does
+	// not change it.
+	Value map[string]any
+	// Stored says Value is the object as a cluster stores it, read in
+	// OLD's storage version with the metadata the server sets, rather than
+	// a manifest to create under OLD.
+	Stored bool
+	// WrittenIn are other versions clients write the object in (a live
+	// object's managedFields): a version NEW does not serve breaks them.
+	WrittenIn []string
+}
+
+// Replay replays one object of OLD's kind.
+func (r *Replayer) Replay(o Object) *ObjectResult {
+	res := r.replay(o)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.summary.Objects++
@@ -256,8 +268,8 @@ func b2i(b bool) int {
 	return 0
 }
 
-func (r *Replayer) replay(in map[string]any, stored bool) *ObjectResult {
-	obj := runtime.DeepCopyJSON(in)
+func (r *Replayer) replay(o Object) *ObjectResult {
+	obj, stored := runtime.DeepCopyJSON(o.Value), o.Stored
 	gv, _ := schema.ParseGroupVersion(str(obj["apiVersion"]))
 	res := &ObjectResult{Name: objectName(obj), Version: gv.Version}
 	add := func(rule, fld, format string, a ...any) {
@@ -291,8 +303,14 @@ func (r *Replayer) replay(in map[string]any, stored bool) *ObjectResult {
 		return res
 	}
 
+	// Versions clients write the object in.
+	for _, w := range o.WrittenIn {
+		if sv := versionSpec(r.new, w); w != vm && (sv == nil || !sv.Served) {
+			add(RuleObjectVersionUnserved, "apiVersion", "written in %s (its managedFields): %s", w, r.unservedMessage(w))
+		}
+	}
+
 	// A create of the same manifest under NEW.
-	var newCreated map[string]any
 	if sv := versionSpec(r.new, vm); sv == nil || !sv.Served {
 		add(RuleObjectVersionUnserved, "apiVersion", "%s", r.unservedMessage(vm))
 	} else if v, err := r.version(true, vm); err != nil {
@@ -301,7 +319,6 @@ func (r *Replayer) replay(in map[string]any, stored bool) *ObjectResult {
 		vd := v.Create(runtime.DeepCopyJSON(manifest), ns)
 		res.CreateJudged = true
 		res.CreateErrors = verdictErrors(vd)
-		newCreated = vdObject(vd)
 		// Refused by OLD too: said once, by storeUnderOld.
 		if len(res.CreateErrors) > 0 && len(oldCreate) == 0 {
 			for _, o := range verdictOutcomes(vd) {
@@ -314,7 +331,7 @@ func (r *Replayer) replay(in map[string]any, stored bool) *ObjectResult {
 	read := r.update(res, storedObj, s, vm, ns, add)
 
 	// CEL changes judged on the object.
-	r.judge(res, manifest, newCreated, read, vm, ns)
+	r.judge(res, storedObj, read)
 	return res
 }
 
@@ -480,33 +497,30 @@ func (r *Replayer) oldRefusesUpdate(storedObj map[string]any, s, vm, ns string) 
 	return len(verdictErrors(vd)) > 0
 }
 
-// judge evaluates each CEL change of the object's version on it, NEW's
-// rule alone: a transition rule on the labels-only update (read is the
-// object NEW reads back), any other rule on the manifest as NEW creates
-// it, where OLD's rule it replaces (none, for an added rule) is evaluated
-// on the manifest as OLD creates it. Objects NEW's rule refuses and OLD's
-// accepted are the change's.
-func (r *Replayer) judge(res *ObjectResult, manifest, newCreated, read map[string]any, vm, ns string) {
+// judge evaluates each CEL change of the version the object is read in
+// under NEW on it, NEW's rule alone, on the object as NEW reads it back
+// (read): a transition rule on the labels-only update, any other rule as
+// on a create; OLD's rule it replaces (none, for an added rule) on the
+// object as OLD reads it in OLD's version. Objects NEW's rule refuses and
+// OLD's accepted are the change's.
+func (r *Replayer) judge(res *ObjectResult, storedObj, read map[string]any) {
+	if read == nil {
+		return
+	}
 	for _, j := range r.cel {
 		c := j.change
-		if c.Version != vm {
+		if c.Version != res.UpdateVersion {
 			continue
 		}
-		nv, err := r.version(true, vm)
+		nv, err := r.version(true, c.Version)
 		if err != nil {
 			continue
 		}
 		var newErrs field.ErrorList
-		switch {
-		case c.CEL.Transition:
-			if read == nil || res.UpdateVersion != vm {
-				continue
-			}
+		if c.CEL.Transition {
 			newErrs, err = nv.RuleErrors(c.Field, c.CEL.Rule, withLabel(read), runtime.DeepCopyJSON(read))
-		case newCreated != nil:
-			newErrs, err = nv.RuleErrors(c.Field, c.CEL.Rule, runtime.DeepCopyJSON(newCreated), nil)
-		default:
-			continue
+		} else {
+			newErrs, err = nv.RuleErrors(c.Field, c.CEL.Rule, runtime.DeepCopyJSON(read), nil)
 		}
 		if err != nil {
 			continue
@@ -517,9 +531,9 @@ func (r *Replayer) judge(res *ObjectResult, manifest, newCreated, read map[strin
 			if ov == "" {
 				ov = c.Version
 			}
-			if v, err := r.version(false, ov); err == nil {
-				if o := vdObject(v.Create(runtime.DeepCopyJSON(manifest), ns)); o != nil {
-					oldErrs, err := v.RuleErrors(c.Field, *c.CEL.Old, o, nil)
+			if oldRead, _, why := r.read(false, storedObj, res.Stored, ov); why == "" {
+				if v, err := r.version(false, ov); err == nil {
+					oldErrs, err := v.RuleErrors(c.Field, *c.CEL.Old, oldRead, nil)
 					refusedByOld = err == nil && len(oldErrs) > 0
 				}
 			}
@@ -587,15 +601,18 @@ func judgedMessage(msg string, j *celJudgement) string {
 	for _, s := range []string{" (tightens; unknown without objects)", " (tightens or unknown without objects)"} {
 		msg = strings.TrimSuffix(msg, s)
 	}
-	objects := plural(j.checked, "object")
+	what := fmt.Sprintf("%s; judged on %s read as %s:", msg, plural(j.checked, "existing object"), j.change.Version)
 	if j.nRefuse == 0 {
-		return fmt.Sprintf("%s; judged on %s of version %s: refuses none of them", msg, objects, j.change.Version)
+		return what + " it refuses none of them"
 	}
 	named := strings.Join(j.refused, "; ")
 	if more := j.nRefuse - len(j.refused); more > 0 {
 		named += fmt.Sprintf("; and %d more", more)
 	}
-	return fmt.Sprintf("%s; judged on %s of version %s: refuses %d that OLD accepted: %s", msg, objects, j.change.Version, j.nRefuse, named)
+	if j.change.CEL.Transition {
+		return fmt.Sprintf("%s it refuses the labels-only update of %d: %s", what, j.nRefuse, named)
+	}
+	return fmt.Sprintf("%s it refuses %d that OLD accepted: %s", what, j.nRefuse, named)
 }
 
 func plural(n int, noun string) string {

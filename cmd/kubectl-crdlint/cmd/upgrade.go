@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 
@@ -451,7 +452,7 @@ func (o *UpgradeOptions) replayFiles(ctx context.Context, pairs []*pair, res *re
 		}
 		results[i] = fileResult{findings: append([]report.Finding{}, f.Findings...), documents: f.Count, skipped: f.Skipped}
 		for _, d := range f.Documents {
-			fs, ok := replayDoc(d, byGK, false)
+			fs, ok := replayDoc(d, byGK, false, nil)
 			if !ok {
 				results[i].skipped++
 			}
@@ -479,7 +480,7 @@ func pairsByKind(pairs []*pair) map[schema.GroupKind]*pair {
 
 // replayDoc replays one document; ok is false for a document that is not
 // a custom resource (skipped).
-func replayDoc(d *source.Document, byGK map[schema.GroupKind]*pair, stored bool) ([]report.Finding, bool) {
+func replayDoc(d *source.Document, byGK map[schema.GroupKind]*pair, stored bool, writtenIn []string) ([]report.Finding, bool) {
 	if !crd.IsCustomResource(d) {
 		return nil, false
 	}
@@ -495,7 +496,7 @@ func replayDoc(d *source.Document, byGK map[schema.GroupKind]*pair, stored bool)
 			return []report.Finding{lint.At(d, upgrade.RuleObjectNotReplayed, report.Warning, "", "the object does not decode: "+err.Error())}, true
 		}
 	}
-	r := p.replayer.Replay(obj, stored)
+	r := p.replayer.Replay(upgrade.Object{Value: obj, Stored: stored, WrittenIn: writtenIn})
 	out := make([]report.Finding, 0, len(r.Outcomes))
 	for _, oc := range r.Outcomes {
 		out = append(out, lint.At(d, oc.Rule, oc.Severity, oc.Field, oc.Message))
@@ -524,8 +525,9 @@ func (o *UpgradeOptions) replayLive(ctx context.Context, pairs []*pair, res *rep
 			results := make([]fileResult, len(files))
 			input.Parallel(ctx, len(files), func(i int) error {
 				var fs []report.Finding
+				written := writtenIn(page[i])
 				for _, d := range files[i].Documents {
-					f, _ := replayDoc(d, byGK, true)
+					f, _ := replayDoc(d, byGK, true, written)
 					fs = append(fs, f...)
 				}
 				results[i] = fileResult{findings: fs, documents: files[i].Count}
@@ -548,6 +550,21 @@ func (o *UpgradeOptions) replayLive(ctx context.Context, pairs []*pair, res *rep
 	}
 	res.Summary.Live = true
 	return nil
+}
+
+// writtenIn are the versions of its own group an object's managers
+// wrote it in (managedFields), sorted: the versions its clients use.
+func writtenIn(u *unstructured.Unstructured) []string {
+	group := u.GroupVersionKind().Group
+	var out []string
+	for _, m := range u.GetManagedFields() {
+		gv, err := schema.ParseGroupVersion(m.APIVersion)
+		if err == nil && gv.Group == group && !slices.Contains(out, gv.Version) {
+			out = append(out, gv.Version)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // liveRef is the resource reference that lists a CRD's objects in its
