@@ -453,4 +453,3 @@ func removed(before, after map[string]any) []string {
 	walk(before, after, "")
 	return uniqueSorted(out)
 }
-
