@@ -116,10 +116,10 @@ func (s textStyle) upgrade(u UpgradeSummary) string {
 	if u.UpdateRefused {
 		verdict = s.err.Sprint("update refused")
 	}
-	line := fmt.Sprintf("%s: %s; %s replayed", u.CRD, verdict, plural(u.Objects, "object"))
 	if u.Objects == 0 {
-		return line
+		return fmt.Sprintf("%s: %s; no objects replayed", u.CRD, verdict)
 	}
+	line := fmt.Sprintf("%s: %s; %s replayed", u.CRD, verdict, plural(u.Objects, "object"))
 	var broken []string
 	for _, c := range []struct {
 		n    int
