@@ -174,6 +174,24 @@ func (e *LookupError) Error() string {
 	return fmt.Sprintf("CRD %s (%s) cannot serve version %q: %v", e.Entry.CRD().Name, e.Entry.Source, e.GVK.Version, e.Err)
 }
 
+// Note says why a document was left out, at its position
+// (file:line:column), for commands that report it on stderr: a kind the
+// catalogue cannot serve (Err), or Label ("skipped", "note", "error":
+// the server would refuse the document) and Msg.
+type Note struct {
+	Pos, Label, Msg string
+	Err             *LookupError
+}
+
+// Unserved is the note for a Lookup error (always a *LookupError).
+func Unserved(pos string, err error) Note {
+	le, ok := err.(*LookupError)
+	if !ok {
+		le = &LookupError{Reason: Unservable, Err: err}
+	}
+	return Note{Pos: pos, Err: le}
+}
+
 // Lookup returns the compiled version serving a group, version and kind,
 // or a *LookupError saying why there is none.
 func (c *Catalog) Lookup(gvk schema.GroupVersionKind) (*Version, error) {

@@ -22,7 +22,7 @@ func (l *Linter) CR(d *source.Document) []report.Finding {
 	gvk := crd.GVK(d)
 	v, err := l.opts.Catalog.Lookup(gvk)
 	if err != nil {
-		return []report.Finding{l.lookupFinding(d, err)}
+		return l.lookupFindings(d, err)
 	}
 	var out []report.Finding
 	if v.Spec.Deprecated {
@@ -125,22 +125,25 @@ func classifyCR(e *field.Error, x origins) string {
 	return RuleCRCEL
 }
 
-// lookupFinding is the finding for a custom resource whose kind cannot be
-// served, in the lookup's own words.
-func (l *Linter) lookupFinding(d *source.Document, err error) report.Finding {
+// lookupFindings are the findings for a custom resource whose kind
+// cannot be served, in the lookup's own words: none for a missing CRD
+// under MissingIgnore.
+func (l *Linter) lookupFindings(d *source.Document, err error) []report.Finding {
 	var le *crd.LookupError
 	if !errors.As(err, &le) {
-		return finding(d, RuleCRCRDRejected, report.Error, "kind", err.Error())
+		return []report.Finding{finding(d, RuleCRCRDRejected, report.Error, "kind", err.Error())}
 	}
 	switch le.Reason {
 	case crd.NoCRD:
-		sev := report.Warning
-		if l.opts.RequireCRDs {
-			sev = report.Error
+		switch l.opts.MissingCRDs {
+		case MissingIgnore:
+			return nil
+		case MissingWarn:
+			return []report.Finding{finding(d, RuleCRNoCRD, report.Warning, "kind", le.Error())}
 		}
-		return finding(d, RuleCRNoCRD, sev, "kind", le.Error())
+		return []report.Finding{finding(d, RuleCRNoCRD, report.Error, "kind", le.Error())}
 	case crd.NoVersion, crd.NotServed:
-		return finding(d, RuleCRVersion, report.Error, "apiVersion", le.Error())
+		return []report.Finding{finding(d, RuleCRVersion, report.Error, "apiVersion", le.Error())}
 	}
-	return finding(d, RuleCRCRDRejected, report.Error, "kind", le.Error())
+	return []report.Finding{finding(d, RuleCRCRDRejected, report.Error, "kind", le.Error())}
 }

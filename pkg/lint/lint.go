@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"regexp"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
@@ -19,8 +20,28 @@ type Options struct {
 	// Catalog holds the CRDs custom resources are validated against; nil
 	// skips custom resources.
 	Catalog *crd.Catalog
-	// RequireCRDs makes a custom resource without a CRD an error.
-	RequireCRDs bool
+	// MissingCRDs says what a custom resource whose CRD is not found is:
+	// an error (the default, as the server answers 404), a warning, or
+	// nothing.
+	MissingCRDs Missing
+}
+
+// Missing is what to make of a custom resource whose CRD is not found.
+type Missing string
+
+const (
+	MissingError  Missing = "error"
+	MissingWarn   Missing = "warn"
+	MissingIgnore Missing = "ignore"
+)
+
+// ParseMissing reads --missing-crds.
+func ParseMissing(s string) (Missing, error) {
+	switch m := Missing(s); m {
+	case MissingError, MissingWarn, MissingIgnore:
+		return m, nil
+	}
+	return "", fmt.Errorf("invalid value %q: must be one of error, warn, ignore", s)
 }
 
 // Linter judges documents as the API server would. It is safe for

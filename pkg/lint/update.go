@@ -93,7 +93,7 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 	gvk := crd.GVK(nd)
 	v, err := l.opts.Catalog.Lookup(gvk)
 	if err != nil {
-		return []report.Finding{l.lookupFinding(nd, err)}
+		return l.lookupFindings(nd, err)
 	}
 	var oldObj, newObj map[string]any
 	if err := utiljson.Unmarshal(od.JSON, &oldObj); err != nil {

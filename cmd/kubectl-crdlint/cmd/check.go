@@ -26,9 +26,9 @@ type CheckOptions struct {
 	ListRules bool
 	CELCosts  bool
 	// CRDs are extra files or directories to take CRDs from.
-	CRDs        []string
-	RequireCRDs bool
-	Cluster     clusterOptions
+	CRDs    []string
+	Missing missingOptions
+	Cluster clusterOptions
 
 	paths    []string
 	flags    *pflag.FlagSet
@@ -98,7 +98,7 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 	f.StringArrayVar(&o.Disable, "disable", nil, "Silence a rule by ID (repeatable); see --list-rules")
 	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the output (NO_COLOR is honoured too)")
 	f.StringArrayVar(&o.CRDs, "crd", nil, "A file or directory of CRDs to validate custom resources against, in addition to the CRDs among the inputs (repeatable)")
-	f.BoolVar(&o.RequireCRDs, "require-crds", false, "Report a custom resource whose CRD is not found as an error instead of a warning")
+	o.Missing.addFlags(f)
 	f.BoolVar(&o.ListRules, "list-rules", false, "List every rule with its ID, default severity and description, then exit")
 	f.BoolVar(&o.CELCosts, "cel-costs", false, "Print the server's estimated cost of every CEL expression and its share of both budgets, then exit")
 	o.Cluster.addFlags(f, "Read the arguments from the cluster: resource references such as crds, crd/NAME, widgets.example.com or widgets.example.com/NAME (with -n or -A)", true)
@@ -169,7 +169,7 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	l := lint.New(lint.Options{Strict: o.Strict, Disabled: o.disabled, Catalog: run.Catalog, RequireCRDs: o.RequireCRDs})
+	l := lint.New(lint.Options{Strict: o.Strict, Disabled: o.disabled, Catalog: run.Catalog, MissingCRDs: o.Missing.policy()})
 	res := report.Result{Rules: lint.Rules}
 	results := make([]fileResult, len(run.Inputs.Files))
 	err = run.Visit(ctx, input.Visitor{

@@ -24,13 +24,15 @@ type FieldsOptions struct {
 	Output        string
 	OpenAPI       bool
 	Cluster       clusterOptions
+	Missing       missingOptions
 
 	paths    []string
 	flags    *pflag.FlagSet
 	selector apifields.Selector
-	// seen counts custom resources read, matching or not.
-	seen     int
-	builtins []fields.BuiltinKind
+	// seen counts custom resources read, matching or not; unserved those
+	// that could not be judged (an error unless a missing CRD is relaxed).
+	seen, unserved int
+	builtins       []fields.BuiltinKind
 	genericiooptions.IOStreams
 }
 
@@ -81,6 +83,7 @@ judged under the cluster's CRD of their kind unless --crd gives one, and
 	f.StringVarP(&o.Output, "output", "o", "", "Output format: table (default), json, yaml or name (name, yaml and json print the matching objects)")
 	f.BoolVar(&o.OpenAPI, "openapi", false, "Print the x-kubernetes-selectable-fields extension of each CRD version as the server publishes it in OpenAPI")
 	o.Cluster.addFlags(f, "Read the arguments from the cluster: resource references such as crds, crd/NAME, widgets.example.com or widgets.example.com/NAME (with -n or -A)", true)
+	o.Missing.addFlags(f)
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"table", "json", "yaml", "name"}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
@@ -144,9 +147,7 @@ func (o *FieldsOptions) Validate() error {
 
 // collect adds what one file gives, printing its notes.
 func (o *FieldsOptions) collect(got *fields.Objects, objs *[]fields.Object) {
-	for _, n := range got.Notes {
-		fmt.Fprintln(o.ErrOut, n)
-	}
+	o.unserved += o.Missing.report(o.ErrOut, got.Notes)
 	o.seen += got.Seen
 	*objs = append(*objs, got.Matched...)
 }
@@ -206,7 +207,7 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 			return nil
 		}
 	}
-	if len(objs) == 0 && o.seen == 0 {
+	if len(objs) == 0 && o.seen == 0 && o.unserved == 0 {
 		if o.FieldSelector != "" {
 			return usageErrorf("--field-selector needs custom resources to filter")
 		}
@@ -218,14 +219,23 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 		}
 		return fields.PrintList(o.Out, fields.List(cat), o.Output, o.OpenAPI)
 	}
-	if len(objs) == 0 {
+	err = nil
+	switch {
+	case o.Output == "json" || o.Output == "yaml":
+		// An empty List when nothing matches, as kubectl prints: a
+		// script piping to jq reads a List either way.
+		err = fields.PrintObjects(o.Out, objs, o.Output)
+	case len(objs) == 0:
 		fmt.Fprintln(o.ErrOut, "No resources found")
-		return nil
+	case o.Output == "name":
+		err = fields.PrintObjects(o.Out, objs, o.Output)
+	default:
+		err = fields.PrintValues(o.Out, objs)
 	}
-	if o.Output == "name" || o.Output == "json" || o.Output == "yaml" {
-		return fields.PrintObjects(o.Out, objs, o.Output)
+	if err == nil && o.unserved > 0 {
+		return errFindings
 	}
-	return fields.PrintValues(o.Out, objs)
+	return err
 }
 
 // selectorError: a selector the server refuses fails the whole list

@@ -27,6 +27,7 @@ type ImmutableOptions struct {
 	FailOn  severityFlag
 	NoColor bool
 	Cluster clusterOptions
+	Missing missingOptions
 
 	oldPath, newPath string
 	toCEL            []string
@@ -91,6 +92,7 @@ Exit code 0: every update would be accepted; 1: findings at or above --fail-on
 	f.Var(&o.FailOn, "fail-on", "Exit 1 when a finding is at or above this severity: error, warning or none")
 	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the output (NO_COLOR is honoured too)")
 	o.Cluster.addFlags(f, "Read OLD from the cluster: give only NEW, each object's live counterpart is its old revision", true)
+	o.Missing.addFlags(f)
 	return c
 }
 
@@ -161,7 +163,7 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	l := lint.New(lint.Options{Catalog: run.Catalog})
+	l := lint.New(lint.Options{Catalog: run.Catalog, MissingCRDs: o.Missing.policy()})
 	res := report.Result{Rules: lint.Rules}
 	res.Summary.Files = oldRev.Files + newRev.Files
 	res.Summary.Documents = oldRev.Documents + newRev.Documents

@@ -25,6 +25,7 @@ type PruneOptions struct {
 	InPlace  bool
 	NoColor  bool
 	Cluster  clusterOptions
+	Missing  missingOptions
 
 	paths []string
 	flags *pflag.FlagSet
@@ -85,6 +86,7 @@ objects? Without --crd, the cluster's CRD of each kind is used.`,
 	f.BoolVar(&o.InPlace, "in-place", false, "Rewrite the files in place (atomically), keeping comments and key order")
 	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the diff (NO_COLOR is honoured too)")
 	o.Cluster.addFlags(f, "Read the arguments from the cluster: resource references such as widgets.example.com or widgets.example.com/NAME (with -n or -A)", true)
+	o.Missing.addFlags(f)
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"yaml", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
@@ -182,6 +184,7 @@ type pruneSink struct {
 	o             *PruneOptions
 	p             *prune.Printer
 	files, failed int
+	unserved      int // custom resources that could not be pruned
 }
 
 func newPruneSink(o *PruneOptions) *pruneSink {
@@ -198,9 +201,7 @@ func newPruneSink(o *PruneOptions) *pruneSink {
 func (s *pruneSink) emit(results []*prune.Result) error {
 	o := s.o
 	for _, r := range results {
-		for _, n := range r.Notes {
-			fmt.Fprintln(o.ErrOut, n)
-		}
+		s.unserved += o.Missing.report(o.ErrOut, r.Notes)
 		s.files++
 		if r.Err != nil {
 			fmt.Fprintf(o.ErrOut, "error: %v\n", r.Err)
@@ -228,7 +229,7 @@ func (s *pruneSink) finish() error {
 		}
 		return usageErrorf("%d of %d %s could not be pruned", s.failed, s.files, what)
 	}
-	if o.DryRun && s.p.Fields > 0 {
+	if s.unserved > 0 || o.DryRun && s.p.Fields > 0 {
 		return errFindings
 	}
 	return nil
