@@ -58,6 +58,9 @@ const (
 	rulesDocPath   = "../../docs/rules.md"
 	// strictMarker, as a fixture's first line, lints it with Strict.
 	strictMarker = "# strict"
+	// passPrefix starts the name of a fixture that shows its rule passing:
+	// the fixed version of the rule's first failing fixture.
+	passPrefix = "pass-"
 )
 
 var wantRE = regexp.MustCompile(`#\s*want:(.*)$`)
@@ -89,6 +92,11 @@ func fixtureWants(t *testing.T, data []byte) map[ruleKey]int {
 		}
 	}
 	return want
+}
+
+// isPassFixture reports whether a fixture shows its rule passing.
+func isPassFixture(path string) bool {
+	return strings.HasPrefix(filepath.Base(path), passPrefix)
 }
 
 // fixtureFiles lists testdata/rules/*/*.yaml.
@@ -136,8 +144,12 @@ func TestRuleFixtures(t *testing.T) {
 			}
 			strict := strings.HasPrefix(string(data), strictMarker+"\n")
 			want := fixtureWants(t, data)
-			if !slices.ContainsFunc(slices.Collect(maps.Keys(want)), func(k ruleKey) bool { return k.rule == dirRule }) {
-				t.Errorf("%s expects no %s finding: a fixture must trigger the rule its directory names", path, dirRule)
+			expects := slices.ContainsFunc(slices.Collect(maps.Keys(want)), func(k ruleKey) bool { return k.rule == dirRule })
+			switch pass := isPassFixture(path); {
+			case pass && expects:
+				t.Errorf("%s expects a %s finding: a passing fixture must not trigger the rule its directory names", path, dirRule)
+			case !pass && !expects:
+				t.Errorf("%s expects no %s finding: a fixture must trigger the rule its directory names (name it %s%s if it shows the rule passing)", path, dirRule, passPrefix, filepath.Base(path))
 			}
 
 			l := New(Options{Strict: strict, Catalog: crd.NewCatalog()})
