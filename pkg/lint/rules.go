@@ -97,7 +97,7 @@ var Rules = withProse([]report.Rule{
 	{ID: RuleCRDInvalid, Severity: report.Error, Doc: "The server rejects the CRD for a reason no more specific rule covers."},
 	{ID: RuleCRDListSetObjects, Severity: report.Warning, Doc: "x-kubernetes-list-type: set on items of type object or array is not supported by server-side apply or CEL validation rules (server warning)."},
 	{ID: RuleCRDListType, Severity: report.Error, Doc: "x-kubernetes-list-type, x-kubernetes-list-map-keys or x-kubernetes-map-type is invalid; the server rejects the CRD."},
-	{ID: RuleCRDMetadata, Severity: report.Error, Doc: "The CRD's metadata is invalid; its name must be <spec.names.plural>.<spec.group>."},
+	{ID: RuleCRDMetadata, Severity: report.Error, Doc: "The CRD's metadata is invalid; its name must be spec.names.plural, a dot, and spec.group."},
 	{ID: RuleCRDMutability, Severity: report.Error, Doc: "An x-kubernetes-mutability or x-kubernetes-key-mutability marker (Immutable Fields design) is misplaced or has an unknown value: at the root or in metadata, key-mutability on objects with properties or scalars, AddOnly/RemoveOnly on arrays and maps."},
 	{ID: RuleCRDMutabilityUnenforced, Severity: report.Warning, Doc: "The CRD carries Immutable Fields markers, which no Kubernetes API server knows: they are dropped (rejected under --strict) and never enforced. kubectl crdlint immutable checks them offline."},
 	{ID: RuleCRDNames, Severity: report.Error, Doc: "spec.names is invalid (plural, singular, kind, listKind, shortNames, categories); the server rejects the CRD."},

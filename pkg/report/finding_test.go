@@ -236,3 +236,25 @@ func FuzzRender(f *testing.F) {
 		}
 	})
 }
+
+func TestSubject(t *testing.T) {
+	w := ObjectRef{Kind: "Widget", Namespace: "shop", Name: "w2"}
+	tests := []struct {
+		name string
+		f    Finding
+		want string
+	}{
+		{"named", Finding{Message: "Invalid value", Object: w}, "Widget shop/w2: "},
+		{"message names it", Finding{Message: "Widget shop/w2 is only in the new revision", Object: w}, ""},
+		{"message names it with a colon", Finding{Message: "Widget shop/w2: gone", Object: w}, ""},
+		{"message names another", Finding{Message: "Widget shop/w20 is only in the new revision", Object: w}, "Widget shop/w2: "},
+		{"no object", Finding{Message: "yaml: line 3"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := subject(tt.f); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -168,12 +168,15 @@ func active(fs []Finding) []Finding {
 }
 
 // subject is how a line of text names the finding's object, with the
-// separator that follows it; empty when the object is unknown.
+// separator that follows it; empty when the object is unknown, or when
+// the message already starts with it ("Widget shop/w2 is only in the new
+// revision").
 func subject(f Finding) string {
-	if s := f.Object.String(); s != "" {
-		return s + ": "
+	s := f.Object.String()
+	if s == "" || strings.HasPrefix(f.Message, s+" ") || strings.HasPrefix(f.Message, s+":") {
+		return ""
 	}
-	return ""
+	return s + ": "
 }
 
 // slashPath gives the file name as CI systems expect it: forward slashes,

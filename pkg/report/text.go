@@ -83,8 +83,8 @@ func (s textStyle) line(b *strings.Builder, f Finding, withObject bool) {
 	// and this way one line carries everything grep needs.
 	first, rest, _ := strings.Cut(f.Message, "\n")
 	fmt.Fprintf(b, "%s: %s %s: ", s.pos.Sprint(pos), s.severity(f.Severity), s.rule.Sprint(f.Rule))
-	if obj := f.Object.String(); withObject && obj != "" {
-		b.WriteString(s.object.Sprint(obj) + ": ")
+	if obj := subject(f); withObject && obj != "" {
+		b.WriteString(s.object.Sprint(strings.TrimSuffix(obj, ": ")) + ": ")
 	}
 	b.WriteString(strings.TrimSuffix(first, "\r"))
 	if f.Field != "" {
