@@ -270,7 +270,7 @@ var ruleProse = map[string]struct{ why, fix string }{
 	},
 	RuleCRDMutability: {
 		why: "The Immutable Fields design allows its markers only where they have a meaning: not at the schema root or in `metadata`, `x-kubernetes-key-mutability` only on maps and keyed lists, `AddOnly` and `RemoveOnly` only on collections. A misplaced marker means the intended rule is not what `kubectl crdlint immutable` (or a future server) would enforce.",
-		fix: "Move the marker to the field it is meant for, use a value the design knows (`Immutable`, `AddOnly`, `RemoveOnly`), or remove it. See [docs/immutability.md](../immutability.md).",
+		fix: "Move the marker to the field it is meant for, use a value the design knows (`Immutable`, `AddOnly`, `RemoveOnly`), or remove it. See [Immutable fields](https://github.com/kubectl-crdlint/kubectl-crdlint/blob/main/docs/immutability.md).",
 	},
 	RuleCRDMutabilityUnenforced: {
 		why: "`x-kubernetes-mutability` and `x-kubernetes-key-mutability` come from a Kubernetes design that was never implemented: every API server drops them as unknown fields (and rejects the CRD under `fieldValidation=Strict`), so the fields they mark can be changed freely.",

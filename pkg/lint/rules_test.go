@@ -242,6 +242,8 @@ const immutableOnly = "Reported by `kubectl crdlint immutable OLD NEW`, which ju
 // a Markdown anchor.
 var ruleIDRE = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 
+var relativeLinkRE = regexp.MustCompile(`\]\((?:[^h)]|h[^t])[^)]*\)`)
+
 func TestRulesCatalogue(t *testing.T) {
 	dirs := map[string]bool{}
 	ents, err := os.ReadDir(ruleFixtureDir)
@@ -283,6 +285,11 @@ func TestRulesCatalogue(t *testing.T) {
 		}
 		if strings.TrimSpace(r.Why) == "" || strings.TrimSpace(r.Fix) == "" {
 			t.Errorf("rule %q: no prose in ruleProse (why it matters, how to fix it)", r.ID)
+		}
+		// The prose also goes into SARIF and JSON, where a relative link
+		// resolves against nothing.
+		if m := relativeLinkRE.FindString(r.Why + r.Fix); m != "" {
+			t.Errorf("rule %q: prose has a relative link %q; link absolutely", r.ID, m)
 		}
 		if r.Severity != report.Warning && r.Severity != report.Error {
 			t.Errorf("rule %q: severity %v, want warning or error", r.ID, r.Severity)
