@@ -60,18 +60,20 @@ type Options struct {
 	// SummaryLine ends text output with a count of what was found.
 	SummaryLine bool
 	// FailOn is the command's --fail-on. JUnit marks warnings as failures
-	// only when it is Warning, so that the test report is red exactly when
-	// the job fails; errors are failures whatever it is. The zero value
-	// (None) suits every other format.
+	// only when it is Warning, so that warnings turn the test report red
+	// only when they fail the job; errors are failures whatever it is (the
+	// server rejects them). The zero value suits every other format.
 	FailOn Severity
 }
 
 // Render writes r to w in format f.
 //
 // Every renderer works on a sorted copy of r.Findings, so the caller's
-// slice keeps its order; trims trailing white space from messages; and
-// recounts Summary.Errors and Summary.Warnings from the findings, so that
-// the summary and the list can never disagree.
+// slice keeps its order; trims trailing white space from messages; drops
+// the server's "<nil>" field; names the object of findings that lack one
+// when their document's object is known; and recounts Summary.Errors,
+// Warnings and Suppressed from the findings, so that the summary and the
+// list can never disagree.
 func Render(w io.Writer, f Format, r Result, o Options) error {
 	switch f {
 	case Text:
