@@ -12,7 +12,7 @@ import (
 // color.NoColor global, so that one render's choice cannot leak into
 // another (or into tests running in parallel).
 type textStyle struct {
-	pos, err, warn, rule, field *color.Color
+	pos, err, warn, rule, field, object *color.Color
 }
 
 func newTextStyle(enabled bool) textStyle {
@@ -26,11 +26,12 @@ func newTextStyle(enabled bool) textStyle {
 		return c
 	}
 	return textStyle{
-		pos:   c(color.Bold),
-		err:   c(color.FgRed),
-		warn:  c(color.FgYellow),
-		rule:  c(color.FgCyan),
-		field: c(color.Faint),
+		pos:    c(color.Bold),
+		err:    c(color.FgRed),
+		warn:   c(color.FgYellow),
+		rule:   c(color.FgCyan),
+		field:  c(color.Faint),
+		object: c(color.Bold),
 	}
 }
 
@@ -45,40 +46,57 @@ func (s textStyle) severity(sev Severity) string {
 }
 
 // RenderText writes one line per finding in the file:line:col: form that
-// editors and terminals turn into links, optionally followed by a summary.
+// editors and terminals turn into links, optionally followed by a summary:
+//
+//	file:line:col: severity rule: Kind namespace/name: message [field]
+//
+// The object is named on every line, so that output from a stream of many
+// objects reads on its own; it is left out only when unknown (a finding
+// about the whole file or a document that is no object). Suppressed
+// findings are not printed; the summary counts them.
 func RenderText(w io.Writer, r Result, o Options) error {
 	r = prepare(r)
 	s := newTextStyle(o.Color)
 	var b strings.Builder
-	for _, f := range r.Findings {
-		pos := f.File
-		if f.Line > 0 {
-			pos += fmt.Sprintf(":%d", f.Line)
-			if f.Column > 0 {
-				pos += fmt.Sprintf(":%d", f.Column)
-			}
-		}
-		// The field goes on the first line, not after the last: multi-line
-		// messages (CEL errors) end in a caret diagram that it would spoil,
-		// and this way one line carries everything grep needs.
-		first, rest, _ := strings.Cut(f.Message, "\n")
-		fmt.Fprintf(&b, "%s: %s %s: %s", s.pos.Sprint(pos), s.severity(f.Severity), s.rule.Sprint(f.Rule), strings.TrimSuffix(first, "\r"))
-		if f.Field != "" {
-			b.WriteString(" " + s.field.Sprint("["+f.Field+"]"))
-		}
-		b.WriteByte('\n')
-		if rest != "" {
-			for line := range strings.SplitSeq(rest, "\n") {
-				b.WriteString(strings.TrimRight("    "+strings.TrimSuffix(line, "\r"), " "))
-				b.WriteByte('\n')
-			}
-		}
+	for _, f := range active(r.Findings) {
+		s.line(&b, f, true)
 	}
 	if o.SummaryLine {
 		b.WriteString(s.summary(r.Summary) + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// line writes one finding, naming its object when withObject is set and
+// the object is known.
+func (s textStyle) line(b *strings.Builder, f Finding, withObject bool) {
+	pos := f.File
+	if f.Line > 0 {
+		pos += fmt.Sprintf(":%d", f.Line)
+		if f.Column > 0 {
+			pos += fmt.Sprintf(":%d", f.Column)
+		}
+	}
+	// The field goes on the first line, not after the last: multi-line
+	// messages (CEL errors) end in a caret diagram that it would spoil,
+	// and this way one line carries everything grep needs.
+	first, rest, _ := strings.Cut(f.Message, "\n")
+	fmt.Fprintf(b, "%s: %s %s: ", s.pos.Sprint(pos), s.severity(f.Severity), s.rule.Sprint(f.Rule))
+	if obj := subject(f); withObject && obj != "" {
+		b.WriteString(s.object.Sprint(strings.TrimSuffix(obj, ": ")) + ": ")
+	}
+	b.WriteString(strings.TrimSuffix(first, "\r"))
+	if f.Field != "" {
+		b.WriteString(" " + s.field.Sprint("["+f.Field+"]"))
+	}
+	b.WriteByte('\n')
+	if rest != "" {
+		for line := range strings.SplitSeq(rest, "\n") {
+			b.WriteString(strings.TrimRight("    "+strings.TrimSuffix(line, "\r"), " "))
+			b.WriteByte('\n')
+		}
+	}
 }
 
 func (s textStyle) summary(sum Summary) string {
@@ -92,6 +110,9 @@ func (s textStyle) summary(sum Summary) string {
 	what := "no problems"
 	if len(found) > 0 {
 		what = strings.Join(found, ", ")
+	}
+	if sum.Suppressed > 0 {
+		what += fmt.Sprintf(" (%d suppressed)", sum.Suppressed)
 	}
 	docs := plural(sum.Documents, "document")
 	if sum.Skipped > 0 {
