@@ -75,7 +75,7 @@ var Rules = withProse([]report.Rule{
 	{ID: RuleCREmbedded, Severity: report.Error, Doc: "An x-kubernetes-embedded-resource object lacks apiVersion or kind, or has invalid metadata; the server rejects the custom resource."},
 	{ID: RuleCRListType, Severity: report.Error, Doc: "A list with x-kubernetes-list-type set or map has duplicate items or keys; the server rejects the custom resource."},
 	{ID: RuleCRMetadata, Severity: report.Error, Doc: "The custom resource's metadata is invalid (name, namespace for the scope, labels, annotations, finalizers); the server rejects it."},
-	{ID: RuleCRNoCRD, Severity: report.Warning, Doc: "No CRD among the inputs and --crd defines this kind, so the custom resource was not validated (an error with --require-crds)."},
+	{ID: RuleCRNoCRD, Severity: report.Error, Doc: "No CRD among the inputs and --crd defines this kind, so the custom resource was not validated; the server answers 404 (--missing-crds=warn or ignore relaxes it)."},
 	{ID: RuleCRScale, Severity: report.Error, Doc: "The value at the scale subresource's replicas path is not a valid replica count; the server rejects the custom resource."},
 	{ID: RuleCRSchema, Severity: report.Error, Doc: "The custom resource fails its OpenAPI schema (type, format, enum, pattern, bounds, required, ...); the server rejects it."},
 	{ID: RuleCRServerPanic, Severity: report.Error, Doc: "The API server's own code panics on this custom resource; the create fails with 500 Internal Server Error."},
@@ -177,7 +177,7 @@ var ruleProse = map[string]struct{ why, fix string }{
 		fix: "Follow the message: rename the object in lower case, set or remove `metadata.namespace` to match the CRD's `scope`, or fix the label or annotation named.",
 	},
 	RuleCRNoCRD: {
-		why: "Without its CRD the custom resource cannot be checked at all: every mistake in it goes unnoticed until `kubectl apply` meets the cluster. It is a warning by default because the CRD may come from elsewhere (a chart, the cluster); `--require-crds` makes it an error so that a CI job cannot pass while checking nothing.",
+		why: "Without its CRD the custom resource cannot be checked at all: every mistake in it goes unnoticed until `kubectl apply` meets the cluster. It is an error by default, as the server would answer 404 and as kubeconform and kubectl-validate treat a missing schema, so that a CI job cannot pass while checking nothing; where the CRD really comes from elsewhere (a chart installed separately, an operator that installs its own), `--missing-crds=warn` or `ignore` (or `missingCRDs:` in .crdlint.yaml) relaxes it.",
 		fix: "Give the CRD with `--crd FILE|DIR` (repeatable), add it to the inputs, or take the cluster's with `--crd-from-cluster`. If the kind is not a custom resource, it is a typo in `apiVersion` or `kind`.",
 	},
 	RuleCRScale: {
