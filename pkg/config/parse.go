@@ -379,7 +379,7 @@ func (p *parser) overrides(v *yaml.Node) {
 			case "files":
 				hasFiles = true
 				items := p.strings(v, join(field, key))
-				if len(items) == 0 && !isNull(v) && v.Kind == yaml.SequenceNode && len(v.Content) == 0 {
+				if isNull(v) || v.Kind == yaml.SequenceNode && len(v.Content) == 0 {
 					p.errorf(v, join(field, key), "files must list at least one pattern")
 				}
 				for _, it := range items {
@@ -393,6 +393,9 @@ func (p *parser) overrides(v *yaml.Node) {
 				}
 			case "rules":
 				hasRules = true
+				if isNull(v) || v.Kind == yaml.MappingNode && len(v.Content) == 0 {
+					p.errorf(v, join(field, key), "rules must name at least one rule")
+				}
 				o.Rules = p.rules(v, join(field, key))
 			default:
 				p.errorf(k, join(field, key), "unknown key %q in an override%s; the keys are files and rules", key, suggest(key, overrideKeys))
