@@ -125,7 +125,9 @@ func (v *sevValue) Set(s string) error {
 
 func show(f Flags) string {
 	var b strings.Builder
-	p := func(name string, v any) { b.WriteString(name + "=" + strings.TrimSpace(strings.ReplaceAll(fmtAny(v), "\n", " ")) + " ") }
+	p := func(name string, v any) {
+		b.WriteString(name + "=" + strings.TrimSpace(strings.ReplaceAll(fmtAny(v), "\n", " ")) + " ")
+	}
 	p("strict", f.Strict)
 	p("failOn", f.FailOn)
 	p("require", f.RequireCRDs)
@@ -197,7 +199,7 @@ func TestRuleSeverityPerPath(t *testing.T) {
 		{"crd-structural", "crds/a.yaml", report.Error, false},
 		{"crd-structural", "crds/a.json", report.Error, true},
 		{"unknown-field", "a.yaml", report.Warning, false},
-		{"crd-cel", "a.yaml", report.Error, false},       // catalogue default
+		{"crd-cel", "a.yaml", report.Error, false},        // catalogue default
 		{"no-such-rule", "a.yaml", report.Warning, false}, // unknown: a warning
 		{"crd-no-pruning", "<stdin>", report.Warning, false},
 	}
