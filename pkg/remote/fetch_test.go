@@ -192,9 +192,9 @@ func TestFetchErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			client := s.Client()
+			client := *s.Client() // a copy: the server's client is shared
 			client.Timeout = tt.timeout
-			f := &Fetcher{Dir: t.TempDir(), Client: client, MaxSize: tt.maxSize}
+			f := &Fetcher{Dir: t.TempDir(), Client: &client, MaxSize: tt.maxSize}
 			_, err := f.Fetch(context.Background(), s.source(t, tt.path, ""))
 			var fe *Error
 			if err == nil || !errors.As(err, &fe) {
