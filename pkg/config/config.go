@@ -155,6 +155,30 @@ func Load(path string, rules []report.Rule) (*Config, []report.Finding, error) {
 	return c, fs, nil
 }
 
+// Open is what a command does with --config and --no-config: no file
+// with noConfig; file (which must exist) when given; otherwise the file
+// Find finds from the working directory, or none. Without a file it
+// returns Default. Errors are *source.InputError (exit 2).
+func Open(file string, noConfig bool, rules []report.Rule) (*Config, []report.Finding, error) {
+	if noConfig {
+		if file != "" {
+			return nil, nil, &source.InputError{Err: errors.New("--config and --no-config contradict each other")}
+		}
+		return Default(rules), nil, nil
+	}
+	if file == "" {
+		found, err := Find(".")
+		if err != nil {
+			return nil, nil, err
+		}
+		if found == "" {
+			return Default(rules), nil, nil
+		}
+		file = found
+	}
+	return Load(file, rules)
+}
+
 // Default returns the configuration used without a file: nothing set.
 func Default(rules []report.Rule) *Config {
 	c := &Config{Dir: "."}

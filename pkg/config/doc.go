@@ -2,7 +2,8 @@
 // kubectl-crdlint, and merges it with the command line.
 //
 // Find looks for the file in a directory and its parents up to the
-// repository root; Load (or Parse) reads it. Loading never fails on
+// repository root; Load (or Parse) reads it; Open does what --config and
+// --no-config ask, with both. Loading never fails on
 // content: an unknown key, a value of the wrong type, an unknown rule ID,
 // a server rejection turned into a warning, an invalid pattern or a
 // missing crds: path is a config-invalid finding at its line and column,

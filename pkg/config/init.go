@@ -250,6 +250,24 @@ func kustomizePatches(root, rel string) []string {
 	if err != nil {
 		return nil
 	}
+	var out []string
+	dir := path.Dir(rel)
+	for _, f := range patchFiles(data) {
+		p := path.Clean(path.Join(dir, filepath.ToSlash(f)))
+		if p == ".." || strings.HasPrefix(p, "../") || !hasYAMLExt(p) {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil && st.Mode().IsRegular() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// patchFiles lists the files a kustomization's patches,
+// patchesStrategicMerge and patchesJson6902 name, as written; inline
+// patches are left out.
+func patchFiles(data []byte) []string {
 	var k struct {
 		Patches               []yaml.Node `yaml:"patches"`
 		PatchesStrategicMerge []yaml.Node `yaml:"patchesStrategicMerge"`
@@ -276,18 +294,7 @@ func kustomizePatches(root, rel string) []string {
 			}
 		}
 	}
-	var out []string
-	dir := path.Dir(rel)
-	for _, f := range files {
-		p := path.Clean(path.Join(dir, filepath.ToSlash(f)))
-		if p == ".." || strings.HasPrefix(p, "../") || !hasYAMLExt(p) {
-			continue
-		}
-		if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil && st.Mode().IsRegular() {
-			out = append(out, p)
-		}
-	}
-	return out
+	return files
 }
 
 // sniffCRDs counts the complete and the partial CRDs in a file. A CRD

@@ -301,3 +301,49 @@ func TestRuleNoCRDExists(t *testing.T) {
 		t.Errorf("%s is not in lint.Rules", RuleNoCRD)
 	}
 }
+
+// TestOpen: --no-config, --config FILE, and discovery.
+func TestOpen(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".crdlint.yaml"), []byte("strict: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "other.yaml"), []byte("failOn: none\nbad: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	tests := []struct {
+		name     string
+		file     string
+		noConfig bool
+		path     string
+		problems int
+		err      string
+	}{
+		{"found", "", false, ".crdlint.yaml", 0, ""},
+		{"--config", "other.yaml", false, "other.yaml", 1, ""},
+		{"--no-config", "", true, "", 0, ""},
+		{"--config missing", "none.yaml", false, "", 0, "read none.yaml: no such file or directory"},
+		{"both", "other.yaml", true, "", 0, "--config and --no-config contradict each other"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, fs, err := Open(tt.file, tt.noConfig, catalogue())
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Errorf("Open: %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Path != tt.path || len(fs) != tt.problems {
+				t.Errorf("Open = %q with %d problems, want %q with %d", c.Path, len(fs), tt.path, tt.problems)
+			}
+		})
+	}
+}
