@@ -198,6 +198,12 @@ func TestLoadValues(t *testing.T) {
 	if nulls.Strict != nil || nulls.FailOn != nil || nulls.MissingCRDs != "" || nulls.Rules != nil || nulls.CRDs != nil || nulls.Baseline != "" {
 		t.Errorf("null keys set something: %+v", nulls)
 	}
+	for text, want := range map[string]bool{"strict: true": true, "strict: True": true, "strict: TRUE": true, "strict: false": false, "strict: False": false} {
+		c, fs := Parse("c.yaml", []byte(text), catalogue())
+		if len(fs) > 0 || c.Strict == nil || *c.Strict != want {
+			t.Errorf("%s: Strict = %v (%v), want %v", text, c.Strict, fs, want)
+		}
+	}
 	w, _, _ := Load(filepath.Join("testdata", "load", "valid", "missing-warning.yaml"), catalogue())
 	if w.MissingCRDs != MissingWarn {
 		t.Errorf(`missingCRDs: warning = %q, want "warn"`, w.MissingCRDs)

@@ -210,7 +210,11 @@ func (p *parser) top(root *yaml.Node) {
 				p.errorf(v, key, "strict must be true or false, not %s", describe(v))
 				return
 			}
-			b := v.Value == "true"
+			var b bool
+			if err := v.Decode(&b); err != nil { // True and TRUE are YAML 1.2 booleans too
+				p.errorf(v, key, "strict must be true or false, not %s", describe(v))
+				return
+			}
 			c.Strict = &b
 		case "failOn":
 			if isNull(v) {
