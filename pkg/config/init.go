@@ -31,9 +31,9 @@ type InitOptions struct {
 	Version string
 }
 
-// Scan is what Init found in a repository. Paths are slash-separated and
+// Repository is what Init found in a repository. Paths are slash-separated and
 // relative to the root.
-type Scan struct {
+type Repository struct {
 	// CRDDirs are the directories holding complete CRDs, each with how
 	// many; none is inside another.
 	CRDDirs []CountedPath
@@ -78,7 +78,7 @@ var skipDirs = map[string]bool{"node_modules": true}
 // ScanRepository walks root, boundedly, for CRD directories, Helm
 // templates and kustomize patches. Hidden directories (.git, ...) and
 // node_modules are not entered. Files it cannot read are passed over.
-func ScanRepository(root string, o InitOptions) (*Scan, error) {
+func ScanRepository(root string, o InitOptions) (*Repository, error) {
 	if o.MaxEntries <= 0 {
 		o.MaxEntries = 50000
 	}
@@ -95,7 +95,7 @@ func ScanRepository(root string, o InitOptions) (*Scan, error) {
 	if !st.IsDir() {
 		return nil, &source.InputError{Err: fmt.Errorf("%s is not a directory", root)}
 	}
-	s := &Scan{}
+	s := &Repository{}
 	var (
 		yamls     []string
 		charts    = map[string]bool{} // directories holding Chart.yaml
@@ -339,7 +339,7 @@ func sniffCRDs(file string, maxSize int64) (complete, partial int) {
 
 // Render writes the starter configuration: what was found, and every
 // other key commented out with its default.
-func (s *Scan) Render(version string) []byte {
+func (s *Repository) Render(version string) []byte {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("# yaml-language-server: $schema=%s\n", SchemaURLFor(version))

@@ -78,7 +78,8 @@ type Fetcher struct {
 	// Offline never touches the network: a URL not in the cache is an
 	// error (ErrNotCached).
 	Offline bool
-	// Refresh fetches every URL again, replacing the cached copies.
+	// Refresh fetches every URL again, replacing the cached copies
+	// (Offline wins over it).
 	Refresh bool
 	// MaxSize bounds a response; 0 means MaxSize.
 	MaxSize int64
