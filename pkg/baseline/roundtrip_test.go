@@ -19,12 +19,10 @@ func check(t *testing.T, file string) []report.Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := crd.NewCatalog()
+	cat := crd.NewCatalog(false)
 	l := lint.New(lint.Options{Catalog: cat})
 	f := source.Parse(file, data)
-	for _, c := range l.Find(f) {
-		cat.AddRaw(c.CRD, nil, c.Source, c.Rejected)
-	}
+	cat.AddFound(crd.FindCRDs(f), crd.Input)
 	fs, _ := l.File(f)
 	return fs
 }

@@ -63,16 +63,14 @@ func TestPreCommitFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := crd.NewCatalog()
-	l := lint.New(lint.Options{Catalog: cat, RequireCRDs: s.MissingCRDs == MissingError})
+	cat := crd.NewCatalog(false)
+	l := lint.New(lint.Options{Catalog: cat, MissingCRDs: lint.Missing(s.MissingCRDs)})
 	for _, p := range crdFiles {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, col := range l.Find(source.Parse(p, data)) {
-			cat.AddRaw(col.CRD, nil, col.Source, col.Rejected)
-		}
+		cat.AddFound(crd.FindCRDs(source.Parse(p, data)), crd.Input)
 	}
 	var findings []report.Finding
 	for _, p := range changed {

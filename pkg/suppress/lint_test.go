@@ -22,12 +22,10 @@ func TestWithLinter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := crd.NewCatalog()
+	cat := crd.NewCatalog(false)
 	l := lint.New(lint.Options{Catalog: cat})
 	f := source.Parse(file, data)
-	for _, c := range l.Find(f) {
-		cat.AddRaw(c.CRD, nil, c.Source, c.Rejected)
-	}
+	cat.AddFound(crd.FindCRDs(f), crd.Input)
 	findings, _ := l.File(f)
 	s := Scan(file, data, append(slices.Clone(lint.Rules), Rules...))
 	if len(s.Invalid) > 0 {
