@@ -37,8 +37,8 @@ const (
 type MissingCRDs string
 
 const (
-	MissingError  MissingCRDs = "error"  // as --require-crds
-	MissingWarn   MissingCRDs = "warn"   // the default
+	MissingError  MissingCRDs = "error" // the default, as the server answers 404
+	MissingWarn   MissingCRDs = "warn"
 	MissingIgnore MissingCRDs = "ignore" // cr-no-crd off
 )
 

@@ -20,6 +20,7 @@ const (
 	FlagStrict      = "strict"
 	FlagFailOn      = "fail-on"
 	FlagRequireCRDs = "require-crds"
+	FlagMissingCRDs = "missing-crds"
 	FlagDisable     = "disable"
 	FlagExclude     = "exclude"
 	FlagCRD         = "crd"
@@ -33,6 +34,7 @@ type Flags struct {
 	Strict      *bool
 	FailOn      *report.Severity
 	RequireCRDs *bool
+	MissingCRDs *MissingCRDs
 	// Disable, Exclude and CRDs add to the file's rules (off), exclude and
 	// crds; values may be comma-separated for Disable.
 	Disable  []string
@@ -86,6 +88,15 @@ func FlagsFrom(fs *pflag.FlagSet) (Flags, error) {
 		}
 		f.FailOn = &sev
 	}
+	if fl := set(FlagMissingCRDs); fl != nil {
+		m := MissingCRDs(fl.Value.String())
+		switch m {
+		case MissingError, MissingWarn, MissingIgnore:
+		default:
+			return f, fmt.Errorf("--%s: invalid value %q: must be one of error, warn, ignore", FlagMissingCRDs, m)
+		}
+		f.MissingCRDs = &m
+	}
 	if fl := set(FlagBaseline); fl != nil {
 		b := fl.Value.String()
 		f.Baseline = &b
@@ -133,7 +144,7 @@ func Resolve(c *Config, f Flags) (*Settings, error) {
 	if c == nil {
 		c = Default(nil)
 	}
-	s := &Settings{Config: c, FailOn: report.Error, MissingCRDs: MissingWarn, Disabled: map[string]bool{}, flags: f}
+	s := &Settings{Config: c, FailOn: report.Error, MissingCRDs: MissingError, Disabled: map[string]bool{}, flags: f}
 	var err error
 	if s.exclude, err = NewPatterns(""); err != nil {
 		return nil, err
@@ -159,11 +170,11 @@ func Resolve(c *Config, f Flags) (*Settings, error) {
 	if c.MissingCRDs != "" {
 		s.MissingCRDs = c.MissingCRDs
 	}
-	if f.RequireCRDs != nil {
-		s.MissingCRDs = MissingWarn
-		if *f.RequireCRDs {
-			s.MissingCRDs = MissingError
-		}
+	if f.MissingCRDs != nil {
+		s.MissingCRDs = *f.MissingCRDs
+	}
+	if f.RequireCRDs != nil && *f.RequireCRDs {
+		s.MissingCRDs = MissingError
 	}
 	if c.Baseline != "" {
 		s.Baseline = filepath.Join(c.Dir, filepath.FromSlash(c.Baseline))
@@ -272,7 +283,8 @@ func (s *Settings) Excluded(path string, isDir bool) bool {
 
 // RuleSeverity is the severity rule has in file, or off, with the
 // catalogue default when neither the file nor a flag says anything.
-// --disable beats the file; --require-crds beats missingCRDs.
+// --disable beats the file; --missing-crds and --require-crds beat
+// missingCRDs.
 func (s *Settings) RuleSeverity(rule, file string) (sev report.Severity, off bool) {
 	sev, ok := s.Config.defaults[rule]
 	if !ok {
@@ -295,11 +307,11 @@ func (s *Settings) level(rule, file string) (Level, string) {
 	if s.Disabled[rule] {
 		return LevelOff, "--" + FlagDisable + " " + rule
 	}
-	if rule == RuleNoCRD && s.flags.RequireCRDs != nil {
-		if *s.flags.RequireCRDs {
-			return LevelError, "--" + FlagRequireCRDs
-		}
-		return LevelWarning, "--" + FlagRequireCRDs + "=false"
+	if rule == RuleNoCRD && s.flags.RequireCRDs != nil && *s.flags.RequireCRDs {
+		return LevelError, "--" + FlagRequireCRDs
+	}
+	if rule == RuleNoCRD && s.flags.MissingCRDs != nil {
+		return map[MissingCRDs]Level{MissingError: LevelError, MissingWarn: LevelWarning, MissingIgnore: LevelOff}[*s.flags.MissingCRDs], "--" + FlagMissingCRDs + "=" + string(*s.flags.MissingCRDs)
 	}
 	c := s.Config
 	var lvl Level

@@ -43,12 +43,13 @@ func TestResolvePrecedence(t *testing.T) {
 		failOn  report.Severity
 		missing MissingCRDs
 	}{
-		{"defaults", "", Flags{}, false, report.Error, MissingWarn},
+		{"defaults", "", Flags{}, false, report.Error, MissingError},
 		{"file", "strict: true\nfailOn: warning\nmissingCRDs: ignore\n", Flags{}, true, report.Warning, MissingIgnore},
 		{"flags over file", "strict: true\nfailOn: warning\nmissingCRDs: ignore\n",
 			Flags{Strict: ptr(false), FailOn: ptr(report.None), RequireCRDs: ptr(true)}, false, report.None, MissingError},
-		{"flags over defaults", "", Flags{Strict: ptr(true), FailOn: ptr(report.Warning), RequireCRDs: ptr(false)}, true, report.Warning, MissingWarn},
-		{"--require-crds=false over missingCRDs: error", "missingCRDs: error\n", Flags{RequireCRDs: ptr(false)}, false, report.Error, MissingWarn},
+		{"flags over defaults", "", Flags{Strict: ptr(true), FailOn: ptr(report.Warning), MissingCRDs: ptr(MissingWarn)}, true, report.Warning, MissingWarn},
+		{"--missing-crds over missingCRDs: error", "missingCRDs: error\n", Flags{MissingCRDs: ptr(MissingIgnore)}, false, report.Error, MissingIgnore},
+		{"--require-crds over missingCRDs: ignore", "missingCRDs: ignore\n", Flags{RequireCRDs: ptr(true)}, false, report.Error, MissingError},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

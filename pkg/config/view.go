@@ -66,7 +66,11 @@ func (s *Settings) View() ([]byte, error) {
 
 	add("strict", boolean(s.Strict), origin(FlagStrict, s.flags.Strict != nil, c.Strict != nil))
 	add("failOn", str(s.FailOn.String()), origin(FlagFailOn, s.flags.FailOn != nil, c.FailOn != nil))
-	add("missingCRDs", str(string(s.MissingCRDs)), origin(FlagRequireCRDs, s.flags.RequireCRDs != nil, c.MissingCRDs != ""))
+	flag := FlagMissingCRDs
+	if s.flags.RequireCRDs != nil && *s.flags.RequireCRDs {
+		flag = FlagRequireCRDs
+	}
+	add("missingCRDs", str(string(s.MissingCRDs)), origin(flag, s.flags.MissingCRDs != nil || s.flags.RequireCRDs != nil && *s.flags.RequireCRDs, c.MissingCRDs != ""))
 
 	rules := &yaml.Node{Kind: yaml.MappingNode}
 	for _, r := range c.Rules {

@@ -4,28 +4,28 @@ import "github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 
 // Kinds of suppression, as the JSON and SARIF outputs name them.
 const (
-	KindInline   = "inline"   // a # crdlint:ignore comment
-	KindConfig   = "config"   // .crdlint.yaml or --disable turned the rule off
-	KindBaseline = "baseline" // the finding is in the --baseline file
+	KindInline   = report.SuppressedInline   // a # crdlint:ignore comment
+	KindConfig   = report.SuppressedConfig   // .crdlint.yaml or --disable turned the rule off
+	KindBaseline = report.SuppressedBaseline // the finding is in the --baseline file
 )
 
 // Suppression says why a finding is not counted.
-//
-// It stands in for report.Suppression, which another branch is adding
-// together with a Finding.Suppressed field; once that is merged this
-// becomes an alias (type Suppression = report.Suppression) and
-// Suppressed becomes a report.Finding with Suppressed set.
-type Suppression struct {
-	Kind   string `json:"kind"`
-	Reason string `json:"reason"`
-}
+type Suppression = report.Suppression
 
 // Suppressed is a finding kept out of the counts, with the reason. Its
 // JSON is the finding's with a "suppressed" object added, the shape the
-// JSON output will list it in.
+// JSON output lists it in.
 type Suppressed struct {
 	report.Finding
 	Suppression Suppression `json:"suppressed"`
+}
+
+// Marked is the finding as reports carry it: with Suppressed set.
+func (s Suppressed) Marked() report.Finding {
+	f := s.Finding
+	sup := s.Suppression
+	f.Suppressed = &sup
+	return f
 }
 
 // Rule IDs of the findings about suppressions themselves.
