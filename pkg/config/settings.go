@@ -376,7 +376,7 @@ func (s *Settings) Off() map[string]bool {
 	}
 	c := s.Config
 	global := map[string]Level{}
-	if c.MissingCRDs == MissingIgnore && s.flags.RequireCRDs == nil {
+	if s.MissingCRDs == MissingIgnore {
 		global[RuleNoCRD] = LevelOff
 	}
 	for _, r := range c.Rules {
@@ -390,7 +390,7 @@ func (s *Settings) Off() map[string]bool {
 		}
 	}
 	for id, lvl := range global {
-		if lvl == LevelOff && !(id == RuleNoCRD && s.flags.RequireCRDs != nil) {
+		if lvl == LevelOff && !(id == RuleNoCRD && s.MissingCRDs != MissingIgnore) {
 			out[id] = true
 		}
 	}

@@ -148,6 +148,21 @@ const (
 	Unservable
 )
 
+// String is the reason in a summary's words.
+func (r Reason) String() string {
+	switch r {
+	case NoCRD:
+		return "no CRD"
+	case Rejected:
+		return "CRD rejected"
+	case NoVersion:
+		return "no such version"
+	case NotServed:
+		return "version not served"
+	}
+	return "CRD cannot serve it"
+}
+
 // LookupError is why a group, version and kind cannot be served, with
 // the one message every command shows for it.
 type LookupError struct {

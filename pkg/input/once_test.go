@@ -32,11 +32,15 @@ func TestOnce(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in, err := Open(tt.inputs, nil)
+			in, err := Open(tt.inputs, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			extra, err := OpenCRDs(tt.more)
+			var srcs []CRDSource
+			for _, p := range tt.more {
+				srcs = append(srcs, CRDSource{Path: p, Label: "--crd " + p})
+			}
+			extra, err := OpenCRDs(srcs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,7 +51,7 @@ func TestOnce(t *testing.T) {
 			var crdDocs, crDocs, rewritten, findings atomic.Int64
 			before := count.Now()
 			err = run.Visit(context.Background(), Visitor{
-				CRDs: func(i int, found []crd.Found) {
+				CRDs: func(i int, _ []byte, found []crd.Found) {
 					for _, fd := range found {
 						if fd.Def != nil {
 							crdDocs.Add(1)

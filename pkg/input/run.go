@@ -33,9 +33,10 @@ type Run struct {
 // Visitor is a command's work on the documents of a Run.
 type Visitor struct {
 	// CRDs, when set, is called in the collect phase with the CRD
-	// documents of input i, decoded, while their trees are alive: check
-	// lints them there. Calls for different files run concurrently.
-	CRDs func(i int, found []crd.Found)
+	// documents of input i, decoded, while their trees are alive, and the
+	// input's bytes (which File may not get again): check lints them
+	// there. Calls for different files run concurrently.
+	CRDs func(i int, data []byte, found []crd.Found)
 	// File is called for every input i once the catalogue is complete,
 	// with the input's bytes and the file parsed, its CRD documents
 	// removed (they went to CRDs). Calls run concurrently; i tells the
@@ -105,7 +106,7 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 		}
 		c.crds = decodedOf(found)
 		if v.CRDs != nil {
-			v.CRDs(i, found)
+			v.CRDs(i, data, found)
 		}
 		rest := f.Documents[:0:0]
 		for _, d := range f.Documents {
@@ -132,8 +133,9 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 		keep[i].crds = nil
 	}
 	var fillErr error
+	var counts []int
 	if r.CRDs != nil && len(r.CRDs.Files) > 0 {
-		r.Catalog.Fill(func() { fillErr = r.CRDs.collect(ctx, r.Catalog) })
+		r.Catalog.Fill(func() { counts, fillErr = r.CRDs.collect(ctx, r.Catalog) })
 	}
 	err = Parallel(ctx, len(in.Files), func(i int) error {
 		if in.Skip[i] != "" {
@@ -162,12 +164,26 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 	if err != nil {
 		return err
 	}
-	return fillErr
+	if r.CRDs == nil || len(r.CRDs.labels) == 0 {
+		return nil
+	}
+	// A CRD source that yields no CRD is a mistake the run must not pass
+	// over, even when no custom resource needed the catalogue.
+	r.Catalog.Len()
+	if fillErr != nil {
+		return fillErr
+	}
+	for a, label := range r.CRDs.labels {
+		if a >= len(counts) || counts[a] == 0 {
+			return inputErrorf("%s: no CustomResourceDefinition found", label)
+		}
+	}
+	return nil
 }
 
 // collect adds the CRDs of every file of s to cat, at the Extra layer,
-// in order.
-func (s *Set) collect(ctx context.Context, cat *crd.Catalog) error {
+// in order, and counts them by argument.
+func (s *Set) collect(ctx context.Context, cat *crd.Catalog) ([]int, error) {
 	found := make([][]decoded, len(s.Files))
 	err := Parallel(ctx, len(s.Files), func(i int) error {
 		data, err := s.Bytes(s.Files[i])
@@ -180,12 +196,16 @@ func (s *Set) collect(ctx context.Context, cat *crd.Catalog) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for _, fs := range found {
+	counts := make([]int, len(s.labels))
+	for i, fs := range found {
 		for _, d := range fs {
 			cat.Add(d.def, d.source, crd.Extra)
 		}
+		if a := s.Arg[i]; a < len(counts) {
+			counts[a] += len(fs)
+		}
 	}
-	return nil
+	return counts, nil
 }

@@ -19,11 +19,27 @@ import (
 // CR lints one custom resource: the server's verdict on create against
 // the CRD the catalogue holds for it.
 func (l *Linter) CR(d *source.Document) []report.Finding {
+	fs, _ := l.cr(d)
+	return fs
+}
+
+// cr is CR saying why the object could not be validated ("" when it was).
+func (l *Linter) cr(d *source.Document) ([]report.Finding, string) {
 	gvk := crd.GVK(d)
 	v, err := l.opts.Catalog.Lookup(gvk)
 	if err != nil {
-		return l.lookupFindings(d, err)
+		why := crd.Unservable.String()
+		var le *crd.LookupError
+		if errors.As(err, &le) {
+			why = le.Reason.String()
+		}
+		return l.lookupFindings(d, err), why
 	}
+	return l.validate(d, gvk, v), ""
+}
+
+// validate is the server's create verdict on d against v, as findings.
+func (l *Linter) validate(d *source.Document, gvk schema.GroupVersionKind, v *crd.Version) []report.Finding {
 	var out []report.Finding
 	if v.Spec.Deprecated {
 		out = append(out, finding(d, RuleCRDeprecated, report.Warning, "apiVersion", crd.DeprecationWarning(v.CRD, gvk.Version)))

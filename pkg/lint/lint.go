@@ -58,29 +58,50 @@ func New(opts Options) *Linter {
 	return &Linter{opts: opts, costs: crd.NewCostCache()}
 }
 
+// Reasons a document is skipped, as summaries count them.
+const (
+	SkipNotObject = "not a Kubernetes object"
+	SkipBuiltin   = "built-in kind"
+	SkipConfig    = "kustomize configuration"
+)
+
 // File lints every document of a parsed file: the loader's findings, its
 // CRDs (decoded here; a caller that decoded them already uses CRD) and its
-// custom resources. It returns the findings and how many documents were
-// skipped.
-func (l *Linter) File(f *source.File) ([]report.Finding, int) {
+// custom resources. It returns the findings and what it judged: the
+// documents, CRDs, custom resources validated and not (and why), and the
+// documents skipped (and why).
+func (l *Linter) File(f *source.File) ([]report.Finding, report.Summary) {
 	out := make([]report.Finding, 0, len(f.Findings))
 	for _, fd := range f.Findings {
 		out = append(out, l.adjust(fd))
 	}
-	skipped := f.Skipped
+	sum := report.Summary{Documents: f.Count}
+	for range f.Skipped {
+		sum.Skip(SkipNotObject)
+	}
 	for _, d := range f.Documents {
 		switch {
 		case crd.IsCRD(d):
+			sum.CRDs++
 			out = append(out, l.CRD(d, nil)...)
-		case !crd.IsCustomResource(d) || l.opts.Catalog == nil:
-			// Built-in kinds are the server's, not ours to judge; kustomize's
-			// configuration is no API object.
-			skipped++
+		case crd.IsBuiltin(d):
+			// Built-in kinds are the server's, not ours to judge.
+			sum.Skip(SkipBuiltin)
+		case crd.IsConfig(d):
+			sum.Skip(SkipConfig)
+		case l.opts.Catalog == nil:
+			sum.NotValid(crd.NoCRD.String())
 		default:
-			out = append(out, l.CR(d)...)
+			fs, why := l.cr(d)
+			out = append(out, fs...)
+			if why == "" {
+				sum.CustomResources++
+			} else {
+				sum.NotValid(why)
+			}
 		}
 	}
-	return l.filter(out), skipped
+	return l.filter(out), sum
 }
 
 // adjust applies --strict to the severities that depend on it.

@@ -38,12 +38,12 @@
 //			Column:   7,
 //			Object:   report.ObjectRef{Kind: "CustomResourceDefinition", Name: "widgets.example.com"},
 //		}},
-//		Summary: report.Summary{Files: 1, Documents: 1},
+//		Summary: report.Summary{Files: 1, Documents: 1, CRDs: 1},
 //	}
 //	_ = report.Render(os.Stdout, report.Text, r, report.Options{SummaryLine: true})
 //
 // prints
 //
 //	crds/widget.yaml:12:7: error crd-structural: CustomResourceDefinition widgets.example.com: Required value: must not be empty for specified object fields [spec.versions[0].schema.openAPIV3Schema.properties[spec].type]
-//	1 error in 1 file (1 document)
+//	1 error in 1 file (1 document: 1 CRD, 0 custom resources validated)
 package report

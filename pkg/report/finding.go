@@ -193,6 +193,57 @@ type Summary struct {
 	// Suppressed counts the findings left out of Errors and Warnings
 	// because they were suppressed.
 	Suppressed int `json:"suppressed"`
+	// CRDs counts the CustomResourceDefinitions judged; CustomResources
+	// the custom resources validated against their CRD.
+	CRDs            int `json:"crds"`
+	CustomResources int `json:"customResources"`
+	// NotValidated counts the custom resources that could not be
+	// validated, by reason (no CRD, version not served, CRD rejected).
+	NotValidated map[string]int `json:"notValidated,omitempty"`
+	// SkippedBy counts what Skipped counts, by reason (not a Kubernetes
+	// object, built-in kind, Helm chart template, ...).
+	SkippedBy map[string]int `json:"skippedBy,omitempty"`
+	// StaleBaseline counts the entries of the --baseline file that no
+	// finding matches any more: fixed, to be dropped from the baseline.
+	StaleBaseline int `json:"staleBaseline,omitempty"`
+}
+
+// Add adds the counts of o to s (Errors, Warnings and Suppressed are
+// counted from the findings, by Result.Count).
+func (s *Summary) Add(o Summary) {
+	s.Files += o.Files
+	s.Documents += o.Documents
+	s.Skipped += o.Skipped
+	s.Objects += o.Objects
+	s.CRDs += o.CRDs
+	s.CustomResources += o.CustomResources
+	s.StaleBaseline += o.StaleBaseline
+	s.NotValidated = addCounts(s.NotValidated, o.NotValidated)
+	s.SkippedBy = addCounts(s.SkippedBy, o.SkippedBy)
+}
+
+func addCounts(a, b map[string]int) map[string]int {
+	if len(b) == 0 {
+		return a
+	}
+	if a == nil {
+		a = map[string]int{}
+	}
+	for k, n := range b {
+		a[k] += n
+	}
+	return a
+}
+
+// Skip counts one skipped document (or whole file) and why.
+func (s *Summary) Skip(reason string) {
+	s.Skipped++
+	s.SkippedBy = addCounts(s.SkippedBy, map[string]int{reason: 1})
+}
+
+// NotValid counts one custom resource that could not be validated and why.
+func (s *Summary) NotValid(reason string) {
+	s.NotValidated = addCounts(s.NotValidated, map[string]int{reason: 1})
 }
 
 // Checked is one document the run looked at, with or without findings.

@@ -102,11 +102,11 @@ func TestSuppressedFindings(t *testing.T) {
 	}
 
 	text := string(render(t, Text, fixture(), Options{SummaryLine: true}))
-	if want := "5 errors, 3 warnings (2 suppressed) in 3 files (7 documents, 1 skipped)\n"; !strings.HasSuffix(text, want) {
+	if want := "5 errors, 3 warnings (2 suppressed) in 3 files (7 documents: 0 custom resources validated, 1 skipped)\n"; !strings.HasSuffix(text, want) {
 		t.Errorf("got text ending\n%s\nwant %q", text[strings.LastIndex(strings.TrimSuffix(text, "\n"), "\n")+1:], want)
 	}
 	onlySuppressed := Result{Findings: fixture().Findings[8:], Summary: Summary{Files: 1, Documents: 1}}
-	if got, want := string(render(t, Text, onlySuppressed, Options{SummaryLine: true})), "no problems (2 suppressed) in 1 file (1 document)\n"; got != want {
+	if got, want := string(render(t, Text, onlySuppressed, Options{SummaryLine: true})), "no problems (2 suppressed) in 1 file (1 document: 0 custom resources validated)\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/fatih/color"
@@ -115,8 +116,26 @@ func (s textStyle) summary(sum Summary) string {
 		what += fmt.Sprintf(" (%d suppressed)", sum.Suppressed)
 	}
 	docs := plural(sum.Documents, "document")
+	var parts []string
+	if sum.CRDs > 0 {
+		parts = append(parts, plural(sum.CRDs, "CRD"))
+	}
+	parts = append(parts, pluralWord(sum.CustomResources, "custom resource", "custom resources")+" validated")
+	if n := total(sum.NotValidated); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d not validated (%s)", n, reasons(sum.NotValidated)))
+	}
 	if sum.Skipped > 0 {
-		docs += fmt.Sprintf(", %d skipped", sum.Skipped)
+		s := fmt.Sprintf("%d skipped", sum.Skipped)
+		if len(sum.SkippedBy) > 0 {
+			s += " (" + reasons(sum.SkippedBy) + ")"
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) > 0 {
+		docs += ": " + strings.Join(parts, ", ")
+	}
+	if sum.StaleBaseline > 0 {
+		what += fmt.Sprintf(", %s fixed (drop them: --write-baseline)", pluralWord(sum.StaleBaseline, "baseline entry", "baseline entries"))
 	}
 	if sum.Objects > 0 || sum.Live {
 		where := plural(sum.Objects, "live object")
@@ -126,6 +145,40 @@ func (s textStyle) summary(sum Summary) string {
 		return fmt.Sprintf("%s in %s (%s)", what, where, docs)
 	}
 	return fmt.Sprintf("%s in %s (%s)", what, plural(sum.Files, "file"), docs)
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func total(m map[string]int) int {
+	n := 0
+	for _, c := range m {
+		n += c
+	}
+	return n
+}
+
+// reasons lists counts by reason, most first, then by name.
+func reasons(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if m[a] != m[b] {
+			return m[b] - m[a]
+		}
+		return strings.Compare(a, b)
+	})
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = fmt.Sprintf("%d %s", m[k], k)
+	}
+	return strings.Join(out, ", ")
 }
 
 func plural(n int, noun string) string {

@@ -14,17 +14,17 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fields"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // FieldsOptions lists selectable fields and filters objects by them.
 type FieldsOptions struct {
-	CRDs          []string
 	FieldSelector string
 	Output        string
 	OpenAPI       bool
 	Cluster       clusterOptions
-	Missing       missingOptions
+	sourceOptions
 
 	paths    []string
 	flags    *pflag.FlagSet
@@ -78,12 +78,11 @@ judged under the cluster's CRD of their kind unless --crd gives one, and
 		},
 	}
 	f := c.Flags()
-	f.StringArrayVar(&o.CRDs, "crd", nil, "A file or directory of CRDs, in addition to the CRDs among the inputs (repeatable)")
+	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs, in addition to the CRDs among the inputs and the configuration's crds: (repeatable)")
 	f.StringVar(&o.FieldSelector, "field-selector", "", "Keep only objects that match, as the server would (e.g. spec.color=red,metadata.name!=x)")
 	f.StringVarP(&o.Output, "output", "o", "", "Output format: table (default), json, yaml or name (name, yaml and json print the matching objects)")
 	f.BoolVar(&o.OpenAPI, "openapi", false, "Print the x-kubernetes-selectable-fields extension of each CRD version as the server publishes it in OpenAPI")
 	o.Cluster.addFlags(f, "Read the arguments from the cluster: resource references such as crds, crd/NAME, widgets.example.com or widgets.example.com/NAME (with -n or -A)", true)
-	o.Missing.addFlags(f)
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"table", "json", "yaml", "name"}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
@@ -91,6 +90,12 @@ judged under the cluster's CRD of their kind unless --crd gives one, and
 // Complete splits the arguments into paths and built-in kinds.
 func (o *FieldsOptions) Complete(c *cobra.Command, args []string) error {
 	o.flags = c.Flags()
+	if err := o.sourceOptions.complete(o.flags); err != nil {
+		return err
+	}
+	if err := o.configErrors(); err != nil {
+		return err
+	}
 	if o.Cluster.Live {
 		o.paths = args
 		return nil
@@ -157,7 +162,8 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 	if len(o.builtins) > 0 {
 		return fields.PrintBuiltins(o.Out, o.builtins, o.Output)
 	}
-	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), o.CRDs, o.In, false)
+	o.resolved(false, report.Error, nil)
+	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), &o.sourceOptions, o.IOStreams, false)
 	if err != nil {
 		return err
 	}

@@ -13,19 +13,19 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/prune"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // PruneOptions prints custom resources as the server would store them.
 type PruneOptions struct {
-	CRDs     []string
 	Defaults bool
 	Output   string
 	DryRun   bool
 	InPlace  bool
 	NoColor  bool
 	Cluster  clusterOptions
-	Missing  missingOptions
+	sourceOptions
 
 	paths []string
 	flags *pflag.FlagSet
@@ -79,14 +79,13 @@ objects? Without --crd, the cluster's CRD of each kind is used.`,
 		},
 	}
 	f := c.Flags()
-	f.StringArrayVar(&o.CRDs, "crd", nil, "A file or directory of CRDs, in addition to the CRDs among the inputs (repeatable)")
+	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs, in addition to the CRDs among the inputs and the configuration's crds: (repeatable)")
 	f.BoolVar(&o.Defaults, "defaults", false, "Apply the schema's defaults too, as the server does after pruning")
 	f.StringVarP(&o.Output, "output", "o", o.Output, "Output format: yaml or json (a v1 List)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "Print a unified diff of what would be pruned, per file; exit 1 when anything would be")
 	f.BoolVar(&o.InPlace, "in-place", false, "Rewrite the files in place (atomically), keeping comments and key order")
 	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the diff (NO_COLOR is honoured too)")
 	o.Cluster.addFlags(f, "Read the arguments from the cluster: resource references such as widgets.example.com or widgets.example.com/NAME (with -n or -A)", true)
-	o.Missing.addFlags(f)
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"yaml", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
@@ -95,7 +94,10 @@ objects? Without --crd, the cluster's CRD of each kind is used.`,
 func (o *PruneOptions) Complete(c *cobra.Command, args []string) error {
 	o.paths = args
 	o.flags = c.Flags()
-	return nil
+	if err := o.sourceOptions.complete(o.flags); err != nil {
+		return err
+	}
+	return o.configErrors()
 }
 
 // Validate rejects bad combinations, without I/O.
@@ -130,7 +132,8 @@ func (o *PruneOptions) Validate() error {
 
 // Run prunes and prints.
 func (o *PruneOptions) Run(ctx context.Context) error {
-	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), o.CRDs, o.In, false)
+	o.resolved(false, report.Error, nil)
+	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), &o.sourceOptions, o.IOStreams, false)
 	if err != nil {
 		return err
 	}
