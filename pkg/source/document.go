@@ -362,7 +362,7 @@ var contextProblems = map[string]bool{
 }
 
 var (
-	anchorRE = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
+	anchorRE = regexp.MustCompile(`unknown anchor '(.*)' referenced|anchor '(.*)' value contains itself`)
 	decodeRE = regexp.MustCompile("cannot decode \\S+ `(.*)` as a (\\S+)$")
 	// The YAML 1.1 infinities and NaN, which JSON cannot hold.
 	infRE = regexp.MustCompile(`^([-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))$`)
@@ -390,7 +390,7 @@ func errorPos(err error, c chunk, root *yaml.Node) (Pos, string) {
 		return Pos{Line: n.Line, Column: n.Column}, msg
 	}
 	if m := anchorRE.FindStringSubmatch(msg); m != nil {
-		if p, ok := findAlias(c.text, m[1]); ok {
+		if p, ok := findAlias(c.text, m[1]+m[2]); ok {
 			return c.filePos(p), msg
 		}
 	}

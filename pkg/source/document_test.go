@@ -170,7 +170,7 @@ func TestParse(t *testing.T) {
 				{rule: RuleDuplicate, line: 7, col: 3, field: "spec.true", msg: `duplicate field "spec.true"`},
 				{rule: RuleYAML11Key, line: 7, col: 3, field: "spec.true", msg: `key "y" is YAML 1.1's boolean true as kubectl reads it (the object gets a field "true"); quote it ("y") to keep the name`},
 			},
-			count:    1,
+			count: 1,
 		},
 		{
 			name: "kind List expands",

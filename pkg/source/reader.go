@@ -106,23 +106,13 @@ func (r *DocReader) Next() (*File, error) {
 			continue
 		case modeYAML:
 			p, ok := r.cutYAML()
-			if r.w.err != nil {
-				r.mode = modeDone
-				continue
-			}
 			if !ok {
 				r.mode = modeDone
-				if len(p.bad) == 0 {
-					continue
-				}
+				continue
 			}
 			f = r.yamlFile(p)
 		case modeJSON:
 			f = r.nextJSON()
-			if r.w.err != nil {
-				r.mode = modeDone
-				continue
-			}
 		case modeDone:
 			if r.w.err != nil {
 				name := r.path
@@ -141,11 +131,9 @@ func (r *DocReader) Next() (*File, error) {
 // leading white space within the first 4096 bytes.
 func (r *DocReader) start() {
 	w := &r.w
+	// A read error shows when the documents before it are read, as in
+	// kubectl, whose Peek ignores it.
 	for len(w.buf) < jsonPeek && w.more() {
-	}
-	if w.err != nil {
-		r.mode = modeDone
-		return
 	}
 	if hasJSONPrefix(w.buf[:min(len(w.buf), jsonPeek)]) {
 		r.mode = modeJSON
@@ -176,7 +164,8 @@ type piece struct {
 // current document; when the current document is still empty, the
 // separator line becomes part of the next one (so a leading "---" after
 // comments does not start a second document once empty documents are
-// dropped). ok is false when the stream has nothing left.
+// dropped). ok is false when the stream has nothing left, or when
+// reading it failed before the document's end.
 func (r *DocReader) cutYAML() (p piece, ok bool) {
 	w := &r.w
 	w.start = w.pos
@@ -213,7 +202,7 @@ func (r *DocReader) cutYAML() (p piece, ok bool) {
 		}
 	}
 	end := w.offset(w.pos)
-	if end == start {
+	if end == start || w.err != nil {
 		return p, false
 	}
 	p.size = end - start
@@ -341,10 +330,14 @@ type feed struct{ r *DocReader }
 
 func (f feed) Read(p []byte) (int, error) {
 	w := &f.r.w
+	held := w.pos - w.start
+	if held > f.r.MaxDocumentSize {
+		return 0, errTooLarge
+	}
+	// Hand out no more than the bound plus one byte past the end of the
+	// last value, so that a value over it stops the decoder.
+	p = p[:min(len(p), f.r.MaxDocumentSize+1-held)]
 	if w.pos == len(w.buf) {
-		if len(w.buf)-w.start > f.r.MaxDocumentSize {
-			return 0, errTooLarge
-		}
 		if !w.more() {
 			if w.err != nil {
 				return 0, w.err
@@ -388,7 +381,7 @@ func (r *DocReader) nextJSON() *File {
 		r.cur = f.parseJSON(raw, r.cur)
 		r.count += f.Count
 		return f
-	case err == io.EOF, w.err != nil:
+	case err == io.EOF, w.err != nil && err == w.err:
 		r.mode = modeDone
 		return f
 	case errors.Is(err, errTooLarge):
