@@ -221,20 +221,21 @@ func TestRead(t *testing.T) {
 	}
 	missing := filepath.Join(dir, "nope.yaml")
 	tests := []struct {
-		name    string
-		path    string
-		stdin   io.Reader
-		file    string // File.Path on success
-		wantErr string
+		name     string
+		path     string
+		stdin    io.Reader
+		file     string // File.Path on success
+		tooLarge bool   // the only document is over the size bound
+		wantErr  string
 	}{
 		{name: "file", path: good, file: good},
 		{name: "stdin", path: "-", stdin: strings.NewReader(cm2), file: StdinPath},
 		{name: "missing file", path: missing, wantErr: "read " + missing + ": no such file or directory"},
 		{name: "directory", path: dir, wantErr: "read " + dir + ": is a directory"},
 		{
-			name: "stdin beyond the size limit", path: "-",
-			stdin:   io.LimitReader(zeros{}, MaxFileSize+10),
-			wantErr: fmt.Sprintf("read %s: larger than %d MiB", StdinPath, MaxFileSize>>20),
+			// A document over the bound is a finding, not a refusal.
+			name: "stdin beyond the size bound", path: "-",
+			stdin: io.LimitReader(zeros{}, DefaultMaxDocumentSize+10), file: StdinPath, tooLarge: true,
 		},
 	}
 	for _, tt := range tests {
@@ -252,6 +253,12 @@ func TestRead(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tt.tooLarge {
+				if f.Path != tt.file || f.Count != 1 || len(f.Findings) != 1 || f.Findings[0].Rule != RuleDocumentSize {
+					t.Errorf("got Path %q, Count %d, findings %+v; want one %s finding", f.Path, f.Count, f.Findings, RuleDocumentSize)
+				}
+				return
 			}
 			if f.Path != tt.file || len(f.Documents) != 1 || f.Documents[0].File != tt.file {
 				t.Errorf("got Path %q and %d documents, want %q and 1", f.Path, len(f.Documents), tt.file)

@@ -95,6 +95,8 @@ func newBytesReader(path string, data []byte) *DocReader {
 // separator before an empty document). Next returns io.EOF at the end of
 // the stream, and an *InputError naming the path when reading fails.
 func (r *DocReader) Next() (*File, error) {
+	// A line just over the bound is held whole, plus its head.
+	r.w.most = r.MaxDocumentSize + headSize
 	for {
 		if r.err != nil {
 			return nil, r.err
@@ -278,6 +280,13 @@ func (r *DocReader) yamlFile(p piece) *File {
 	}
 	fallback := r.fallback
 	r.fallback = nil
+	if fallback != nil && len(p.bad) > 0 {
+		// kubectl's YAMLReader fails on the separator, so it reports the
+		// JSON decoder's error instead.
+		fallback.Document = r.count
+		f.Findings[0] = *fallback
+		fallback = nil
+	}
 	switch {
 	case p.over:
 		f.tooLarge(Pos{Line: p.line, Column: p.col0 + 1}, p.size, r.MaxDocumentSize)

@@ -28,6 +28,9 @@ type window struct {
 	fixed bool
 	// empty counts reads in a row that returned nothing.
 	empty int
+	// most is the most the caller will hold (0: no bound known): growing
+	// the buffer far beyond it would only waste memory.
+	most int
 }
 
 // more reads from the stream into the window. It reports whether the
@@ -53,7 +56,11 @@ func (w *window) more() bool {
 		w.reset(w.buf[:held])
 	}
 	if len(w.buf) == cap(w.buf) {
-		nb := make([]byte, len(w.buf), max(2*cap(w.buf), readSize))
+		size := max(2*cap(w.buf), readSize)
+		if w.most > 0 {
+			size = min(size, max(w.most, len(w.buf))+readSize)
+		}
+		nb := make([]byte, len(w.buf), size)
 		copy(nb, w.buf)
 		w.buf = nb
 	}
