@@ -13,6 +13,8 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 )
 
 // fuzzSeeds are small real manifests and the hostile inputs of
@@ -67,24 +69,9 @@ spec:
 	"a: .inf\nb: !!int x\nc: !!binary '!'\n~: null\n",
 }
 
-// corpusSeeds adds the smallest files of the shared corpus, if it is
-// there: fuzzing must not need it.
+// corpusSeeds adds the smallest files of the corpus.
 func corpusSeeds(f *testing.F) {
-	dir := os.Getenv("CRDLINT_CORPUS")
-	if dir == "" {
-		wd, _ := os.Getwd()
-		for d := wd; dir == "" && filepath.Dir(d) != d; d = filepath.Dir(d) {
-			for _, c := range []string{filepath.Join(d, "shared", "corpus"), filepath.Join(d, "..", "shared", "corpus")} {
-				if st, err := os.Stat(c); err == nil && st.IsDir() {
-					dir = c
-					break
-				}
-			}
-		}
-	}
-	if dir == "" {
-		return
-	}
+	dir := testutil.CorpusDir(f)
 	for _, sub := range []string{"crds", "crs"} {
 		ents, err := os.ReadDir(filepath.Join(dir, sub))
 		if err != nil {
