@@ -649,46 +649,56 @@ func lookupPair(m *yaml.Node, key string, depth int) (k, v *yaml.Node) {
 
 // keyFindings reports every mapping key that repeats an earlier key of
 // the same mapping, at the repeated key, in the strict decoder's words,
-// and every plain key that kubectl's YAML 1.1 turns into a boolean.
+// and every plain key that kubectl's YAML 1.1 turns into a boolean; in
+// document order.
 func keyFindings(root *yaml.Node, file string, index int) []report.Finding {
 	type frame struct {
 		n    *yaml.Node
 		path *step
+		// key is the key whose value n is, dup whether it repeats one.
+		key *yaml.Node
+		dup bool
 	}
 	var out []report.Finding
-	stack := []frame{{root, nil}}
+	stack := []frame{{n: root}}
 	for len(stack) > 0 {
 		fr := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		switch fr.n.Kind {
+		if k := fr.key; k != nil {
+			if fr.dup {
+				field := fr.path.String()
+				out = append(out, report.Finding{
+					Rule: RuleDuplicate, Severity: report.Warning, File: file, Document: index,
+					Line: k.Line, Column: k.Column, Field: field,
+					Message: fmt.Sprintf("duplicate field %q", field),
+				})
+			}
+			if yaml11Bool(k) {
+				out = append(out, report.Finding{
+					Rule: RuleYAML11Key, Severity: report.Warning, File: file, Document: index,
+					Line: k.Line, Column: k.Column, Field: fr.path.String(),
+					Message: fmt.Sprintf("key %q is YAML 1.1's boolean %s as kubectl reads it (the object gets a field %q); quote it (%q) to keep the name",
+						k.Value, fr.path.name, fr.path.name, k.Value),
+				})
+			}
+		}
+		switch c := fr.n.Content; fr.n.Kind {
 		case yaml.MappingNode:
-			seen := make(map[string]bool, len(fr.n.Content)/2)
-			for i := 0; i+1 < len(fr.n.Content); i += 2 {
-				k := fr.n.Content[i]
-				name := keyString(k)
-				p := &step{parent: fr.path, name: name, index: -1}
-				if seen[name] && !isMerge(k) {
-					field := p.String()
-					out = append(out, report.Finding{
-						Rule: RuleDuplicate, Severity: report.Warning, File: file, Document: index,
-						Line: k.Line, Column: k.Column, Field: field,
-						Message: fmt.Sprintf("duplicate field %q", field),
-					})
-				}
-				if yaml11Bool(k) {
-					out = append(out, report.Finding{
-						Rule: RuleYAML11Key, Severity: report.Warning, File: file, Document: index,
-						Line: k.Line, Column: k.Column, Field: p.String(),
-						Message: fmt.Sprintf("key %q is YAML 1.1's boolean %s as kubectl reads it (the object gets a field %q); quote it (%q) to keep the name",
-							k.Value, name, name, k.Value),
-					})
-				}
-				seen[name] = true
-				stack = append(stack, frame{fr.n.Content[i+1], p})
+			names := make([]string, len(c)/2)
+			dups := make([]bool, len(c)/2)
+			seen := make(map[string]bool, len(c)/2)
+			for i := range names {
+				k := c[2*i]
+				names[i] = keyString(k)
+				dups[i] = seen[names[i]] && !isMerge(k)
+				seen[names[i]] = true
+			}
+			for i := len(names) - 1; i >= 0; i-- {
+				stack = append(stack, frame{n: c[2*i+1], path: &step{parent: fr.path, name: names[i], index: -1}, key: c[2*i], dup: dups[i]})
 			}
 		case yaml.SequenceNode:
-			for i, c := range fr.n.Content {
-				stack = append(stack, frame{c, &step{parent: fr.path, index: i}})
+			for i := len(c) - 1; i >= 0; i-- {
+				stack = append(stack, frame{n: c[i], path: &step{parent: fr.path, index: i}})
 			}
 		}
 	}
