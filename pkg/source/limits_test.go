@@ -297,7 +297,7 @@ func TestDocReaderSizeBound(t *testing.T) {
 					}
 				}
 				if len(sized) != 1 || sized[0].Line != tt.line || sized[0].Column != 1 || sized[0].Document != tt.doc ||
-					!strings.Contains(sized[0].Message, "over the 1.0 KiB a document may have here") {
+					!strings.Contains(sized[0].Message, "larger than the 1 KiB a document may have here") {
 					t.Errorf("chunked %v: got size findings %+v, want one at line %d, document %d", chunked, sized, tt.line, tt.doc)
 				}
 				var texts []bool
@@ -348,6 +348,69 @@ func TestDocReaderEndlessLine(t *testing.T) {
 	t.Logf("%d MiB line read in %v, live heap grown by %d KiB", size>>20, elapsed, grown>>10)
 	if grown > 8<<20 {
 		t.Errorf("live heap grew by %d KiB, want at most a few times the 1 MiB bound", grown>>10)
+	}
+}
+
+// endless reads head, then fill (x when empty) forever.
+type endless struct {
+	head, fill string
+	i          int
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	n := copy(p, e.head)
+	e.head = e.head[n:]
+	if e.fill == "" {
+		e.fill = "x"
+	}
+	for i := n; i < len(p); i++ {
+		p[i] = e.fill[e.i%len(e.fill)]
+		e.i++
+	}
+	return len(p), nil
+}
+
+// TestDocReaderEndless: a document that never ends (a FIFO fed forever)
+// is a finding as soon as it crosses the bound, YAML or JSON, on one line
+// or many; the documents before it come first.
+func TestDocReaderEndless(t *testing.T) {
+	tests := []struct {
+		name, head, fill string
+		line             int
+	}{
+		{"YAML, one line", cm1 + "---\ndata: ", "", 8},
+		{"YAML, many lines", cm1 + "---\ndata: |\n", "  x\n", 8},
+		{"JSON", `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}` + "\n" + `{"data": "`, "", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := NewDocReader("fifo", &endless{head: tt.head, fill: tt.fill})
+			r.MaxDocumentSize = 1 << 20
+			done := make(chan []*File, 1)
+			go func() {
+				var files []*File
+				for range 2 {
+					f, err := r.Next()
+					if err != nil {
+						break
+					}
+					files = append(files, f)
+				}
+				done <- files
+			}()
+			select {
+			case files := <-done:
+				if len(files) != 2 || len(files[0].Documents) != 1 {
+					t.Fatalf("got %d Files, want the document before and the finding", len(files))
+				}
+				x := files[1].Findings
+				if len(x) != 1 || x[0].Rule != RuleDocumentSize || x[0].Line != tt.line || x[0].Document != 1 {
+					t.Errorf("got findings %+v, want one %s at line %d, document 1", x, RuleDocumentSize, tt.line)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("no finding after 20 s")
+			}
+		})
 	}
 }
 

@@ -67,6 +67,11 @@ type DocReader struct {
 	// fallback is the JSON error that kubectl reports if the first YAML
 	// document after it does not decode either.
 	fallback *report.Finding
+	// skip is set when the document over the bound that the last File
+	// reported is still to be passed over: the finding comes as soon as
+	// the bound is crossed, not when an endless document would end.
+	// midLine is set when that happened inside a line.
+	skip, midLine bool
 }
 
 // NewDocReader returns a reader of the documents of r; path names them
@@ -154,9 +159,8 @@ type piece struct {
 	text []byte
 	// line and col0 are where the text starts.
 	line, col0 int
-	// size is the text's length; over is set when it exceeds the bound
-	// and text was not kept.
-	size int64
+	// over is set when the text exceeds the bound: it is not kept, and
+	// the rest of the document is still to be skipped.
 	over bool
 	bad  []badSeparator
 }
@@ -166,39 +170,52 @@ type piece struct {
 // current document; when the current document is still empty, the
 // separator line becomes part of the next one (so a leading "---" after
 // comments does not start a second document once empty documents are
-// dropped). ok is false when the stream has nothing left, or when
-// reading it failed before the document's end.
+// dropped). A document is returned (over) as soon as it goes over the
+// bound, its rest skipped by the next call: an endless one is a finding
+// too. ok is false when the stream has nothing left, or when reading it
+// failed before the document's end.
 func (r *DocReader) cutYAML() (p piece, ok bool) {
 	w := &r.w
+	if r.skip {
+		r.skip = false
+		if p.bad, ok = r.skipYAML(); !ok {
+			return p, false
+		}
+	}
 	w.start = w.pos
 	start := w.offset(w.pos)
 	p.line, p.col0 = r.cur.line, r.cur.col
 	for {
 		ls := w.offset(w.pos)
 		lineNo, lineCol := r.cur.line, r.cur.col
-		limit := int64(-1)
-		if !p.over {
-			limit = int64(r.MaxDocumentSize) - (ls - start)
-		}
-		line, n, whole, more := r.nextLine(limit)
-		if !more {
+		line, n, whole, ended := r.nextLine(int64(r.MaxDocumentSize) - (ls - start))
+		if n == 0 {
 			break
 		}
-		r.cur.line, r.cur.col, r.cur.off = r.cur.line+1, 0, r.cur.off+n
-		if !whole {
-			p.over = true
+		r.cur.off += n
+		if ended {
+			r.cur.line, r.cur.col = r.cur.line+1, 0
 		}
-		if !bytes.HasPrefix(line, []byte("---")) {
-			continue
-		}
-		if rest := strings.TrimSpace(string(line[3:])); rest != "" && rest[0] != '#' {
-			p.bad = append(p.bad, badSeparator{line: lineNo, col: lineCol + 4, rest: rest})
-		}
-		if ls > start {
-			p.size = ls - start
-			if !p.over {
-				p.text = r.keep(w.buf[w.index(start):w.index(ls)])
+		sep := bytes.HasPrefix(line, []byte("---"))
+		if sep {
+			if rest := strings.TrimSpace(string(line[3:])); rest != "" && rest[0] != '#' {
+				p.bad = append(p.bad, badSeparator{line: lineNo, col: lineCol + 4, rest: rest})
 			}
+		}
+		if sep && ls > start {
+			// The separator ends the document whatever its length; its
+			// rest, if any, is no document's.
+			p.text = r.keep(w.buf[w.index(start):w.index(ls)])
+			w.start = w.pos
+			if !ended {
+				r.skipLine()
+			}
+			return p, true
+		}
+		if !whole {
+			// The document goes over the bound with this line, which
+			// does not end it: the finding now, the rest later.
+			p.over, r.skip, r.midLine = true, true, !ended
 			w.start = w.pos
 			return p, true
 		}
@@ -207,12 +224,41 @@ func (r *DocReader) cutYAML() (p piece, ok bool) {
 	if end == start || w.err != nil {
 		return p, false
 	}
-	p.size = end - start
-	if !p.over {
-		p.text = r.keep(w.buf[w.index(start):w.pos])
-	}
+	p.text = r.keep(w.buf[w.index(start):w.pos])
 	w.start = w.pos
 	return p, true
+}
+
+// skipYAML passes over the rest of a document over the bound, up to and
+// including the "---" line that ends it, holding no more than a line's
+// head. ok is false when the stream ends first.
+func (r *DocReader) skipYAML() (bad []badSeparator, ok bool) {
+	w := &r.w
+	if r.midLine {
+		r.midLine = false
+		r.skipLine()
+	}
+	for {
+		w.start = w.pos
+		lineNo, lineCol := r.cur.line, r.cur.col
+		line, n, _, ended := r.nextLine(headSize)
+		if n == 0 {
+			return bad, false
+		}
+		r.cur.off += n
+		if ended {
+			r.cur.line, r.cur.col = r.cur.line+1, 0
+		} else {
+			r.skipLine()
+		}
+		if bytes.HasPrefix(line, []byte("---")) {
+			if rest := strings.TrimSpace(string(line[3:])); rest != "" && rest[0] != '#' {
+				bad = append(bad, badSeparator{line: lineNo, col: lineCol + 4, rest: rest})
+			}
+			w.start = w.pos
+			return bad, true
+		}
+	}
 }
 
 // keep returns text that outlives the window: the caller's bytes when the
@@ -224,49 +270,56 @@ func (r *DocReader) keep(b []byte) []byte {
 	return bytes.Clone(b)
 }
 
-// nextLine moves past the next line (up to and including its "\n") and
-// returns it, as a slice of the window when it fits within limit bytes,
-// else (whole=false) its first headSize bytes, the rest dropped unread
-// into memory. n is the line's length; more is false at the end of the
-// stream.
-func (r *DocReader) nextLine(limit int64) (line []byte, n int64, whole, more bool) {
+// nextLine moves past the next line, up to and including its "\n", and
+// returns it as a slice of the window; ended reports that the line ended
+// (at "\n" or the end of the stream). A line longer than limit bytes is
+// cut short as soon as that is known (whole false, ended false unless
+// its "\n" was in view): line is then a copy of its first headSize bytes
+// and the caller skips the rest. n is how many bytes were passed; 0 at
+// the end of the stream.
+func (r *DocReader) nextLine(limit int64) (line []byte, n int64, whole, ended bool) {
 	w := &r.w
 	ls := w.offset(w.pos)
-	var head []byte
-	whole = true
 	for {
-		from := w.pos
 		i := bytes.IndexByte(w.buf[w.pos:], '\n')
 		end := len(w.buf)
 		if i >= 0 {
 			end = w.pos + i + 1
 		}
-		if whole && w.offset(end)-ls > limit {
-			whole = false
-			from = w.index(ls)
-		}
-		if !whole && len(head) < headSize {
-			head = append(head, w.buf[from:min(end, from+headSize-len(head))]...)
+		if w.offset(end)-ls > limit {
+			from := w.index(ls)
+			line = bytes.Clone(w.buf[from:min(end, from+headSize)])
+			w.pos = end
+			return line, w.offset(end) - ls, false, i >= 0
 		}
 		w.pos = end
-		if i >= 0 {
-			break
-		}
-		if !whole {
-			w.start = w.pos
-		}
-		if !w.more() {
+		if i >= 0 || !w.more() {
 			break
 		}
 	}
 	n = w.offset(w.pos) - ls
-	switch {
-	case n == 0:
-		return nil, 0, true, false
-	case whole:
-		return w.buf[w.index(ls):w.pos], n, true, true
+	return w.buf[w.index(ls):w.pos], n, true, n > 0
+}
+
+// skipLine passes over the rest of the current line without holding it.
+func (r *DocReader) skipLine() {
+	w := &r.w
+	for {
+		i := bytes.IndexByte(w.buf[w.pos:], '\n')
+		if i >= 0 {
+			r.cur.off += int64(i + 1)
+			r.cur.line, r.cur.col = r.cur.line+1, 0
+			w.pos += i + 1
+			w.start = w.pos
+			return
+		}
+		r.cur.off += int64(len(w.buf) - w.pos)
+		w.pos = len(w.buf)
+		w.start = w.pos
+		if !w.more() {
+			return
+		}
 	}
-	return head, n, false, true
 }
 
 // yamlFile parses one cut YAML document.
@@ -289,7 +342,7 @@ func (r *DocReader) yamlFile(p piece) *File {
 	}
 	switch {
 	case p.over:
-		f.tooLarge(Pos{Line: p.line, Column: p.col0 + 1}, p.size, r.MaxDocumentSize)
+		f.tooLarge(Pos{Line: p.line, Column: p.col0 + 1}, r.MaxDocumentSize)
 	case p.text != nil:
 		c := newChunk(p.text, p.line)
 		c.col0 = p.col0
@@ -305,12 +358,12 @@ func (r *DocReader) yamlFile(p piece) *File {
 }
 
 // tooLarge records a document over the size bound.
-func (f *File) tooLarge(at Pos, size int64, limit int) {
+func (f *File) tooLarge(at Pos, limit int) {
 	f.Findings = append(f.Findings, report.Finding{
 		Rule: RuleDocumentSize, Severity: report.Error, File: f.Path, Document: f.Base + f.Count,
 		Line: at.Line, Column: at.Column,
-		Message: fmt.Sprintf("document is %s, over the %s a document may have here: it is not read (the API server refuses request bodies over 3 MiB)",
-			sizeString(size), sizeString(int64(limit))),
+		Message: fmt.Sprintf("document is larger than the %s a document may have here: it is not read (the API server refuses request bodies over 3 MiB)",
+			sizeString(int64(limit))),
 	})
 	f.Count++
 	f.Texts = append(f.Texts, nil)
@@ -325,6 +378,8 @@ func sizeString(n int64) string {
 		return fmt.Sprintf("%d MiB", n>>20)
 	case n >= 1<<20:
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
 	case n >= 1<<10:
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
@@ -369,11 +424,18 @@ func (f feed) Read(p []byte) (int, error) {
 // stream).
 func (r *DocReader) nextJSON() *File {
 	w := &r.w
+	f := &File{Path: r.path, Base: r.count}
+	if r.skip {
+		r.skip = false
+		if !r.skipJSON() {
+			r.mode = modeDone
+			return f
+		}
+	}
 	if r.dec == nil {
 		r.dec = json.NewDecoder(feed{r})
 		r.decBase = w.offset(w.start)
 	}
-	f := &File{Path: r.path, Base: r.count}
 	var raw json.RawMessage
 	err := r.dec.Decode(&raw)
 	switch {
@@ -394,7 +456,17 @@ func (r *DocReader) nextJSON() *File {
 		r.mode = modeDone
 		return f
 	case errors.Is(err, errTooLarge):
-		r.skipJSON(f)
+		// The finding now, at the value's start; the rest of the value
+		// is skipped by the next call.
+		r.dec, r.skip = nil, true
+		w.pos = w.start
+		for w.pos < len(w.buf) && isJSONSpace(w.buf[w.pos]) {
+			w.pos++
+		}
+		r.cur.to(w, w.offset(w.pos))
+		w.start = w.pos
+		f.tooLarge(r.cur.pos(), r.MaxDocumentSize)
+		r.count += f.Count
 		return f
 	}
 	at, msg := r.jsonError(err)
@@ -482,24 +554,11 @@ func (r *DocReader) skipSpace() bool {
 	return true
 }
 
-// skipJSON passes over a JSON value that is over the size bound without
-// holding it, and restarts the decoder after it.
-func (r *DocReader) skipJSON(f *File) {
+// skipJSON passes over a JSON value that is over the size bound, from
+// its first byte at the window's start, without holding it. It reports
+// false when the stream ends first.
+func (r *DocReader) skipJSON() bool {
 	w := &r.w
-	r.dec = nil
-	w.pos = w.start
-	// The value starts after white space.
-	for {
-		for w.pos < len(w.buf) && isJSONSpace(w.buf[w.pos]) {
-			w.pos++
-		}
-		if w.pos < len(w.buf) || !w.more() {
-			break
-		}
-	}
-	r.cur.to(w, w.offset(w.pos))
-	at := r.cur.pos()
-	start := r.cur.off
 	var s jsonSkipper
 	for !s.done {
 		n := s.scan(w.buf[w.pos:])
@@ -507,11 +566,10 @@ func (r *DocReader) skipJSON(f *File) {
 		w.pos += n
 		w.start = w.pos
 		if !s.done && !w.more() {
-			break
+			return false
 		}
 	}
-	f.tooLarge(at, r.cur.off-start, r.MaxDocumentSize)
-	r.count += f.Count
+	return true
 }
 
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
