@@ -122,8 +122,7 @@ func (r *DocReader) Next() (*File, error) {
 			f = r.nextJSON()
 		case modeDone:
 			if r.w.err != nil {
-				name := r.path
-				r.err = &InputError{pathError(name, r.w.err)}
+				r.err = &InputError{pathError(r.path, r.w.err)}
 				return nil, r.err
 			}
 			return nil, io.EOF
