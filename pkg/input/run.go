@@ -28,6 +28,39 @@ type Run struct {
 	// CRDs are the files of --crd, or nil.
 	CRDs    *Set
 	Catalog *crd.Catalog
+
+	fillErr error
+	counts  []int
+}
+
+// NewRun prepares a run: the CRD sources fill the catalogue (at its Extra
+// layer) when it is first read, whether the inputs or live objects need
+// it.
+func NewRun(inputs, crds *Set, cat *crd.Catalog) *Run {
+	r := &Run{Inputs: inputs, CRDs: crds, Catalog: cat}
+	if crds != nil && len(crds.Files) > 0 {
+		cat.Fill(func() { r.counts, r.fillErr = crds.collect(context.Background(), cat) })
+	}
+	return r
+}
+
+// Done says what went wrong with the CRD sources: one that could not be
+// read, or one that yields no CRD — a mistake a run must not pass over,
+// even when no custom resource needed the catalogue.
+func (r *Run) Done() error {
+	if r.CRDs == nil || len(r.CRDs.labels) == 0 {
+		return nil
+	}
+	r.Catalog.Len()
+	if r.fillErr != nil {
+		return r.fillErr
+	}
+	for a, label := range r.CRDs.labels {
+		if a >= len(r.counts) || r.counts[a] == 0 {
+			return inputErrorf("%s: no CustomResourceDefinition found", label)
+		}
+	}
+	return nil
 }
 
 // Visitor is a command's work on the documents of a Run.
@@ -132,11 +165,6 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 		}
 		keep[i].crds = nil
 	}
-	var fillErr error
-	var counts []int
-	if r.CRDs != nil && len(r.CRDs.Files) > 0 {
-		r.Catalog.Fill(func() { counts, fillErr = r.CRDs.collect(ctx, r.Catalog) })
-	}
 	err = Parallel(ctx, len(in.Files), func(i int) error {
 		if in.Skip[i] != "" {
 			if v.Skipped != nil {
@@ -164,21 +192,7 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 	if err != nil {
 		return err
 	}
-	if r.CRDs == nil || len(r.CRDs.labels) == 0 {
-		return nil
-	}
-	// A CRD source that yields no CRD is a mistake the run must not pass
-	// over, even when no custom resource needed the catalogue.
-	r.Catalog.Len()
-	if fillErr != nil {
-		return fillErr
-	}
-	for a, label := range r.CRDs.labels {
-		if a >= len(counts) || counts[a] == 0 {
-			return inputErrorf("%s: no CustomResourceDefinition found", label)
-		}
-	}
-	return nil
+	return r.Done()
 }
 
 // collect adds the CRDs of every file of s to cat, at the Extra layer,

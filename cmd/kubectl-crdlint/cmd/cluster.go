@@ -91,7 +91,7 @@ func (o *clusterOptions) open(ctx context.Context, paths []string, src *sourceOp
 	if err != nil {
 		return nil, err
 	}
-	r := &input.Run{Inputs: in, CRDs: crds, Catalog: crd.NewCatalog(strict)}
+	r := input.NewRun(in, crds, crd.NewCatalog(strict))
 	if o.Live || o.CRDFromCluster {
 		c, err := o.connect()
 		if err != nil {

@@ -140,6 +140,9 @@ func (o *PruneOptions) Run(ctx context.Context) error {
 	sink := newPruneSink(o)
 	opts := prune.Options{Defaults: o.Defaults}
 	if o.Cluster.Live {
+		if err := run.Done(); err != nil {
+			return inputError(err)
+		}
 		if err := o.pruneLive(ctx, run.Catalog, opts, sink); err != nil {
 			return err
 		}
