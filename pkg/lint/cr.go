@@ -82,18 +82,7 @@ func (l *Linter) validate(d *source.Document, gvk schema.GroupVersionKind, v *cr
 	}
 	if len(vd.Errors) > 0 {
 		x := v.Explain(vd)
-		for _, e := range vd.Errors {
-			f := finding(d, classifyCR(e, x), report.Error, e.Field, e.ErrorBody())
-			if e.Field == "<nil>" {
-				// Junctor errors name their field inside the message.
-				if m := junctorRE.FindStringSubmatch(e.ErrorBody()); m != nil {
-					if pos, ok := d.Locate(m[1] + m[2]); ok {
-						f.Line, f.Column = pos.Line, pos.Column
-					}
-				}
-			}
-			out = append(out, f)
-		}
+		out = append(out, errorFindings(d, vd.Errors, func(e *field.Error) string { return classifyCR(e, x) }, RuleCRCELSkipped)...)
 	}
 	for _, w := range vd.Warnings {
 		path := ""
@@ -162,4 +151,56 @@ func (l *Linter) lookupFindings(d *source.Document, err error) []report.Finding 
 		return []report.Finding{finding(d, RuleCRVersion, report.Error, "apiVersion", le.Error())}
 	}
 	return []report.Finding{finding(d, RuleCRCRDRejected, report.Error, "kind", le.Error())}
+}
+
+// errorFindings positions a verdict's errors on d, each under the rule
+// classify names, in one path notation: a root error names no field (or
+// the field a junctor error names in its text), a scale path loses its
+// leading dot. The server's note that CEL rules were skipped because of
+// the other errors gets its own rule (skipped), positioned after the
+// errors it depends on so that it reads after them.
+func errorFindings(d *source.Document, errs field.ErrorList, classify func(*field.Error) string, skipped string) []report.Finding {
+	var out []report.Finding
+	skip := -1
+	for _, e := range errs {
+		path := e.Field
+		if path == "<nil>" {
+			path = ""
+		}
+		rule := ""
+		if celSkipped(e) {
+			rule = skipped
+			path = ""
+		} else {
+			rule = classify(e)
+		}
+		f := finding(d, rule, report.Error, strings.TrimPrefix(path, "."), body(e))
+		if e.Field == "<nil>" && rule != skipped {
+			// Junctor errors name their field inside the message.
+			if m := junctorRE.FindStringSubmatch(e.ErrorBody()); m != nil {
+				if pos, ok := d.Locate(m[1] + m[2]); ok {
+					f.Line, f.Column = pos.Line, pos.Column
+				}
+			}
+		}
+		if rule == skipped {
+			skip = len(out)
+		}
+		out = append(out, f)
+	}
+	if skip >= 0 {
+		for i, f := range out {
+			if i != skip && (f.Line > out[skip].Line || f.Line == out[skip].Line && f.Column > out[skip].Column) {
+				out[skip].Line, out[skip].Column = f.Line, f.Column
+			}
+		}
+	}
+	return out
+}
+
+// celSkipped is the server's note that it did not run the CEL rules
+// because the object failed its other checks (a nil path, "some
+// validation rules were not checked").
+func celSkipped(e *field.Error) bool {
+	return strings.Contains(e.Detail, "some validation rules were not checked because the object was invalid")
 }

@@ -33,16 +33,24 @@ func (l *Linter) CRD(d *source.Document, def *crd.Definition) []report.Finding {
 			"Internal error occurred: the API server's CRD validation panics on this object ("+v.Panic+"), so the create fails with 500 Internal Server Error"))
 	}
 	for _, u := range v.Unknown {
-		out = append(out, l.adjust(finding(d, RuleUnknownField, report.Warning, quotedField(u), u)))
+		p := schemaPath(quotedField(u))
+		out = append(out, l.adjust(finding(d, RuleUnknownField, report.Warning, p, strings.Replace(u, quotedField(u), p, 1))))
 	}
 	if l.opts.Strict && len(v.Unknown) > 0 {
 		// Strict field validation stops the request at decoding (400).
 		return l.filter(dedupeFindings(out))
 	}
 	for _, e := range v.Errors {
-		for _, p := range translatePath(e.Field, len(def.V1.Spec.Versions)) {
-			out = append(out, finding(d, classify(e, p), report.Error, p, e.ErrorBody()))
+		p, at, shared := translatePath(e.Field, len(def.V1.Spec.Versions))
+		msg := translateText(body(e), len(def.V1.Spec.Versions))
+		if shared > 1 {
+			// The server checks a schema all versions share once: one
+			// finding, at the first version, saying where else it is.
+			msg += fmt.Sprintf(" (all %d versions share this %s)", shared, sharedWhat(e.Field))
 		}
+		f := finding(d, classify(e, at), report.Error, at, msg)
+		f.Field = p
+		out = append(out, f)
 	}
 	out = append(out, serverWarnings(d, def.V1, v)...)
 	out = append(out, beyondServer(d, def.V1, v)...)

@@ -48,6 +48,7 @@ const (
 	RuleUpdateUnpaired  = "update-unpaired"
 
 	RuleCRCEL           = "cr-cel"
+	RuleCRCELSkipped    = "cr-cel-skipped"
 	RuleCRCRDRejected   = "cr-crd-rejected"
 	RuleCRDecode        = "cr-decode"
 	RuleCRDeprecated    = "cr-deprecated-version"
@@ -69,6 +70,7 @@ const (
 // apart so that this list stays one line per rule.
 var Rules = withProse([]report.Rule{
 	{ID: RuleCRCEL, Severity: report.Error, Doc: "A custom resource fails an x-kubernetes-validations CEL rule (or its evaluation errs or runs out of budget); the server rejects it."},
+	{ID: RuleCRCELSkipped, Severity: report.Error, Doc: "The server did not run the CEL rules (x-kubernetes-validations) because the object failed its other checks; it says so as one more error, and the rules run once the others are fixed."},
 	{ID: RuleCRCRDRejected, Severity: report.Error, Doc: "The custom resource's CRD would itself be rejected, so the kind does not exist on the server."},
 	{ID: RuleCRDecode, Severity: report.Error, Doc: "The custom resource cannot be decoded (malformed metadata, an embedded resource's apiVersion or kind not a string); the server answers 400."},
 	{ID: RuleCRDeprecated, Severity: report.Warning, Doc: "The custom resource uses a deprecated version of its CRD; the server sends the CRD's deprecationWarning."},
@@ -147,6 +149,10 @@ var ruleByID = func() map[string]report.Rule {
 // and how to fix it, in Markdown. The rule pages (docs/rules/<ID>.md),
 // `kubectl crdlint explain` and SARIF's rule help all come from here.
 var ruleProse = map[string]struct{ why, fix string }{
+	RuleCRCELSkipped: {
+		why: "The server runs a custom resource's CEL rules only when the object passes its schema, metadata and list checks: with those errors it answers one more, saying the rules were not checked. Fixing the other errors can reveal CEL failures that were hidden, so the object is not done once they are fixed.",
+		fix: "Fix the other errors of the object first (they are listed before this one), then check again: the CEL rules then run and report their own failures, if any.",
+	},
 	RuleCRCEL: {
 		why: "The server evaluates every `x-kubernetes-validations` rule of the schema on create and update and rejects the object when one is false, when its evaluation fails, or when it runs out of its runtime cost budget. The message is the rule's `message` (or `messageExpression`), so it says what the CRD's author wanted.\n\n" +
 			"When the object also breaks its OpenAPI schema, the server does not evaluate the rules at all and says so with its own error (\"some validation rules were not checked because the object was invalid\"); fix the other errors first and the CEL rules are checked on the next run.",
