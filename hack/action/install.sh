@@ -40,7 +40,7 @@ source_hash() {
     local sum=sha256sum
     command -v sha256sum >/dev/null 2>&1 || sum="shasum -a 256"
     # shellcheck disable=SC2086 # $sum is a command and its flags.
-    find . -type f ! -path './.git/*' -print0 | LC_ALL=C sort -z | xargs -0 $sum | sha256
+    find . -type f ! -path ./.git ! -path './.git/*' -print0 | LC_ALL=C sort -z | xargs -0 $sum | sha256
   )
 }
 

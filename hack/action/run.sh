@@ -211,6 +211,36 @@ rebase_sarif() {
     }'
 }
 
+# findings_table prints the findings of the annotations in file $1 as a
+# Markdown table, at most $2 rows: GitHub shows only the first few
+# annotations of a step on the pull request, the summary shows more.
+findings_table() {
+  LC_ALL=C awk -v max="$2" '
+    function unesc(s) { gsub(/%0D/, "", s); gsub(/%0A/, " ", s); gsub(/%3A/, ":", s); gsub(/%2C/, ",", s); gsub(/%25/, "%", s); return s }
+    function cell(s) { gsub(/\|/, "\\|", s); gsub(/</, "\\&lt;", s); return s }
+    /^::(error|warning|notice) file=/ {
+      n++
+      if (n > max) next
+      if (n == 1) { print "| severity | where | rule | finding |"; print "| --- | --- | --- | --- |" }
+      level = substr($0, 3, index($0, " ") - 3)
+      props = substr($0, index($0, " ") + 1)
+      msg = substr(props, index(props, "::") + 2)
+      props = substr(props, 1, index(props, "::") - 1)
+      file = ""; line = ""; rule = ""
+      k = split(props, kv, ",")
+      for (i = 1; i <= k; i++) {
+        eq = index(kv[i], "=")
+        key = substr(kv[i], 1, eq - 1); val = unesc(substr(kv[i], eq + 1))
+        if (key == "file") file = val
+        else if (key == "line") line = val
+        else if (key == "title") rule = val
+      }
+      where = line == "" ? file : file ":" line
+      printf "| %s | `%s` | %s | %s |\n", level, cell(where), cell(rule), cell(unesc(msg))
+    }
+    END { if (n > max) printf "\n%d more findings are in the log.\n", n - max }' "$1"
+}
+
 # count_github prints "errors warnings" of the annotations in file $1.
 count_github() {
   awk '/^::error /{e++} /^::warning /{w++} END{printf "%d %d", e, w}' "$1"
@@ -307,7 +337,7 @@ main() {
   fi
 
   local verdict="passed"
-  ((code == 0)) || verdict="failed (findings at or above ${INPUT_FAIL_ON:-error})"
+  ((code == 0)) || verdict="failed: findings at or above fail-on"
   {
     echo "### kubectl-crdlint"
     echo
@@ -318,10 +348,10 @@ main() {
     if [[ -n "$sarif" ]]; then
       echo "SARIF report: \`$sarif\`."
     else
-      echo "Findings are annotations on the files."
+      findings_table "$tmp/annotations" 100
     fi
   } >>"${GITHUB_STEP_SUMMARY:-/dev/null}"
-  echo "kubectl-crdlint: ${errors:-?} errors, ${warnings:-?} warnings; $verdict"
+  echo "kubectl-crdlint: errors: ${errors:-?}, warnings: ${warnings:-?}; $verdict"
   exit "$code"
 }
 

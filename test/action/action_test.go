@@ -358,6 +358,15 @@ func TestActionAnnotations(t *testing.T) {
 				if !strings.Contains(run.summary, "| "+strings.ReplaceAll(tt.counts, " ", " | ")+" |") {
 					t.Errorf("job summary lacks the counts %s:\n%s", tt.counts, run.summary)
 				}
+				// Each finding is a row of the summary's table too.
+				for _, w := range tt.want {
+					level, rest, _ := strings.Cut(w, " ")
+					i := strings.LastIndex(rest, " ") // the file may have spaces
+					where, rule := rest[:i], rest[i+1:]
+					if row := fmt.Sprintf("| %s | `%s` | %s |", level, where, rule); !strings.Contains(run.summary, row) {
+						t.Errorf("job summary lacks the row %s:\n%s", row, run.summary)
+					}
+				}
 			} else {
 				// One annotation says why, and the summary shows it.
 				if !strings.Contains(run.stdout, "::error title=kubectl-crdlint") || !strings.Contains(run.stdout, tt.log) {

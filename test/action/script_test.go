@@ -163,3 +163,32 @@ func TestRebase(t *testing.T) {
 		})
 	}
 }
+
+// TestFindingsTable checks the job summary's table of findings: messages
+// unescaped, Markdown table syntax and HTML escaped, rows capped.
+func TestFindingsTable(t *testing.T) {
+	in := "::error file=a%2Cb.yaml,line=3,col=1,title=crd-cel::x | y <input>:1 100%25 done%0Anext\n" +
+		"not an annotation\n" +
+		"::warning file=c.yaml,line=4,col=2,title=unknown-field::z\n" +
+		"::warning file=d.yaml,title=yaml-syntax::w\n"
+	tests := []struct {
+		max  string
+		want string
+	}{
+		{"10", "| severity | where | rule | finding |\n| --- | --- | --- | --- |\n" +
+			"| error | `a,b.yaml:3` | crd-cel | x \\| y &lt;input>:1 100% done next |\n" +
+			"| warning | `c.yaml:4` | unknown-field | z |\n" +
+			"| warning | `d.yaml` | yaml-syntax | w |\n"},
+		{"1", "| severity | where | rule | finding |\n| --- | --- | --- | --- |\n" +
+			"| error | `a,b.yaml:3` | crd-cel | x \\| y &lt;input>:1 100% done next |\n" +
+			"\n2 more findings are in the log.\n"},
+	}
+	for _, tt := range tests {
+		t.Run("max "+tt.max, func(t *testing.T) {
+			got, ok := callScript(t, `findings_table /dev/stdin "$1"`, in, tt.max)
+			if !ok || got != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
