@@ -87,21 +87,21 @@ func TestActionInstall(t *testing.T) {
 	c := builtCache(t)
 	first := shared.run
 
-	setupGo := first.step("#2 actions/setup-go@v5")
-	if setupGo == nil || setupGo.skipped {
+	setupGo := first.step(t, "actions/setup-go@")
+	if setupGo.skipped {
 		t.Fatalf("first run: setup-go did not run; it must on a cache miss")
 	}
 	if want := filepath.Join(mustAbs(t, repoRoot), "go.mod"); setupGo.with["go-version-file"] != want {
 		t.Errorf("setup-go go-version-file = %q, want the action's own %q", setupGo.with["go-version-file"], want)
 	}
-	if got := first.step("install").outputs["built"]; got != "true" {
+	if got := first.step(t, "install").outputs["built"]; got != "true" {
 		t.Errorf("first run: install built = %q, want true", got)
 	}
-	save := first.step("#4 actions/cache/save@v4")
-	if save == nil || save.skipped {
+	save := first.step(t, "actions/cache/save@")
+	if save.skipped {
 		t.Fatalf("first run: the binary was not saved to the cache")
 	}
-	prepare := first.step("prepare").outputs
+	prepare := first.step(t, "prepare").outputs
 	if save.with["key"] != prepare["key"] || save.with["path"] != prepare["dir"] {
 		t.Errorf("saved %q under %q; want prepare's dir %q and key %q", save.with["path"], save.with["key"], prepare["dir"], prepare["key"])
 	}
@@ -144,25 +144,25 @@ func TestActionInstall(t *testing.T) {
 	if second.code != 0 {
 		t.Fatalf("second run failed at %s with exit %d", second.failed, second.code)
 	}
-	if s := second.step("cache"); s.outputs["cache-hit"] != "true" {
+	if s := second.step(t, "cache"); s.outputs["cache-hit"] != "true" {
 		t.Errorf("second run: cache-hit = %q, want true", s.outputs["cache-hit"])
 	}
-	for _, label := range []string{"#2 actions/setup-go@v5", "#4 actions/cache/save@v4"} {
-		if s := second.step(label); !s.skipped {
+	for _, label := range []string{"actions/setup-go@", "actions/cache/save@"} {
+		if s := second.step(t, label); !s.skipped {
 			t.Errorf("second run: %s ran on a cache hit", label)
 		}
 	}
-	if got := second.step("install").outputs["built"]; got != "false" {
+	if got := second.step(t, "install").outputs["built"]; got != "false" {
 		t.Errorf("second run: built = %q, want false", got)
 	}
 
 	// cache: false neither restores nor saves, and builds.
 	third := runAction(t, readAction(t), newEnv(t, "clean", c), map[string]string{"cache": "false"})
-	if third.code != 0 || third.step("install").outputs["built"] != "true" {
-		t.Errorf("cache: false: exit %d, built %q; want a build", third.code, third.step("install").outputs["built"])
+	if third.code != 0 || third.step(t, "install").outputs["built"] != "true" {
+		t.Errorf("cache: false: exit %d, built %q; want a build", third.code, third.step(t, "install").outputs["built"])
 	}
-	for _, label := range []string{"cache", "#4 actions/cache/save@v4"} {
-		if !third.step(label).skipped {
+	for _, label := range []string{"cache", "actions/cache/save@"} {
+		if !third.step(t, label).skipped {
 			t.Errorf("cache: false: %s ran", label)
 		}
 	}
@@ -178,10 +178,10 @@ func TestActionPrebuilt(t *testing.T) {
 	if run.code != 0 {
 		t.Fatalf("exit %d at %s", run.code, run.failed)
 	}
-	if got := run.step("install").outputs["built"]; got != "false" {
+	if got := run.step(t, "install").outputs["built"]; got != "false" {
 		t.Errorf("built = %q, want false", got)
 	}
-	if !run.step("#4 actions/cache/save@v4").skipped || len(env.cache.entries) != 0 {
+	if !run.step(t, "actions/cache/save@").skipped || len(env.cache.entries) != 0 {
 		t.Errorf("a prebuilt binary was saved to the cache")
 	}
 
@@ -523,6 +523,12 @@ func TestActionSARIF(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newEnv(t, "errors", c)
 			env.env = tt.env
+			if _, err := exec.LookPath("jq"); err != nil && tt.counts != " " {
+				// run.sh counts SARIF results with jq, which GitHub's
+				// runners have; without it the counts are unknown.
+				t.Logf("jq is not on PATH: the counts are unknown")
+				tt.counts = " "
+			}
 			run := runAction(t, a, env, tt.with)
 			if run.code != tt.wantCode {
 				t.Fatalf("exit %d at %q, want %d\n%s%s", run.code, run.failed, tt.wantCode, run.stdout, run.stderr)

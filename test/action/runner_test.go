@@ -399,12 +399,21 @@ type actionRun struct {
 	path    []string // GITHUB_PATH additions
 }
 
-func (r *actionRun) step(label string) *stepRun {
+// step returns the step with the id, or else the first whose uses starts
+// with it ("actions/setup-go@"); a missing step fails the test.
+func (r *actionRun) step(t *testing.T, label string) *stepRun {
+	t.Helper()
 	for _, s := range r.steps {
 		if s.label == label {
 			return s
 		}
 	}
+	for _, s := range r.steps {
+		if _, uses, ok := strings.Cut(s.label, " "); ok && strings.HasPrefix(uses, label) {
+			return s
+		}
+	}
+	t.Fatalf("the action has no step %s", label)
 	return nil
 }
 
