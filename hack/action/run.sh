@@ -18,7 +18,9 @@ set -euo pipefail
 
 # fail reports a problem with the inputs as the linter reports one: exit 2.
 fail() {
-  echo "::error title=kubectl-crdlint action::$*"
+  # Escaped: the message may quote an input, and a newline in it must not
+  # start a workflow command of its own.
+  echo "::error title=kubectl-crdlint action::$(escape_data "$*")"
   write_outputs 2 "" "" ""
   summary_error "$*"
   exit 2

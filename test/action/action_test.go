@@ -323,6 +323,14 @@ func TestActionAnnotations(t *testing.T) {
 			wantCode: 2, log: "unterminated quote",
 		},
 		{
+			// The message quotes the input: escaped, a newline in it
+			// cannot make a workflow command (here an annotation).
+			name:     "an input quoted in a message cannot inject a command",
+			repo:     "clean",
+			with:     map[string]string{"args": "\"x\n::warning file=f,line=1,col=1,title=t::injected"},
+			wantCode: 2, log: "unterminated quote",
+		},
+		{
 			name:     "quotes in a one-line list",
 			repo:     "errors",
 			with:     map[string]string{"paths": `"config/more samples"`},
