@@ -9,7 +9,10 @@
 // environment, and replaces the `uses:` steps (actions/cache, setup-go) with
 // fakes, so the wiring between action.yml and the scripts is tested along
 // with the scripts. The first run builds kubectl-crdlint as the action does
-// (go build, once) and leaves it in the fake cache for every later run:
+// (go build -trimpath: on a cold Go build cache that compiles every
+// dependency once more, since go test builds without -trimpath) and leaves
+// it in the fake cache for every later run; only the cache: false case
+// links it again:
 //
 //	go test ./test/action
 //
