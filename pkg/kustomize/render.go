@@ -184,10 +184,10 @@ func (f *originFS) ReadFile(path string) ([]byte, error) {
 		return data, err
 	}
 	out, asked, ok := withOrigins(data)
+	f.asked = f.asked || asked
 	if !ok {
 		return data, nil
 	}
-	f.asked = f.asked || asked
 	return out, nil
 }
 

@@ -223,7 +223,9 @@ func fieldSets(k *kust, steps []step, val any) *yaml.Node {
 	if !ok {
 		return nil
 	}
-	is := func(key, v *yaml.Node) bool { return key != nil && v != nil && v.Kind == yaml.ScalarNode && v.Value == s }
+	is := func(key, v *yaml.Node) bool {
+		return key != nil && v != nil && v.Kind == yaml.ScalarNode && v.Value == s
+	}
 	switch {
 	case len(steps) == 2 && steps[1].key == "namespace":
 		if key, v := mapping(k.root, "namespace"); is(key, v) {
@@ -275,7 +277,7 @@ func (p *patch) find(root *yaml.Node, obj report.ObjectRef, orig string, steps [
 		}
 		return nil, false
 	}
-	if p.target == nil && !smpNames(root, obj, orig) {
+	if p.target == nil && !smpNames(root, obj, orig) || identifies(steps) {
 		return nil, false
 	}
 	at, v := nodeAt(root, steps)
@@ -310,6 +312,18 @@ func opSets(op *yaml.Node, steps []step, val any) *yaml.Node {
 		return nil
 	}
 	return at
+}
+
+// identifies says whether the field is one a strategic merge patch
+// writes to name its target, not to change it.
+func identifies(steps []step) bool {
+	switch {
+	case len(steps) == 1:
+		return steps[0].key == "apiVersion" || steps[0].key == "kind"
+	case len(steps) == 2 && steps[0].key == "metadata":
+		return steps[1].key == "name" || steps[1].key == "namespace"
+	}
+	return false
 }
 
 // smpNames says whether a strategic merge patch without a target names
