@@ -40,6 +40,8 @@ type Rendered struct {
 	tree  *tree
 	mu    sync.Mutex
 	files map[string]*originFile // origin files by path, parsed once
+	// patchCache holds each kustomization's patches, read once.
+	patchCache map[*kust][2][]*patch
 }
 
 // Object is one rendered object and where it came from.

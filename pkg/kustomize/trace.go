@@ -379,6 +379,23 @@ func matches(pattern, s string) bool {
 // (patchesStrategicMerge, then patches), and after them
 // (patchesJson6902).
 func (r *Rendered) patches(k *kust) (before, after []*patch) {
+	r.mu.Lock()
+	c, ok := r.patchCache[k]
+	r.mu.Unlock()
+	if ok {
+		return c[0], c[1]
+	}
+	before, after = r.readPatches(k)
+	r.mu.Lock()
+	if r.patchCache == nil {
+		r.patchCache = map[*kust][2][]*patch{}
+	}
+	r.patchCache[k] = [2][]*patch{before, after}
+	r.mu.Unlock()
+	return before, after
+}
+
+func (r *Rendered) readPatches(k *kust) (before, after []*patch) {
 	_, psm := mapping(k.root, "patchesStrategicMerge")
 	for i, e := range k.k.PatchesStrategicMerge {
 		// A file if it reads, else the patch itself, as kustomize decides.

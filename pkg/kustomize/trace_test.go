@@ -264,3 +264,30 @@ func TestMapObjectNotFound(t *testing.T) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
 }
+
+// TestTraceConcurrent: findings are judged in parallel, and may be
+// mapped so (run with -race).
+func TestTraceConcurrent(t *testing.T) {
+	r := render(t, "overlays/staging")
+	want := make([]Trace, len(r.Objects))
+	done := make(chan struct{})
+	for g := 0; g < 4; g++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range r.Objects {
+				tr := r.Trace(i, "spec.size")
+				if g == 0 {
+					want[i] = tr
+				}
+			}
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+	for i := range r.Objects {
+		if got := r.Trace(i, "spec.size"); got != want[i] {
+			t.Errorf("object %d: got %+v, then %+v", i, want[i], got)
+		}
+	}
+}
