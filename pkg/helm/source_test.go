@@ -42,8 +42,8 @@ func TestParse(t *testing.T) {
 			{0, 1, "shop/templates/first.yaml", 3},
 			// shop/templates/null.yaml rendered null: kubectl drops it
 			{1, 15, "shop/templates/broken.yaml", 15}, // a syntax error counts
-			{2, 20, "", 0},                            // a comment after content is not the header
-			{3, 26, "", 0},                            // helm writes "# Source: ", nothing else
+			{2, 20, "", 0}, // a comment after content is not the header
+			{3, 26, "", 0}, // helm writes "# Source: ", nothing else
 		}},
 		{name: "CRLF, no final newline", file: "crlf.yaml", want: Sources{
 			{0, 2, "shop/templates/crlf.yaml", 2},
