@@ -151,6 +151,11 @@ func TestRenderBadKustomizations(t *testing.T) {
 		{"empty", map[string]string{"kustomization.yaml": "kind: Kustomization\n"}, "kustomization.yaml is empty"},
 		{"not an object", map[string]string{"kustomization.yaml": "resources: [a.yaml]\n", "a.yaml": "- 1\n"}, "kustomize build"},
 		{"component without kustomization", map[string]string{"kustomization.yaml": "components: [c]\n", "c/x.yaml": "kind: X\n"}, `component "c"`},
+		{"remote path in an inline transformer", map[string]string{"kustomization.yaml": "resources: [a.yaml]\ntransformers:\n- |\n  apiVersion: builtin\n  kind: PatchTransformer\n  metadata: {name: p}\n  path: https://example.com/p.yaml\n  target: {kind: X}\n", "a.yaml": "apiVersion: v1\nkind: X\nmetadata: {name: a}\n"}, `remote file "https://example.com/p.yaml"`},
+		{"remote file of a generator config file", map[string]string{"kustomization.yaml": "generators: [gen.yaml]\n", "gen.yaml": "apiVersion: builtin\nkind: ConfigMapGenerator\nmetadata: {name: c}\nfiles: [k=https://example.com/v.txt]\n"}, `remote file "https://example.com/v.txt"`},
+		{"remote component", map[string]string{"kustomization.yaml": "components: [ssh://git@example.com/org/repo.git//c]\n"}, `remote component "ssh://git@example.com/org/repo.git//c"`},
+		{"remote configMapGenerator file", map[string]string{"kustomization.yaml": "configMapGenerator:\n- name: c\n  files: [http://example.com/a.txt]\n"}, `remote configMapGenerator file "http://example.com/a.txt"`},
+		{"helm charts are off", map[string]string{"kustomization.yaml": "helmCharts:\n- name: shop\n  repo: https://charts.example.com\n"}, "--enable-helm"},
 		{"resource directory without kustomization", map[string]string{"kustomization.yaml": "resources: [c]\n", "c/x.yaml": "kind: X\n"}, `resource "c"`},
 	}
 	for _, tt := range tests {

@@ -14,6 +14,7 @@ import (
 
 // originFile is a file objects or patches came from, parsed once.
 type originFile struct {
+	text []byte
 	src  *source.File // objects, for resource files
 	docs []*yaml.Node // every document's root, for patches
 }
@@ -27,7 +28,7 @@ func (r *Rendered) file(path string) *originFile {
 	}
 	var f *originFile
 	if data, err := source.ReadBytes(path); err == nil {
-		f = &originFile{src: source.Parse(path, data), docs: yamlDocs(data)}
+		f = &originFile{text: data, src: source.Parse(path, data), docs: yamlDocs(data)}
 	}
 	r.files[path] = f
 	return f
@@ -65,9 +66,9 @@ func (r *Rendered) origin(o *resource.Origin, obj report.ObjectRef) Origin {
 	if o.ConfiguredIn != "" {
 		out.Path = filepath.Join(r.Dir, o.ConfiguredIn)
 		out.Generator = o.ConfiguredBy.Kind
-		if e, name := r.tree.generatorEntry(out.Path, out.Generator, obj.Name); e != nil {
-			out.Line, out.Column = e.Line, e.Column
-			out.Identity = strings.TrimSuffix(out.Generator, "Generator") + " " + name
+		out.configName = o.ConfiguredBy.Name
+		if e, doc, ident := r.generatorEntry(out, obj.Name); e != nil {
+			out.Line, out.Column, out.Document, out.Identity = e.Line, e.Column, doc, ident
 		}
 		return out
 	}
@@ -152,13 +153,37 @@ func nameScore(name, rendered string) (score, bool) {
 	return score{}, false
 }
 
-// generatorEntry finds, in the kustomization file, the entry of the
-// generator (ConfigMapGenerator, SecretGenerator) that made an object
-// named rendered: the entry with the longest name the rendered name
-// contains (prefixes, suffixes and the content hash are added around it).
-func (t *tree) generatorEntry(file, generator, rendered string) (*yaml.Node, string) {
-	k := t.byFile(file)
-	if k == nil || k.root == nil {
+// generatorEntry finds the configuration of the generator that made an
+// object named rendered: its entry in a kustomization
+// (configMapGenerator, secretGenerator), or its document in a file a
+// kustomization lists under generators. It returns the entry's mapping
+// node, the document's index in the file (-1 for a kustomization's
+// entry) and the generated object's identity as written.
+func (r *Rendered) generatorEntry(o Origin, rendered string) (*yaml.Node, int, string) {
+	if k := r.tree.byFile(o.Path); k != nil {
+		e, name := kustGeneratorEntry(k, o.Generator, rendered)
+		if e == nil {
+			return nil, -1, ""
+		}
+		return e, -1, strings.TrimSuffix(o.Generator, "Generator") + " " + name
+	}
+	f := r.file(o.Path)
+	if f == nil {
+		return nil, -1, ""
+	}
+	for _, d := range f.src.Documents {
+		if d.Object.Kind == o.Generator && d.Object.Name == o.configName {
+			return d.Root, d.Index, d.Object.String()
+		}
+	}
+	return nil, -1, ""
+}
+
+// kustGeneratorEntry finds the generator's entry in a kustomization: the
+// entry with the longest name the rendered name contains (prefixes,
+// suffixes and the content hash are added around it).
+func kustGeneratorEntry(k *kust, generator, rendered string) (*yaml.Node, string) {
+	if k.root == nil {
 		return nil, ""
 	}
 	field := map[string]string{"ConfigMapGenerator": "configMapGenerator", "SecretGenerator": "secretGenerator"}[generator]

@@ -41,7 +41,7 @@ type Rendered struct {
 	mu    sync.Mutex
 	files map[string]*originFile // origin files by path, parsed once
 	// patchCache holds each kustomization's patches, read once.
-	patchCache map[*kust][2][]*patch
+	patchCache map[*kust]patchSet
 }
 
 // Object is one rendered object and where it came from.
@@ -68,13 +68,19 @@ type Origin struct {
 	// or the generator's entry; 0 when it was not found there.
 	Line, Column int
 	// Document is the index of the object's document in Path as
-	// source.Parse counts them; -1 when it was not found or for a
-	// generated object.
+	// source.Parse counts them (for a generator configured in a file of
+	// its own, the configuration's); -1 when it was not found or for a
+	// generator's entry in a kustomization.
 	Document int
 	// Identity names the object as written in Path, before kustomize
-	// renamed it ("Widget web"; for a generator, its kind and name);
-	// empty when it was not found.
+	// renamed it ("Widget web"; for a generator's entry in a
+	// kustomization, the generated kind and the entry's name, "ConfigMap
+	// settings"; for a generator configured in a file of its own, that
+	// configuration, "ConfigMapGenerator flags"); empty when it was not
+	// found.
 	Identity string
+
+	configName string // the name of a generator's configuration
 }
 
 // renderMu serialises builds: kustomize keeps its OpenAPI schema in a

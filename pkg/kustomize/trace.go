@@ -175,18 +175,22 @@ type patch struct {
 // (namespace, labels, commonLabels, commonAnnotations), that sets the
 // field to the rendered value. Kustomizations are searched from the one
 // whose changes apply last; in each, in kustomize's transformer order
-// reversed: patchesJson6902, then the fields, then patches and
+// reversed: the patch transformers configured under transformers, then
+// patchesJson6902, then the fields, then patches and
 // patchesStrategicMerge.
 func (r *Rendered) patchTrace(o Object, orig string, steps []step, val any) (Trace, bool) {
 	for _, k := range r.tree.chain(r.tree.owner(o.Origin.Path)) {
-		before, after := r.patches(k)
-		if t, ok := r.searchPatches(after, o, orig, steps, val); ok {
+		ps := r.patches(k)
+		if t, ok := r.searchPatches(ps.transformers, o, orig, steps, val); ok {
+			return t, true
+		}
+		if t, ok := r.searchPatches(ps.after, o, orig, steps, val); ok {
 			return t, true
 		}
 		if at := fieldSets(k, steps, val); at != nil {
 			return Trace{File: k.file, Line: at.Line, Column: at.Column, Exact: true, Via: ViaKustomization}, true
 		}
-		if t, ok := r.searchPatches(before, o, orig, steps, val); ok {
+		if t, ok := r.searchPatches(ps.before, o, orig, steps, val); ok {
 			return t, true
 		}
 	}
@@ -374,50 +378,123 @@ func matches(pattern, s string) bool {
 	return re.MatchString(s)
 }
 
-// patches lists a kustomization's patches in the order kustomize applies
-// them: before the namespace, name and label transformers
-// (patchesStrategicMerge, then patches), and after them
-// (patchesJson6902).
-func (r *Rendered) patches(k *kust) (before, after []*patch) {
+// patchSet is a kustomization's patches by when kustomize applies them:
+// before the namespace, name and label transformers
+// (patchesStrategicMerge, then patches), after them (patchesJson6902),
+// and last the builtin patch transformers configured under transformers.
+type patchSet struct{ before, after, transformers []*patch }
+
+// patches reads a kustomization's patches once.
+func (r *Rendered) patches(k *kust) patchSet {
 	r.mu.Lock()
-	c, ok := r.patchCache[k]
+	ps, ok := r.patchCache[k]
 	r.mu.Unlock()
 	if ok {
-		return c[0], c[1]
+		return ps
 	}
-	before, after = r.readPatches(k)
+	ps = r.readPatches(k)
 	r.mu.Lock()
 	if r.patchCache == nil {
-		r.patchCache = map[*kust][2][]*patch{}
+		r.patchCache = map[*kust]patchSet{}
 	}
-	r.patchCache[k] = [2][]*patch{before, after}
+	r.patchCache[k] = ps
 	r.mu.Unlock()
-	return before, after
+	return ps
 }
 
-func (r *Rendered) readPatches(k *kust) (before, after []*patch) {
+func (r *Rendered) readPatches(k *kust) patchSet {
+	var ps patchSet
+	in := site{file: k.file, text: k.text, shift: same}
 	_, psm := mapping(k.root, "patchesStrategicMerge")
 	for i, e := range k.k.PatchesStrategicMerge {
 		// A file if it reads, else the patch itself, as kustomize decides.
 		if s := string(e); isFile(filepath.Join(k.dir, s)) {
-			before = append(before, r.patch(k, nil, s, "", nil))
+			ps.before = append(ps.before, r.patch(k.dir, nil, s, "", nil, in))
 		} else {
-			before = append(before, r.patch(k, nil, "", s, item(psm, i)))
+			ps.before = append(ps.before, r.patch(k.dir, nil, "", s, item(psm, i), in))
 		}
 	}
-	_, ps := mapping(k.root, "patches")
+	_, pl := mapping(k.root, "patches")
 	for i, p := range k.k.Patches {
-		_, inline := mapping(item(ps, i), "patch")
-		before = append(before, r.patch(k, p.Target, p.Path, p.Patch, inline))
+		_, inline := mapping(item(pl, i), "patch")
+		ps.before = append(ps.before, r.patch(k.dir, p.Target, p.Path, p.Patch, inline, in))
 	}
 	_, pj := mapping(k.root, "patchesJson6902")
 	for i, p := range k.k.PatchesJson6902 {
 		_, inline := mapping(item(pj, i), "patch")
-		after = append(after, r.patch(k, p.Target, p.Path, p.Patch, inline))
+		ps.after = append(ps.after, r.patch(k.dir, p.Target, p.Path, p.Patch, inline, in))
+	}
+	_, tl := mapping(k.root, "transformers")
+	for i, t := range k.k.Transformers {
+		config := in
+		if strings.Contains(t, "\n") {
+			config = site{file: k.file, text: []byte(t), shift: inlineShift(k.text, item(tl, i))}
+		} else if f := r.file(filepath.Join(k.dir, t)); f != nil {
+			config = site{file: filepath.Join(k.dir, t), text: f.text, shift: same}
+		} else {
+			continue
+		}
+		for _, d := range yamlDocs(config.text) {
+			ps.transformers = append(ps.transformers, r.configuredPatches(k.dir, d, config)...)
+		}
 	}
 	isNil := func(p *patch) bool { return p == nil }
-	return slices.DeleteFunc(before, isNil), slices.DeleteFunc(after, isNil)
+	ps.before = slices.DeleteFunc(ps.before, isNil)
+	ps.after = slices.DeleteFunc(ps.after, isNil)
+	ps.transformers = slices.DeleteFunc(ps.transformers, isNil)
+	return ps
 }
+
+// configuredPatches reads the patches of a builtin patch transformer's
+// configuration (PatchTransformer, PatchStrategicMergeTransformer,
+// PatchJson6902Transformer), in their order.
+func (r *Rendered) configuredPatches(dir string, d *yaml.Node, in site) []*patch {
+	_, kind := mapping(d, "kind")
+	if kind == nil {
+		return nil
+	}
+	var c struct {
+		Path    string          `json:"path"`
+		Patch   string          `json:"patch"`
+		JSONOp  string          `json:"jsonOp"`
+		Paths   []string        `json:"paths"`
+		Patches string          `json:"patches"`
+		Target  *types.Selector `json:"target"`
+	}
+	v, ok := nodeValue(d)
+	if !ok {
+		return nil
+	}
+	if js, err := json.Marshal(v); err != nil || json.Unmarshal(js, &c) != nil {
+		return nil
+	}
+	text := func(key string) *yaml.Node { _, n := mapping(d, key); return n }
+	switch kind.Value {
+	case "PatchTransformer":
+		return []*patch{r.patch(dir, c.Target, c.Path, c.Patch, text("patch"), in)}
+	case "PatchJson6902Transformer":
+		return []*patch{r.patch(dir, c.Target, c.Path, c.JSONOp, text("jsonOp"), in)}
+	case "PatchStrategicMergeTransformer":
+		var out []*patch
+		for _, p := range c.Paths {
+			out = append(out, r.patch(dir, nil, p, "", nil, in))
+		}
+		return append(out, r.patch(dir, nil, "", c.Patches, text("patches"), in))
+	}
+	return nil
+}
+
+// site is where the text of inline patches is written: a file, the text,
+// and how positions in the text map to the file (for a configuration
+// written inline in a kustomization, from the configuration's text to
+// the kustomization's).
+type site struct {
+	file  string
+	text  []byte
+	shift func(line, col int) (int, int, bool)
+}
+
+func same(l, c int) (int, int, bool) { return l, c, true }
 
 func item(seq *yaml.Node, i int) *yaml.Node {
 	if seq == nil || seq.Kind != yaml.SequenceNode || i >= len(seq.Content) {
@@ -426,22 +503,26 @@ func item(seq *yaml.Node, i int) *yaml.Node {
 	return seq.Content[i]
 }
 
-// patch reads one patch: a file (path) or the text of an inline patch
-// written at node in the kustomization.
-func (r *Rendered) patch(k *kust, target *types.Selector, path, text string, node *yaml.Node) *patch {
+// patch reads one patch: a file (path, relative to dir) or the text of
+// an inline patch written at node in the site's text.
+func (r *Rendered) patch(dir string, target *types.Selector, path, text string, node *yaml.Node, in site) *patch {
 	if path != "" {
-		f := r.file(filepath.Join(k.dir, path))
+		f := r.file(filepath.Join(dir, path))
 		if f == nil {
 			return nil
 		}
-		return &patch{target: target, docs: f.docs, file: filepath.Join(k.dir, path), shift: func(l, c int) (int, int, bool) { return l, c, true }}
+		return &patch{target: target, docs: f.docs, file: filepath.Join(dir, path), shift: same}
 	}
 	if text == "" {
 		return nil
 	}
-	p := &patch{target: target, docs: yamlDocs([]byte(text)), file: k.file, inline: true}
-	p.shift = inlineShift(k.text, node)
-	return p
+	inner := inlineShift(in.text, node)
+	return &patch{target: target, docs: yamlDocs([]byte(text)), file: in.file, inline: true,
+		shift: func(l, c int) (int, int, bool) {
+			l, c, ok1 := inner(l, c)
+			l, c, ok2 := in.shift(l, c)
+			return l, c, ok1 && ok2
+		}}
 }
 
 // inlineShift maps positions in an inline patch to the kustomization
@@ -479,7 +560,7 @@ func inlineShift(file []byte, n *yaml.Node) func(int, int) (int, int, bool) {
 // its generator's entry.
 func (r *Rendered) generatorTrace(t Trace, o Object, steps []step, val any, ok bool) Trace {
 	t.Via = ViaGenerator
-	e, _ := r.tree.generatorEntry(o.Origin.Path, o.Origin.Generator, o.Object.Name)
+	e, _, _ := r.generatorEntry(o.Origin, o.Object.Name)
 	if e == nil || !ok || len(steps) == 0 {
 		return t
 	}
@@ -493,7 +574,12 @@ func (r *Rendered) generatorTrace(t Trace, o Object, steps []step, val any, ok b
 		}
 	}
 	if len(steps) == 2 && steps[0].key == "metadata" && steps[1].key == "name" {
+		// an entry's name, or a configuration's
 		if k, _ := mapping(e, "name"); k != nil {
+			return set(k, false)
+		}
+		_, meta := mapping(e, "metadata")
+		if k, _ := mapping(meta, "name"); k != nil {
 			return set(k, false)
 		}
 	}

@@ -74,6 +74,12 @@ func TestTrace(t *testing.T) {
 		{"overlays/legacy", "creds-old-m877t8555m", "data[user]", "overlays/legacy/kustomization.yaml:30:9", true, ViaGenerator},
 		{"overlays/legacy", "creds-old-m877t8555m", "data[token]", "overlays/legacy/kustomization.yaml:32:9", false, ViaGenerator},
 		{"overlays/legacy", "creds-old-m877t8555m", "metadata.annotations[owner]", "overlays/legacy/kustomization.yaml:9:3", true, ViaKustomization},
+		// Patch transformers configured under transformers, inline.
+		{"overlays/plugins", "web-api", "spec.color", "overlays/plugins/color.yaml:6:3", true, ViaPatch},
+		{"overlays/plugins", "web", "spec.size", "overlays/plugins/kustomization.yaml:22:9", true, ViaPatch},
+		// A generator configured in a file of its own.
+		{"overlays/plugins", "flags-h758mgkcmb", "data[beta]", "overlays/plugins/generator.yaml:6:5", true, ViaGenerator},
+		{"overlays/plugins", "flags-h758mgkcmb", "metadata.name", "overlays/plugins/generator.yaml:4:3", false, ViaGenerator},
 	}
 	rendered := map[string]*Rendered{}
 	for _, tt := range tests {

@@ -98,7 +98,7 @@ func (t *tree) visit(dir string, parent *kust, component bool) (*kust, error) {
 	if yaml.Unmarshal(data, &n) == nil && len(n.Content) > 0 && n.Content[0].Kind == yaml.MappingNode {
 		k.root = n.Content[0]
 	}
-	for _, r := range k.refs() {
+	for _, r := range append(k.refs(), k.pluginRefs()...) {
 		if isRemote(r.value) && !isFile(filepath.Join(dir, r.value)) {
 			return nil, fmt.Errorf("remote %s %q (in %s) is not fetched: -k renders offline; vendor it or pipe `kubectl kustomize %s` to check -", r.field, r.value, file, dir)
 		}
@@ -205,6 +205,62 @@ func (k *kust) refs() []ref {
 	}
 	for _, g := range x.SecretGenerator {
 		add("secretGenerator file", generatorFiles(g.GeneratorArgs)...)
+	}
+	return out
+}
+
+// pluginRefs lists the files that the configurations of builtin
+// generators, transformers and validators name (PatchTransformer's path,
+// ConfigMapGenerator's files, ...), inline or in files: kustomize loads
+// them with the same loader, URLs included.
+func (k *kust) pluginRefs() []ref {
+	var out []ref
+	for _, l := range [][]string{k.k.Generators, k.k.Transformers, k.k.Validators} {
+		for _, g := range l {
+			text := []byte(g)
+			if !strings.Contains(g, "\n") {
+				data, err := os.ReadFile(filepath.Join(k.dir, g))
+				if err != nil {
+					continue // a directory, or kustomize's error to report
+				}
+				text = data
+			}
+			for _, d := range yamlDocs(text) {
+				out = append(out, pathValues(d, "")...)
+			}
+		}
+	}
+	return out
+}
+
+// pathKeys are the fields of builtin plugin configurations that name
+// files.
+var pathKeys = map[string]bool{"path": true, "paths": true, "files": true, "envs": true, "env": true}
+
+// pathValues collects the strings under pathKeys anywhere in a tree.
+func pathValues(n *yaml.Node, key string) []ref {
+	n = deref(n)
+	if n == nil {
+		return nil
+	}
+	var out []ref
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			out = append(out, pathValues(n.Content[i+1], n.Content[i].Value)...)
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			out = append(out, pathValues(c, key)...)
+		}
+	case yaml.ScalarNode:
+		if pathKeys[key] {
+			v := n.Value
+			if _, p, ok := strings.Cut(v, "="); ok && key == "files" {
+				v = p
+			}
+			out = append(out, ref{"file", strings.TrimSpace(v)})
+		}
 	}
 	return out
 }
