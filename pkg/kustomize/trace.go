@@ -683,3 +683,31 @@ func lastFirst(ks []*kust) []*kust {
 	slices.SortStableFunc(ks, func(a, b *kust) int { return b.applied - a.applied })
 	return ks
 }
+
+// Files lists, sorted, every file Map can name: the objects' origin files,
+// the kustomizations, and their patch files. A caller that honours inline
+// suppressions (# crdlint:ignore) reads them from these files, since the
+// rendered stream has no comments.
+func (r *Rendered) Files() []string {
+	seen := map[string]bool{}
+	for _, o := range r.Objects {
+		if o.Origin.Path != "" {
+			seen[o.Origin.Path] = true
+		}
+	}
+	for _, k := range r.tree.kusts {
+		seen[k.file] = true
+		ps := r.patches(k)
+		for _, l := range [][]*patch{ps.before, ps.after, ps.transformers} {
+			for _, p := range l {
+				seen[p.file] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for f := range seen {
+		out = append(out, f)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -295,5 +296,32 @@ func TestTraceConcurrent(t *testing.T) {
 		if got := r.Trace(i, "spec.size"); got != want[i] {
 			t.Errorf("object %d: got %+v, then %+v", i, want[i], got)
 		}
+	}
+}
+
+// TestFiles: every file a trace names is among Files, and Files names
+// nothing that does not exist.
+func TestFiles(t *testing.T) {
+	for _, dir := range builds {
+		t.Run(dir, func(t *testing.T) {
+			r := render(t, dir)
+			files := r.Files()
+			for _, f := range files {
+				if _, err := os.Stat(f); err != nil {
+					t.Errorf("Files names %s: %v", f, err)
+				}
+			}
+			for i := range r.Objects {
+				var v any
+				if err := json.Unmarshal(jsonOf(t, r, i), &v); err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range leaves(v, "") {
+					if tr := r.Trace(i, f.path); !slices.Contains(files, tr.File) {
+						t.Errorf("trace of %s %s names %s, not in Files %v", r.Objects[i].Object, f.path, tr.File, files)
+					}
+				}
+			}
+		})
 	}
 }
