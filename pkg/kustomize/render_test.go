@@ -22,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite testdata/golden/* from the curr
 const repo = "testdata/repo"
 
 // builds are the fixture kustomizations that render.
-var builds = []string{"base", "overlays/dev", "overlays/staging", "overlays/legacy", "overlays/asked", "overlays/plugins"}
+var builds = []string{"base", "overlays/dev", "overlays/staging", "overlays/legacy", "overlays/asked", "overlays/plugins", "components/monitoring"}
 
 // kubectlBuild is the oracle: what kubectl apply -k renders, with
 // k8s.io/cli-runtime's own options and nothing of ours.
