@@ -77,10 +77,11 @@ func (r *Rendered) Trace(doc int, field string) Trace {
 		return Trace{Document: -1}
 	}
 	o := r.Objects[doc]
-	t := Trace{File: o.Origin.Path, Line: o.Origin.Line, Column: o.Origin.Column, Document: o.Origin.Document, Via: ViaFile}
+	t := Trace{File: o.Origin.Path, Line: o.Origin.Line, Column: o.Origin.Column, Document: o.Origin.Document}
 	if t.File == "" {
 		return t
 	}
+	t.Via = ViaFile
 	if t.Line > 0 {
 		t.Via = ViaResource
 	}
