@@ -2,11 +2,16 @@
 BIN        ?= bin/kubectl-crdlint
 PREFIX     ?= $(shell go env GOPATH)
 FUZZTIME   ?= 30s
+# The full corpus the differential tests also run on when it is there
+# (go test ./... uses testdata/corpus); CORPUS_TESTS are those tests.
+SHARED_CORPUS ?= ../shared/corpus
+CORPUS_TESTS  := Corpus|^TestAgreement$$|^TestDifferentialFieldSelectors$$|^TestValidateLeavesV1$$|^TestCELCostsFromInternal$$
+CORPUS_PKGS   := ./pkg/source ./pkg/lint ./pkg/prune ./pkg/crd ./pkg/fields ./test/agreement ./internal/bench
 VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS    := -s -w -X github.com/kubectl-crdlint/kubectl-crdlint/internal/version.Version=$(VERSION)
 GORELEASER := go run github.com/goreleaser/goreleaser/v2@v2.15.1
 
-.PHONY: help build test lint fuzz golden bench bench-go dist validate-krew install clean
+.PHONY: help build test test-corpus lint fuzz fuzz-ci golden bench bench-go dist validate-krew install clean
 
 help: ## Show this help
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -14,20 +19,28 @@ help: ## Show this help
 build: ## Build bin/kubectl-crdlint
 	CGO_ENABLED=0 go build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/kubectl-crdlint
 
-test: ## Run the whole test suite (what CI runs)
+test: ## Run the whole test suite on testdata/corpus, and the corpus tests on ../shared/corpus if it is there (what CI runs)
 	go test ./...
 	go test -race ./pkg/crd
+	@if [ -d "$(SHARED_CORPUS)" ]; then $(MAKE) --no-print-directory test-corpus; \
+	else echo "$(SHARED_CORPUS) is absent: the corpus tests ran on testdata/corpus only"; fi
+
+test-corpus: ## Run the differential and agreement tests on SHARED_CORPUS (default ../shared/corpus)
+	CRDLINT_CORPUS="$(abspath $(SHARED_CORPUS))" go test -run '$(CORPUS_TESTS)' $(CORPUS_PKGS)
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	go vet ./...
 
-fuzz: ## Run every fuzz target for FUZZTIME each
+fuzz: ## Run every fuzz target for FUZZTIME each (a crasher is written to the package's testdata/fuzz: commit it)
 	@for pkg in $$(go list ./...); do \
 	  for t in $$(go test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "== $$pkg $$t"; go test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; \
 	done
+
+fuzz-ci: ## Run every fuzz target for 10s (what CI runs)
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=10s
 
 golden: ## Rewrite golden files from the current output
 	go test ./pkg/report -update

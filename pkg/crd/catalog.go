@@ -148,6 +148,21 @@ const (
 	Unservable
 )
 
+// String is the reason in a summary's words.
+func (r Reason) String() string {
+	switch r {
+	case NoCRD:
+		return "no CRD"
+	case Rejected:
+		return "CRD rejected"
+	case NoVersion:
+		return "no such version"
+	case NotServed:
+		return "version not served"
+	}
+	return "CRD cannot serve it"
+}
+
 // LookupError is why a group, version and kind cannot be served, with
 // the one message every command shows for it.
 type LookupError struct {
@@ -172,6 +187,24 @@ func (e *LookupError) Error() string {
 		return fmt.Sprintf("the server could not find the requested resource: version %q of CRD %s is not served (served: %s)", e.GVK.Version, e.Entry.CRD().Name, e.Entry.Served())
 	}
 	return fmt.Sprintf("CRD %s (%s) cannot serve version %q: %v", e.Entry.CRD().Name, e.Entry.Source, e.GVK.Version, e.Err)
+}
+
+// Note says why a document was left out, at its position
+// (file:line:column), for commands that report it on stderr: a kind the
+// catalogue cannot serve (Err), or Label ("skipped", "note", "error":
+// the server would refuse the document) and Msg.
+type Note struct {
+	Pos, Label, Msg string
+	Err             *LookupError
+}
+
+// Unserved is the note for a Lookup error (always a *LookupError).
+func Unserved(pos string, err error) Note {
+	le, ok := err.(*LookupError)
+	if !ok {
+		le = &LookupError{Reason: Unservable, Err: err}
+	}
+	return Note{Pos: pos, Err: le}
 }
 
 // Lookup returns the compiled version serving a group, version and kind,

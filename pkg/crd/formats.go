@@ -13,6 +13,9 @@ func UnrecognizedFormats(format, typ string) []string {
 	if format == "" {
 		return nil
 	}
-	ss := &spec.Schema{SchemaProps: spec.SchemaProps{Format: format, Type: []string{typ}}}
+	ss := &spec.Schema{SchemaProps: spec.SchemaProps{Format: format}}
+	if typ != "" {
+		ss.Type = spec.StringOrArray{typ}
+	}
 	return apiservervalidation.GetUnrecognizedFormats(ss, environment.DefaultCompatibilityVersion())
 }

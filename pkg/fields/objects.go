@@ -27,7 +27,9 @@ type Object struct {
 type Objects struct {
 	Matched []Object
 	Seen    int
-	Notes   []string
+	// Notes say why documents were left out, in document order: custom
+	// resources whose kind the catalogue cannot serve among them.
+	Notes []crd.Note
 }
 
 // ErrSelector is a selector the server refuses for a kind: it fails the
@@ -52,12 +54,12 @@ func Collect(cat *crd.Catalog, f *source.File, sel apifields.Selector) (*Objects
 			continue
 		}
 		if crd.IsBuiltin(d) {
-			out.Notes = append(out.Notes, fmt.Sprintf("%s: skipped: %s is built in; `kubectl crdlint fields %s` lists its selectors", pos, d.Object.Kind, strings.ToLower(d.Object.Kind)))
+			out.Notes = append(out.Notes, crd.Note{Pos: pos, Label: "skipped", Msg: fmt.Sprintf("%s is built in; `kubectl crdlint fields %s` lists its selectors", d.Object.Kind, strings.ToLower(d.Object.Kind))})
 			continue
 		}
 		v, err := cat.Lookup(crd.GVK(d))
 		if err != nil {
-			out.Notes = append(out.Notes, fmt.Sprintf("%s: skipped: %v", pos, err))
+			out.Notes = append(out.Notes, crd.Unserved(pos, err))
 			continue
 		}
 		m, ok := d.TakeValue()
@@ -73,11 +75,11 @@ func Collect(cat *crd.Catalog, f *source.File, sel apifields.Selector) (*Objects
 		}
 		vd := v.Create(m, ns)
 		if vd.Object == nil {
-			out.Notes = append(out.Notes, fmt.Sprintf("%s: skipped: the server cannot decode it: %v", pos, vd.DecodeError))
+			out.Notes = append(out.Notes, crd.Note{Pos: pos, Label: "error", Msg: fmt.Sprintf("the server cannot decode it: %v", vd.DecodeError)})
 			continue
 		}
 		if len(vd.Errors) > 0 {
-			out.Notes = append(out.Notes, fmt.Sprintf("%s: note: the server would reject this object on create (%d errors; see kubectl crdlint check)", pos, len(vd.Errors)))
+			out.Notes = append(out.Notes, crd.Note{Pos: pos, Label: "note", Msg: fmt.Sprintf("the server would reject this object on create (%d errors; see kubectl crdlint check)", len(vd.Errors))})
 		}
 		set, err := v.FieldSet(vd.Object)
 		if err != nil {

@@ -17,6 +17,6 @@
 // It judges nothing itself: pkg/lint, pkg/prune and pkg/fields do.
 //
 //	in, _ := input.Open([]string{"config/"}, os.Stdin)
-//	run := &input.Run{Inputs: in, Catalog: crd.NewCatalog(false)}
+//	run := input.NewRun(in, nil, crd.NewCatalog(false))
 //	run.Visit(ctx, input.Visitor{File: func(i int, data []byte, f *source.File) error { ... }})
 package input

@@ -32,22 +32,26 @@ func TestOnce(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in, err := Open(tt.inputs, nil)
+			in, err := Open(tt.inputs, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			extra, err := OpenCRDs(tt.more)
+			var srcs []CRDSource
+			for _, p := range tt.more {
+				srcs = append(srcs, CRDSource{Path: p, Label: "--crd " + p})
+			}
+			extra, err := OpenCRDs(srcs)
 			if err != nil {
 				t.Fatal(err)
 			}
 			files := len(in.Files) + len(extra.Files)
 			cat := crd.NewCatalog(false)
-			run := &Run{Inputs: in, CRDs: extra, Catalog: cat}
+			run := NewRun(in, extra, cat)
 			l := lint.New(lint.Options{Catalog: cat})
 			var crdDocs, crDocs, rewritten, findings atomic.Int64
 			before := count.Now()
 			err = run.Visit(context.Background(), Visitor{
-				CRDs: func(i int, found []crd.Found) {
+				CRDs: func(i int, _ []byte, found []crd.Found) {
 					for _, fd := range found {
 						if fd.Def != nil {
 							crdDocs.Add(1)
@@ -104,7 +108,7 @@ func TestOnce(t *testing.T) {
 			if got.CRDecodes > crDocs.Load() {
 				t.Errorf("decoded custom resources %d times, more than the %d custom resources", got.CRDecodes, crDocs.Load())
 			}
-			if crdDocs.Load() < 50 || crDocs.Load() < 500 || got.CRDValidations == 0 || (!tt.prune && findings.Load() == 0) {
+			if crdDocs.Load() < int64(testutil.AtLeast(t, 100, 40)) || crDocs.Load() < int64(testutil.AtLeast(t, 2000, 1000)) || got.CRDValidations == 0 || (!tt.prune && findings.Load() == 0) {
 				t.Fatalf("too little exercised: %d CRDs, %d custom resources, %d validations, %d findings", crdDocs.Load(), crDocs.Load(), got.CRDValidations, findings.Load())
 			}
 			t.Logf("%d files, %d CRDs, %d custom resources: %d parses, %d CRD decodes, %d CRD validations, %d custom resource decodes, %d rewrites",

@@ -28,14 +28,48 @@ type Run struct {
 	// CRDs are the files of --crd, or nil.
 	CRDs    *Set
 	Catalog *crd.Catalog
+
+	fillErr error
+	counts  []int
+}
+
+// NewRun prepares a run: the CRD sources fill the catalogue (at its Extra
+// layer) when it is first read, whether the inputs or live objects need
+// it.
+func NewRun(inputs, crds *Set, cat *crd.Catalog) *Run {
+	r := &Run{Inputs: inputs, CRDs: crds, Catalog: cat}
+	if crds != nil && len(crds.Files) > 0 {
+		cat.Fill(func() { r.counts, r.fillErr = crds.collect(context.Background(), cat) })
+	}
+	return r
+}
+
+// Done says what went wrong with the CRD sources: one that could not be
+// read, or one that yields no CRD — a mistake a run must not pass over,
+// even when no custom resource needed the catalogue.
+func (r *Run) Done() error {
+	if r.CRDs == nil || len(r.CRDs.labels) == 0 {
+		return nil
+	}
+	r.Catalog.Len()
+	if r.fillErr != nil {
+		return r.fillErr
+	}
+	for a, label := range r.CRDs.labels {
+		if a >= len(r.counts) || r.counts[a] == 0 {
+			return inputErrorf("%s: no CustomResourceDefinition found", label)
+		}
+	}
+	return nil
 }
 
 // Visitor is a command's work on the documents of a Run.
 type Visitor struct {
 	// CRDs, when set, is called in the collect phase with the CRD
-	// documents of input i, decoded, while their trees are alive: check
-	// lints them there. Calls for different files run concurrently.
-	CRDs func(i int, found []crd.Found)
+	// documents of input i, decoded, while their trees are alive, and the
+	// input's bytes (which File may not get again): check lints them
+	// there. Calls for different files run concurrently.
+	CRDs func(i int, data []byte, found []crd.Found)
 	// File is called for every input i once the catalogue is complete,
 	// with the input's bytes and the file parsed, its CRD documents
 	// removed (they went to CRDs). Calls run concurrently; i tells the
@@ -105,7 +139,7 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 		}
 		c.crds = decodedOf(found)
 		if v.CRDs != nil {
-			v.CRDs(i, found)
+			v.CRDs(i, data, found)
 		}
 		rest := f.Documents[:0:0]
 		for _, d := range f.Documents {
@@ -130,10 +164,6 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 			r.Catalog.Add(d.def, d.source, crd.Input)
 		}
 		keep[i].crds = nil
-	}
-	var fillErr error
-	if r.CRDs != nil && len(r.CRDs.Files) > 0 {
-		r.Catalog.Fill(func() { fillErr = r.CRDs.collect(ctx, r.Catalog) })
 	}
 	err = Parallel(ctx, len(in.Files), func(i int) error {
 		if in.Skip[i] != "" {
@@ -162,12 +192,12 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 	if err != nil {
 		return err
 	}
-	return fillErr
+	return r.Done()
 }
 
 // collect adds the CRDs of every file of s to cat, at the Extra layer,
-// in order.
-func (s *Set) collect(ctx context.Context, cat *crd.Catalog) error {
+// in order, and counts them by argument.
+func (s *Set) collect(ctx context.Context, cat *crd.Catalog) ([]int, error) {
 	found := make([][]decoded, len(s.Files))
 	err := Parallel(ctx, len(s.Files), func(i int) error {
 		data, err := s.Bytes(s.Files[i])
@@ -180,12 +210,16 @@ func (s *Set) collect(ctx context.Context, cat *crd.Catalog) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for _, fs := range found {
+	counts := make([]int, len(s.labels))
+	for i, fs := range found {
 		for _, d := range fs {
 			cat.Add(d.def, d.source, crd.Extra)
 		}
+		if a := s.Arg[i]; a < len(counts) {
+			counts[a] += len(fs)
+		}
 	}
-	return nil
+	return counts, nil
 }

@@ -1,9 +1,11 @@
 package input
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -21,24 +23,53 @@ type Set struct {
 	// template, a kustomization or one of its patches), or "".
 	Skip []string
 
+	// labels name the arguments of a set of CRD sources, for errors.
+	labels []string
+
 	cached map[string][]byte
 }
 
-// Open expands paths and reads what cannot be read twice. Errors are
-// *source.InputError: the command exits 2.
-func Open(paths []string, stdin io.Reader) (*Set, error) {
+// SkipExcluded is why a file named on the command line is not read: the
+// configuration's exclude: or --exclude. (Files a directory walk finds
+// are left out silently.)
+const SkipExcluded = "excluded"
+
+// Exclude answers whether a path is excluded; isDir tells a directory.
+type Exclude func(path string, isDir bool) bool
+
+// Open expands paths and reads what cannot be read twice. exclude (nil:
+// none) leaves files out. Errors are *source.InputError: the command
+// exits 2, as it does when the paths hold no file to read at all or stdin
+// is empty: a run never passes while checking nothing.
+func Open(paths []string, stdin io.Reader, exclude Exclude) (*Set, error) {
 	s := &Set{cached: map[string][]byte{}}
 	r := newRepo()
+	excluded := 0
 	for a, p := range paths {
 		files, err := source.Expand([]string{p})
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range files {
+			skip := r.skip(f)
+			if exclude != nil && f != "-" && exclude(f, false) {
+				if f != p {
+					excluded++
+					continue
+				}
+				skip = SkipExcluded
+			}
 			s.Files = append(s.Files, f)
 			s.Arg = append(s.Arg, a)
-			s.Skip = append(s.Skip, r.skip(f))
+			s.Skip = append(s.Skip, skip)
 		}
+	}
+	if len(paths) > 0 && len(s.Files) == 0 {
+		msg := fmt.Sprintf("no input: no %s files in %s", strings.Join(source.Extensions, ", "), strings.Join(paths, ", "))
+		if excluded > 0 {
+			msg += fmt.Sprintf(" (%d excluded)", excluded)
+		}
+		return nil, inputErrorf("%s", msg)
 	}
 	for _, p := range s.Files {
 		if _, done := s.cached[p]; done {
@@ -54,6 +85,9 @@ func Open(paths []string, stdin io.Reader) (*Set, error) {
 			}
 			if len(data) > source.MaxFileSize {
 				return nil, inputErrorf("read %s: larger than %d MiB", source.StdinPath, source.MaxFileSize>>20)
+			}
+			if len(bytes.TrimSpace(data)) == 0 {
+				return nil, inputErrorf("no input: stdin is empty (did the command writing to the pipe fail?)")
 			}
 			s.cached[p] = data
 			continue
@@ -98,30 +132,65 @@ func (s *Set) Read(p string) (*source.File, []byte, error) {
 	return source.Parse(s.Name(p), data), data, nil
 }
 
-// OpenCRDs opens the paths of --crd like Open, refusing stdin, and makes
-// sure each regular file can be opened, so that a bad path is a usage
-// error before any output, without reading it yet: the files are read
-// when a custom resource first needs the catalogue.
-func OpenCRDs(paths []string) (*Set, error) {
-	for _, p := range paths {
-		if p == "-" {
-			return nil, inputErrorf("--crd cannot read stdin; give a file or directory")
-		}
-	}
-	s, err := Open(paths, nil)
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range s.Files {
-		if _, ok := s.cached[p]; ok {
+// CRDSource is one place CRDs come from: a file or directory (Path), or
+// a URL's fetched content (Data, named Path). Label names it in errors:
+// "--crd config/crd", ".crdlint.yaml:3:5: config/crd".
+type CRDSource struct {
+	Path, Label string
+	Data        []byte
+}
+
+// OpenCRDs opens the CRD sources (--crd, the configuration's crds:) like
+// Open, refusing stdin, and makes sure each regular file can be opened,
+// so that a bad path is a usage error before any output, without reading
+// it yet: the files are read when a custom resource first needs the
+// catalogue.
+func OpenCRDs(srcs []CRDSource) (*Set, error) {
+	s := &Set{cached: map[string][]byte{}}
+	for a, src := range srcs {
+		s.labels = append(s.labels, src.Label)
+		if src.Data != nil {
+			s.Add(src.Path, a, src.Data)
 			continue
 		}
-		f, err := os.Open(p)
+		if src.Path == "-" {
+			return nil, inputErrorf("%s: CRDs cannot be read from stdin; give a file or directory", src.Label)
+		}
+		files, err := source.Expand([]string{src.Path})
 		if err != nil {
-			_, err = source.ReadBytes(p) // the reader's one-line wording
 			return nil, err
 		}
-		f.Close()
+		if len(files) == 0 {
+			return nil, inputErrorf("%s: no %s files there", src.Label, strings.Join(source.Extensions, ", "))
+		}
+		for _, p := range files {
+			if st, err := os.Stat(p); err == nil && !st.Mode().IsRegular() {
+				data, err := source.ReadBytes(p)
+				if err != nil {
+					return nil, err
+				}
+				s.Add(p, a, data)
+				continue
+			}
+			f, err := os.Open(p)
+			if err != nil {
+				_, err = source.ReadBytes(p) // the reader's one-line wording
+				return nil, err
+			}
+			f.Close()
+			s.Files = append(s.Files, p)
+			s.Arg = append(s.Arg, a)
+			s.Skip = append(s.Skip, "")
+		}
 	}
 	return s, nil
+}
+
+// Add appends an input already read, named name (a URL's content), as
+// argument arg.
+func (s *Set) Add(name string, arg int, data []byte) {
+	s.Files = append(s.Files, name)
+	s.Arg = append(s.Arg, arg)
+	s.Skip = append(s.Skip, "")
+	s.cached[name] = data
 }

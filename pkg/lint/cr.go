@@ -19,11 +19,27 @@ import (
 // CR lints one custom resource: the server's verdict on create against
 // the CRD the catalogue holds for it.
 func (l *Linter) CR(d *source.Document) []report.Finding {
+	fs, _ := l.cr(d)
+	return fs
+}
+
+// cr is CR saying why the object could not be validated ("" when it was).
+func (l *Linter) cr(d *source.Document) ([]report.Finding, string) {
 	gvk := crd.GVK(d)
 	v, err := l.opts.Catalog.Lookup(gvk)
 	if err != nil {
-		return []report.Finding{l.lookupFinding(d, err)}
+		why := crd.Unservable.String()
+		var le *crd.LookupError
+		if errors.As(err, &le) {
+			why = le.Reason.String()
+		}
+		return l.lookupFindings(d, err), why
 	}
+	return l.validate(d, gvk, v), ""
+}
+
+// validate is the server's create verdict on d against v, as findings.
+func (l *Linter) validate(d *source.Document, gvk schema.GroupVersionKind, v *crd.Version) []report.Finding {
 	var out []report.Finding
 	if v.Spec.Deprecated {
 		out = append(out, finding(d, RuleCRDeprecated, report.Warning, "apiVersion", crd.DeprecationWarning(v.CRD, gvk.Version)))
@@ -66,18 +82,7 @@ func (l *Linter) CR(d *source.Document) []report.Finding {
 	}
 	if len(vd.Errors) > 0 {
 		x := v.Explain(vd)
-		for _, e := range vd.Errors {
-			f := finding(d, classifyCR(e, x), report.Error, e.Field, e.ErrorBody())
-			if e.Field == "<nil>" {
-				// Junctor errors name their field inside the message.
-				if m := junctorRE.FindStringSubmatch(e.ErrorBody()); m != nil {
-					if pos, ok := d.Locate(m[1] + m[2]); ok {
-						f.Line, f.Column = pos.Line, pos.Column
-					}
-				}
-			}
-			out = append(out, f)
-		}
+		out = append(out, errorFindings(d, vd.Errors, func(e *field.Error) string { return classifyCR(e, x) }, RuleCRCELSkipped)...)
 	}
 	for _, w := range vd.Warnings {
 		path := ""
@@ -125,22 +130,77 @@ func classifyCR(e *field.Error, x origins) string {
 	return RuleCRCEL
 }
 
-// lookupFinding is the finding for a custom resource whose kind cannot be
-// served, in the lookup's own words.
-func (l *Linter) lookupFinding(d *source.Document, err error) report.Finding {
+// lookupFindings are the findings for a custom resource whose kind
+// cannot be served, in the lookup's own words: none for a missing CRD
+// under MissingIgnore.
+func (l *Linter) lookupFindings(d *source.Document, err error) []report.Finding {
 	var le *crd.LookupError
 	if !errors.As(err, &le) {
-		return finding(d, RuleCRCRDRejected, report.Error, "kind", err.Error())
+		return []report.Finding{finding(d, RuleCRCRDRejected, report.Error, "kind", err.Error())}
 	}
 	switch le.Reason {
 	case crd.NoCRD:
-		sev := report.Warning
-		if l.opts.RequireCRDs {
-			sev = report.Error
+		switch l.opts.MissingCRDs {
+		case MissingIgnore:
+			return nil
+		case MissingWarn:
+			return []report.Finding{finding(d, RuleCRNoCRD, report.Warning, "kind", le.Error())}
 		}
-		return finding(d, RuleCRNoCRD, sev, "kind", le.Error())
+		return []report.Finding{finding(d, RuleCRNoCRD, report.Error, "kind", le.Error())}
 	case crd.NoVersion, crd.NotServed:
-		return finding(d, RuleCRVersion, report.Error, "apiVersion", le.Error())
+		return []report.Finding{finding(d, RuleCRVersion, report.Error, "apiVersion", le.Error())}
 	}
-	return finding(d, RuleCRCRDRejected, report.Error, "kind", le.Error())
+	return []report.Finding{finding(d, RuleCRCRDRejected, report.Error, "kind", le.Error())}
+}
+
+// errorFindings positions a verdict's errors on d, each under the rule
+// classify names, in one path notation: a root error names no field (or
+// the field a junctor error names in its text), a scale path loses its
+// leading dot. The server's note that CEL rules were skipped because of
+// the other errors gets its own rule (skipped), positioned after the
+// errors it depends on so that it reads after them.
+func errorFindings(d *source.Document, errs field.ErrorList, classify func(*field.Error) string, skipped string) []report.Finding {
+	var out []report.Finding
+	skip := -1
+	for _, e := range errs {
+		path := e.Field
+		if path == "<nil>" {
+			path = ""
+		}
+		rule := ""
+		if celSkipped(e) {
+			rule = skipped
+			path = ""
+		} else {
+			rule = classify(e)
+		}
+		f := finding(d, rule, report.Error, strings.TrimPrefix(path, "."), body(e))
+		if e.Field == "<nil>" && rule != skipped {
+			// Junctor errors name their field inside the message.
+			if m := junctorRE.FindStringSubmatch(e.ErrorBody()); m != nil {
+				if pos, ok := d.Locate(m[1] + m[2]); ok {
+					f.Line, f.Column = pos.Line, pos.Column
+				}
+			}
+		}
+		if rule == skipped {
+			skip = len(out)
+		}
+		out = append(out, f)
+	}
+	if skip >= 0 {
+		for i, f := range out {
+			if i != skip && (f.Line > out[skip].Line || f.Line == out[skip].Line && f.Column > out[skip].Column) {
+				out[skip].Line, out[skip].Column = f.Line, f.Column
+			}
+		}
+	}
+	return out
+}
+
+// celSkipped is the server's note that it did not run the CEL rules
+// because the object failed its other checks (a nil path, "some
+// validation rules were not checked").
+func celSkipped(e *field.Error) bool {
+	return strings.Contains(e.Detail, "some validation rules were not checked because the object was invalid")
 }

@@ -22,32 +22,51 @@ func (l *Linter) CRD(d *source.Document, def *crd.Definition) []report.Finding {
 		def = crd.Decode(d.JSON)
 	}
 	v := def.Verdict(l.costs)
-	var out []report.Finding
-	if v.DecodeError != nil {
-		out = append(out, finding(d, RuleCRDDecode, report.Error, decodeField(v.DecodeError),
-			"CustomResourceDefinition in version \"v1\" cannot be handled as a CustomResourceDefinition: "+v.DecodeError.Error()))
-		return l.filter(out)
+	out, done := l.verdict(d, def, v, "create")
+	if done {
+		return out
 	}
-	if v.Panic != "" {
-		out = append(out, finding(d, RuleCRDServerPanic, report.Error, "",
-			"Internal error occurred: the API server's CRD validation panics on this object ("+v.Panic+"), so the create fails with 500 Internal Server Error"))
-	}
-	for _, u := range v.Unknown {
-		out = append(out, l.adjust(finding(d, RuleUnknownField, report.Warning, quotedField(u), u)))
-	}
-	if l.opts.Strict && len(v.Unknown) > 0 {
-		// Strict field validation stops the request at decoding (400).
-		return l.filter(dedupeFindings(out))
-	}
-	for _, e := range v.Errors {
-		for _, p := range translatePath(e.Field, len(def.V1.Spec.Versions)) {
-			out = append(out, finding(d, classify(e, p), report.Error, p, e.ErrorBody()))
-		}
-	}
-	out = append(out, serverWarnings(d, def.V1, v)...)
 	out = append(out, beyondServer(d, def.V1, v)...)
 	out = append(out, mutability(d, def)...)
 	return l.filter(dedupeFindings(out))
+}
+
+// verdict positions the server's verdict on a create or update (op) of
+// the CRD document d: decoding, a panic, unknown fields, each error with
+// its rule ID, the server's warnings. done says the request stops before
+// validation (a decoding error, or unknown fields under Strict): out is
+// then final, filtered.
+func (l *Linter) verdict(d *source.Document, def *crd.Definition, v *crd.CRDVerdict, op string) (out []report.Finding, done bool) {
+	if v.DecodeError != nil {
+		out = append(out, finding(d, RuleCRDDecode, report.Error, decodeField(v.DecodeError),
+			"CustomResourceDefinition in version \"v1\" cannot be handled as a CustomResourceDefinition: "+v.DecodeError.Error()))
+		return l.filter(out), true
+	}
+	if v.Panic != "" {
+		out = append(out, finding(d, RuleCRDServerPanic, report.Error, "",
+			"Internal error occurred: the API server's CRD validation panics on this object ("+v.Panic+"), so the "+op+" fails with 500 Internal Server Error"))
+	}
+	for _, u := range v.Unknown {
+		p := schemaPath(quotedField(u))
+		out = append(out, l.adjust(finding(d, RuleUnknownField, report.Warning, p, strings.Replace(u, quotedField(u), p, 1))))
+	}
+	if l.opts.Strict && len(v.Unknown) > 0 {
+		// Strict field validation stops the request at decoding (400).
+		return l.filter(dedupeFindings(out)), true
+	}
+	for _, e := range v.Errors {
+		p, at, shared := translatePath(e.Field, len(def.V1.Spec.Versions))
+		msg := translateText(body(e), len(def.V1.Spec.Versions))
+		if shared > 1 {
+			// The server checks a schema all versions share once: one
+			// finding, at the first version, saying where else it is.
+			msg += fmt.Sprintf(" (all %d versions share this %s)", shared, sharedWhat(e.Field))
+		}
+		f := finding(d, classify(e, at), report.Error, at, msg)
+		f.Field = p
+		out = append(out, f)
+	}
+	return append(out, serverWarnings(d, def.V1, v)...), false
 }
 
 // dedupeFindings drops repeated findings, as the server drops repeated

@@ -135,7 +135,9 @@ func (o *crOracle) create(js []byte, ns string) (pairs []string, rejected bool) 
 	}
 	errs := rest.ValidateCreate(ctx, u, o.strategy)
 	for _, e := range errs {
-		pairs = append(pairs, e.Field+": "+e.ErrorBody())
+		// In crdlint's one notation: a root error names no field, a scale
+		// path has no leading dot.
+		pairs = append(pairs, strings.TrimPrefix(strings.TrimPrefix(e.Field, "<nil>"), ".")+": "+e.ErrorBody())
 	}
 	return dedupe(pairs), len(errs) > 0
 }

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"regexp"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
@@ -19,8 +20,28 @@ type Options struct {
 	// Catalog holds the CRDs custom resources are validated against; nil
 	// skips custom resources.
 	Catalog *crd.Catalog
-	// RequireCRDs makes a custom resource without a CRD an error.
-	RequireCRDs bool
+	// MissingCRDs says what a custom resource whose CRD is not found is:
+	// an error (the default, as the server answers 404), a warning, or
+	// nothing.
+	MissingCRDs Missing
+}
+
+// Missing is what to make of a custom resource whose CRD is not found.
+type Missing string
+
+const (
+	MissingError  Missing = "error"
+	MissingWarn   Missing = "warn"
+	MissingIgnore Missing = "ignore"
+)
+
+// ParseMissing reads --missing-crds.
+func ParseMissing(s string) (Missing, error) {
+	switch m := Missing(s); m {
+	case MissingError, MissingWarn, MissingIgnore:
+		return m, nil
+	}
+	return "", fmt.Errorf("invalid value %q: must be one of error, warn, ignore", s)
 }
 
 // Linter judges documents as the API server would. It is safe for
@@ -37,29 +58,50 @@ func New(opts Options) *Linter {
 	return &Linter{opts: opts, costs: crd.NewCostCache()}
 }
 
+// Reasons a document is skipped, as summaries count them.
+const (
+	SkipNotObject = "not a Kubernetes object"
+	SkipBuiltin   = "built-in kind"
+	SkipConfig    = "kustomize configuration"
+)
+
 // File lints every document of a parsed file: the loader's findings, its
 // CRDs (decoded here; a caller that decoded them already uses CRD) and its
-// custom resources. It returns the findings and how many documents were
-// skipped.
-func (l *Linter) File(f *source.File) ([]report.Finding, int) {
+// custom resources. It returns the findings and what it judged: the
+// documents, CRDs, custom resources validated and not (and why), and the
+// documents skipped (and why).
+func (l *Linter) File(f *source.File) ([]report.Finding, report.Summary) {
 	out := make([]report.Finding, 0, len(f.Findings))
 	for _, fd := range f.Findings {
 		out = append(out, l.adjust(fd))
 	}
-	skipped := f.Skipped
+	sum := report.Summary{Documents: f.Count}
+	for range f.Skipped {
+		sum.Skip(SkipNotObject)
+	}
 	for _, d := range f.Documents {
 		switch {
 		case crd.IsCRD(d):
+			sum.CRDs++
 			out = append(out, l.CRD(d, nil)...)
-		case !crd.IsCustomResource(d) || l.opts.Catalog == nil:
-			// Built-in kinds are the server's, not ours to judge; kustomize's
-			// configuration is no API object.
-			skipped++
+		case crd.IsBuiltin(d):
+			// Built-in kinds are the server's, not ours to judge.
+			sum.Skip(SkipBuiltin)
+		case crd.IsConfig(d):
+			sum.Skip(SkipConfig)
+		case l.opts.Catalog == nil:
+			sum.NotValid(crd.NoCRD.String())
 		default:
-			out = append(out, l.CR(d)...)
+			fs, why := l.cr(d)
+			out = append(out, fs...)
+			if why == "" {
+				sum.CustomResources++
+			} else {
+				sum.NotValid(why)
+			}
 		}
 	}
-	return l.filter(out), skipped
+	return l.filter(out), sum
 }
 
 // adjust applies --strict to the severities that depend on it.

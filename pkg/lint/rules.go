@@ -48,6 +48,7 @@ const (
 	RuleUpdateUnpaired  = "update-unpaired"
 
 	RuleCRCEL           = "cr-cel"
+	RuleCRCELSkipped    = "cr-cel-skipped"
 	RuleCRCRDRejected   = "cr-crd-rejected"
 	RuleCRDecode        = "cr-decode"
 	RuleCRDeprecated    = "cr-deprecated-version"
@@ -64,16 +65,19 @@ const (
 )
 
 // Rules is the catalogue, sorted by ID. Severity is the default; --strict
-// raises duplicate-field and unknown-field to errors.
-var Rules = []report.Rule{
+// raises duplicate-field and unknown-field to errors. Each rule's one-line
+// Doc is here; its longer prose (Why, Fix) is in ruleProse below, kept
+// apart so that this list stays one line per rule.
+var Rules = withProse([]report.Rule{
 	{ID: RuleCRCEL, Severity: report.Error, Doc: "A custom resource fails an x-kubernetes-validations CEL rule (or its evaluation errs or runs out of budget); the server rejects it."},
+	{ID: RuleCRCELSkipped, Severity: report.Error, Doc: "The server did not run the CEL rules (x-kubernetes-validations) because the object failed its other checks; it says so as one more error, and the rules run once the others are fixed."},
 	{ID: RuleCRCRDRejected, Severity: report.Error, Doc: "The custom resource's CRD would itself be rejected, so the kind does not exist on the server."},
 	{ID: RuleCRDecode, Severity: report.Error, Doc: "The custom resource cannot be decoded (malformed metadata, an embedded resource's apiVersion or kind not a string); the server answers 400."},
 	{ID: RuleCRDeprecated, Severity: report.Warning, Doc: "The custom resource uses a deprecated version of its CRD; the server sends the CRD's deprecationWarning."},
 	{ID: RuleCREmbedded, Severity: report.Error, Doc: "An x-kubernetes-embedded-resource object lacks apiVersion or kind, or has invalid metadata; the server rejects the custom resource."},
 	{ID: RuleCRListType, Severity: report.Error, Doc: "A list with x-kubernetes-list-type set or map has duplicate items or keys; the server rejects the custom resource."},
 	{ID: RuleCRMetadata, Severity: report.Error, Doc: "The custom resource's metadata is invalid (name, namespace for the scope, labels, annotations, finalizers); the server rejects it."},
-	{ID: RuleCRNoCRD, Severity: report.Warning, Doc: "No CRD among the inputs and --crd defines this kind, so the custom resource was not validated (an error with --require-crds)."},
+	{ID: RuleCRNoCRD, Severity: report.Error, Doc: "No CRD among the inputs and --crd defines this kind, so the custom resource was not validated; the server answers 404 (--missing-crds=warn or ignore relaxes it)."},
 	{ID: RuleCRScale, Severity: report.Error, Doc: "The value at the scale subresource's replicas path is not a valid replica count; the server rejects the custom resource."},
 	{ID: RuleCRSchema, Severity: report.Error, Doc: "The custom resource fails its OpenAPI schema (type, format, enum, pattern, bounds, required, ...); the server rejects it."},
 	{ID: RuleCRServerPanic, Severity: report.Error, Doc: "The API server's own code panics on this custom resource; the create fails with 500 Internal Server Error."},
@@ -95,7 +99,7 @@ var Rules = []report.Rule{
 	{ID: RuleCRDInvalid, Severity: report.Error, Doc: "The server rejects the CRD for a reason no more specific rule covers."},
 	{ID: RuleCRDListSetObjects, Severity: report.Warning, Doc: "x-kubernetes-list-type: set on items of type object or array is not supported by server-side apply or CEL validation rules (server warning)."},
 	{ID: RuleCRDListType, Severity: report.Error, Doc: "x-kubernetes-list-type, x-kubernetes-list-map-keys or x-kubernetes-map-type is invalid; the server rejects the CRD."},
-	{ID: RuleCRDMetadata, Severity: report.Error, Doc: "The CRD's metadata is invalid; its name must be <spec.names.plural>.<spec.group>."},
+	{ID: RuleCRDMetadata, Severity: report.Error, Doc: "The CRD's metadata is invalid; its name must be spec.names.plural, a dot, and spec.group."},
 	{ID: RuleCRDMutability, Severity: report.Error, Doc: "An x-kubernetes-mutability or x-kubernetes-key-mutability marker (Immutable Fields design) is misplaced or has an unknown value: at the root or in metadata, key-mutability on objects with properties or scalars, AddOnly/RemoveOnly on arrays and maps."},
 	{ID: RuleCRDMutabilityUnenforced, Severity: report.Warning, Doc: "The CRD carries Immutable Fields markers, which no Kubernetes API server knows: they are dropped (rejected under --strict) and never enforced. kubectl crdlint immutable checks them offline."},
 	{ID: RuleCRDNames, Severity: report.Error, Doc: "spec.names is invalid (plural, singular, kind, listKind, shortNames, categories); the server rejects the CRD."},
@@ -120,6 +124,16 @@ var Rules = []report.Rule{
 	{ID: RuleUpdateInvalid, Severity: report.Error, Doc: "immutable: the server refuses the update for another reason (schema, metadata, list types), after ratcheting unchanged values."},
 	{ID: RuleUpdateUnpaired, Severity: report.Warning, Doc: "immutable: an object is only in OLD or only in NEW, so there is no update to judge."},
 	{ID: source.RuleSyntax, Severity: report.Error, Doc: "The file is not valid YAML (or has an invalid document separator)."},
+})
+
+// withProse fills each rule's Why and Fix from ruleProse. A rule without
+// prose keeps them empty, which TestRulesCatalogue refuses.
+func withProse(rules []report.Rule) []report.Rule {
+	for i, r := range rules {
+		p := ruleProse[r.ID]
+		rules[i].Why, rules[i].Fix = p.why, p.fix
+	}
+	return rules
 }
 
 // ruleByID indexes Rules.
@@ -130,3 +144,230 @@ var ruleByID = func() map[string]report.Rule {
 	}
 	return m
 }()
+
+// ruleProse is each rule's page beyond its one-line Doc: why it matters
+// and how to fix it, in Markdown. The rule pages (docs/rules/<ID>.md),
+// `kubectl crdlint explain` and SARIF's rule help all come from here.
+var ruleProse = map[string]struct{ why, fix string }{
+	RuleCRCELSkipped: {
+		why: "The server runs a custom resource's CEL rules only when the object passes its schema, metadata and list checks: with those errors it answers one more, saying the rules were not checked. Fixing the other errors can reveal CEL failures that were hidden, so the object is not done once they are fixed.",
+		fix: "Fix the other errors of the object first (they are listed before this one), then check again: the CEL rules then run and report their own failures, if any.",
+	},
+	RuleCRCEL: {
+		why: "The server evaluates every `x-kubernetes-validations` rule of the schema on create and update and rejects the object when one is false, when its evaluation fails, or when it runs out of its runtime cost budget. The message is the rule's `message` (or `messageExpression`), so it says what the CRD's author wanted.\n\n" +
+			"When the object also breaks its OpenAPI schema, the server does not evaluate the rules at all and says so with its own error (\"some validation rules were not checked because the object was invalid\"); fix the other errors first and the CEL rules are checked on the next run.",
+		fix: "Change the value so the rule holds; the message says what the rule expects, and the CRD's `x-kubernetes-validations` entry at the reported place is the rule itself. If the rule is wrong, fix it in the CRD.",
+	},
+	RuleCRCRDRejected: {
+		why: "A custom resource exists only once its CRD is established. A CRD the server rejects is never created, so `kubectl apply` of the custom resource fails with `no matches for kind`, whatever the resource says.",
+		fix: "Fix the CRD's own findings (reported at the CRD's document); the custom resource is then validated against it.",
+	},
+	RuleCRDecode: {
+		why: "The server decodes the request body into its types before any validation: `metadata` into ObjectMeta, and the `apiVersion` and `kind` of embedded resources as strings. A value of the wrong type there fails the request with 400 Bad Request, and nothing else is checked.",
+		fix: "Give the field the type the server expects: label and annotation values are strings (quote `\"true\"`, `\"1\"`), `metadata.name` is a string, `finalizers` a list of strings.",
+	},
+	RuleCRDeprecated: {
+		why: "The CRD marks the version `deprecated: true`; the server still serves it, but every request returns a warning, and a later release of the CRD may stop serving the version (then `kubectl apply` fails with `no matches for kind`).",
+		fix: "Move the manifest to the version the CRD's `deprecationWarning` names (usually its storage version), changing fields as that version's schema requires.",
+	},
+	RuleCREmbedded: {
+		why: "An object schema with `x-kubernetes-embedded-resource: true` holds a whole Kubernetes object (a pod template, a manifest to create). The server requires its `apiVersion` and `kind` and validates its `metadata` like a real object's.",
+		fix: "Give the embedded object `apiVersion` and `kind` (for a pod template: `apiVersion: v1`, `kind: Pod`), and valid `metadata`.",
+	},
+	RuleCRListType: {
+		why: "`x-kubernetes-list-type: set` lists may not hold a value twice, and `map` lists may not hold two items with the same keys: server-side apply merges them by value or key, so duplicates would be ambiguous. The server rejects them.",
+		fix: "Remove the duplicate item, or merge the two items that share their keys.",
+	},
+	RuleCRMetadata: {
+		why: "The server validates every custom resource's metadata as it does a built-in object's: the name must be a DNS subdomain (lower case, digits, `-` and `.`, at most 253 characters), the namespace must fit the CRD's scope, and label keys and values, annotations and finalizers have their own syntax.",
+		fix: "Follow the message: rename the object in lower case, set or remove `metadata.namespace` to match the CRD's `scope`, or fix the label or annotation named.",
+	},
+	RuleCRNoCRD: {
+		why: "Without its CRD the custom resource cannot be checked at all: every mistake in it goes unnoticed until `kubectl apply` meets the cluster. It is an error by default, as the server would answer 404 and as kubeconform and kubectl-validate treat a missing schema, so that a CI job cannot pass while checking nothing; where the CRD really comes from elsewhere (a chart installed separately, an operator that installs its own), `--missing-crds=warn` or `ignore` (or `missingCRDs:` in .crdlint.yaml) relaxes it.",
+		fix: "Give the CRD with `--crd FILE|DIR` (repeatable), add it to the inputs, or take the cluster's with `--crd-from-cluster`. If the kind is not a custom resource, it is a typo in `apiVersion` or `kind`.",
+	},
+	RuleCRScale: {
+		why: "With the scale subresource, the value at `specReplicasPath` (and `statusReplicasPath`) is what `kubectl scale` and autoscalers read and write. The server requires a non-negative integer that fits in 32 bits, and rejects the object otherwise.",
+		fix: "Set the replica count to a whole number from 0 to 2147483647 (not a string, not negative).",
+	},
+	RuleCRSchema: {
+		why: "The server validates every custom resource against the OpenAPI schema of its version and rejects a value of the wrong type, outside its enum, pattern or bounds, or a missing required field. While the schema is broken, CEL rules are not evaluated either.",
+		fix: "Change the value to what the message asks for; the CRD's schema at the reported field path says what is allowed.",
+	},
+	RuleCRServerPanic: {
+		why: "The server recovers from the panic and fails the request with 500 Internal Server Error: the object cannot be created, and the error does not say why.",
+		fix: "This is a bug in the Kubernetes version crdlint embeds; please report it with the object. Until then, change the object until the finding goes away (the other findings point at what is unusual about it).",
+	},
+	RuleCRServerWarning: {
+		why: "The server accepts the object but returns a warning, which `kubectl apply` prints and CI logs hide. Warnings announce what a later release may reject (a finalizer that is not domain-qualified, for example).",
+		fix: "Do what the warning says; for finalizers, qualify the name with a domain you own (`example.com/cleanup`).",
+	},
+	RuleCRTypeMeta: {
+		why: "The server checks that an object's `apiVersion` and `kind` are those of the CRD version the request was routed to.",
+		fix: "Set `apiVersion` to `<group>/<version>` and `kind` to `spec.names.kind` of the CRD.",
+	},
+	RuleCRVersion: {
+		why: "The server serves a custom resource only at the versions of its CRD that have `served: true`. Any other version is answered with 404 Not Found (`kubectl apply`: `no matches for kind`).",
+		fix: "Use a version the CRD lists and serves (its storage version is always a safe choice), or add and serve the version in the CRD.",
+	},
+	RuleCRDAPIApproval: {
+		why: "Groups ending in `.k8s.io` or `.kubernetes.io` belong to the Kubernetes project. The server accepts a CRD in such a group only when its `api-approved.kubernetes.io` annotation links the approved API review (a URL), or says `unapproved, ...` with a reason, to mark an experimental API.",
+		fix: "Use a group under a domain you own. For a Kubernetes project API, set `api-approved.kubernetes.io` to the URL of the pull request that approved it, or to `unapproved, <reason>`.",
+	},
+	RuleCRDAPIRemoved: {
+		why: "Kubernetes 1.22 stopped serving `apiextensions.k8s.io/v1beta1`; every supported release answers it with `no matches for kind \"CustomResourceDefinition\"`. The v1 API also requires what v1beta1 allowed to be left out (a structural schema per version).",
+		fix: "Convert the CRD to `apiextensions.k8s.io/v1`: `spec.version` and `spec.validation` become a `spec.versions` list with a `schema.openAPIV3Schema` per version, `additionalPrinterColumns` and `subresources` move into each version, `JSONPath` becomes `jsonPath`, and `preserveUnknownFields: true` becomes `x-kubernetes-preserve-unknown-fields` where it is needed. controller-gen and kubebuilder generate v1.",
+	},
+	RuleCRDCEL: {
+		why: "The server compiles every `x-kubernetes-validations` rule when the CRD is created and rejects the CRD when a rule is missing, does not compile against the schema (an unknown field, a type error, a result that is not a boolean), or its estimated cost exceeds the budget. A rejected CRD takes every custom resource of the kind with it.",
+		fix: "Correct the rule as the compiler's message says (the caret points at the column in the rule). For a cost error, bound what the rule iterates over: `maxItems` on lists, `maxProperties` on maps, `maxLength` on strings.",
+	},
+	RuleCRDCELCost: {
+		why: "The server estimates the worst-case cost of each CEL rule from the schema's bounds and rejects a CRD whose rule exceeds 10,000,000 or whose rules together exceed 100,000,000. A rule above half of either budget is accepted today, but a small change (a longer `maxLength`, one more rule) can push the CRD over and make it fail to apply.",
+		fix: "Tighten the bounds the rule iterates over (`maxItems`, `maxProperties`, `maxLength`) to what real objects need, or simplify the rule. `kubectl crdlint check --cel-costs` prints every rule's estimate.",
+	},
+	RuleCRDColumnPath: {
+		why: "The server accepts any well-formed `jsonPath` in `additionalPrinterColumns`, but a path that names no field of the schema is always empty: `kubectl get` shows a blank column, usually because of a typo or a renamed field.",
+		fix: "Point the column at a field the version's schema has (`.spec.color`, `.status.phase`), or remove the column.",
+	},
+	RuleCRDConversion: {
+		why: "`spec.conversion` tells the server how to convert objects between versions. An unknown strategy, or `Webhook` without a client config or `conversionReviewVersions`, is rejected, and with it the CRD.",
+		fix: "Use `strategy: None` (the default) when the versions have the same schema, or `strategy: Webhook` with `webhook.clientConfig` (a `service` or a `url`) and `webhook.conversionReviewVersions: [v1]`.",
+	},
+	RuleCRDConversionNone: {
+		why: "With strategy `None` the server converts an object between versions by changing its `apiVersion` only. When the versions' schemas differ, an object written in one version and read in another has fields the other version's schema prunes or does not expect: data is silently lost or misread.",
+		fix: "Add a conversion webhook that maps the fields between versions, or keep the served versions' schemas identical.",
+	},
+	RuleCRDDecode: {
+		why: "The server decodes a CRD into its Go types before validating it; a field of the wrong type (a list where a string belongs, `\"true\"` where a boolean does) fails the whole request with 400 Bad Request, and no other problem is reported.",
+		fix: "Give the field the type the CustomResourceDefinition API expects: `served` and `storage` are booleans (unquoted `true`), `group` is a string.",
+	},
+	RuleCRDDefault: {
+		why: "The server checks each `default` when the CRD is created: it must be valid against its own schema, must survive pruning unchanged (no fields the schema does not have), and may not appear where defaults are forbidden (inside `allOf`, `anyOf`, `oneOf` and `not`, and most of `metadata`). A rejected default rejects the CRD.",
+		fix: "Make the default a value its schema accepts (within `enum`, `minimum`, `pattern`; only known fields), or remove it.",
+	},
+	RuleCRDDeprecatedNoWarning: {
+		why: "A deprecated version without `deprecationWarning` sends clients the generic `example.com/v1beta1 Widget is deprecated` with no hint of what to use instead.",
+		fix: "Add `deprecationWarning` to the version, naming its replacement: `example.com/v1beta1 Widget is deprecated; use example.com/v1 Widget`.",
+	},
+	RuleCRDEmptyObject: {
+		why: "The server prunes every field a structural schema does not describe. An object schema with no `properties`, no `additionalProperties` and no `x-kubernetes-preserve-unknown-fields` describes no field, so whatever users write below it is silently dropped on every write: the object is always stored empty.",
+		fix: "Describe the object's fields with `properties`, use `additionalProperties` for a map, or set `x-kubernetes-preserve-unknown-fields: true` to keep arbitrary content (for an embedded object, add `x-kubernetes-embedded-resource: true` too).",
+	},
+	RuleCRDGroup: {
+		why: "A CRD's group must be a DNS subdomain with at least one dot, so that groups of different owners cannot collide. The server rejects any other.",
+		fix: "Use a domain you own (`example.com`, `widgets.example.com`), and rename the CRD to `<plural>.<group>`.",
+	},
+	RuleCRDInvalid: {
+		why: "The server rejects the CRD. crdlint gives the server's errors specific rule IDs; this one is the fallback for an error no other rule covers, which should not happen.",
+		fix: "Follow the server's message. Please report the finding, so that it gets a rule of its own.",
+	},
+	RuleCRDListSetObjects: {
+		why: "Server-side apply merges a `set` list by comparing whole items, and CEL cannot address one object of a set; for items of type object or array the server accepts the schema but warns that neither works as expected.",
+		fix: "Use `x-kubernetes-list-type: map` with `x-kubernetes-list-map-keys` naming the fields that identify an item (make them `required`), or `atomic` to replace the list as a whole.",
+	},
+	RuleCRDListType: {
+		why: "`x-kubernetes-list-type`, `x-kubernetes-list-map-keys` and `x-kubernetes-map-type` tell server-side apply how to merge. The server rejects combinations it cannot use: a `map` list without keys, keys that are not scalar fields of the items that are required or defaulted, a `set` of non-atomic objects, list types on non-arrays.",
+		fix: "For a list of objects identified by some of their fields, use `map` with those fields in `x-kubernetes-list-map-keys` and `required`; for scalars, `set`; otherwise `atomic`.",
+	},
+	RuleCRDMetadata: {
+		why: "The server requires a CRD's name to be exactly `<spec.names.plural>.<spec.group>`, the name under which the resource is served.",
+		fix: "Rename the CRD to `<plural>.<group>` (`widgets.example.com`), or change `spec.names.plural` or `spec.group` to match it.",
+	},
+	RuleCRDMutability: {
+		why: "The Immutable Fields design allows its markers only where they have a meaning: not at the schema root or in `metadata`, `x-kubernetes-key-mutability` only on maps and keyed lists, `AddOnly` and `RemoveOnly` only on collections. A misplaced marker means the intended rule is not what `kubectl crdlint immutable` (or a future server) would enforce.",
+		fix: "Move the marker to the field it is meant for, use a value the design knows (`Immutable`, `AddOnly`, `RemoveOnly`), or remove it. See [Immutable fields](https://github.com/kubectl-crdlint/kubectl-crdlint/blob/main/docs/immutability.md).",
+	},
+	RuleCRDMutabilityUnenforced: {
+		why: "`x-kubernetes-mutability` and `x-kubernetes-key-mutability` come from a Kubernetes design that was never implemented: every API server drops them as unknown fields (and rejects the CRD under `fieldValidation=Strict`), so the fields they mark can be changed freely.",
+		fix: "Express the rule as a CEL transition rule, which servers enforce (CRD validation rules are on by default since Kubernetes 1.25): `x-kubernetes-validations: [{rule: self == oldSelf, message: ...}]`. `kubectl crdlint immutable --to-cel` translates the markers.",
+	},
+	RuleCRDNames: {
+		why: "`spec.names` defines how the resource is addressed: the server requires lower-case DNS labels for `plural`, `singular` and `shortNames`, a `kind` and `listKind` that are valid and different, and rejects the CRD otherwise.",
+		fix: "Use a lower-case `plural` and `singular` (`widgets`, `widget`), a CamelCase `kind` (`Widget`) and a `listKind` of `<Kind>List`.",
+	},
+	RuleCRDNoPruning: {
+		why: "With `x-kubernetes-preserve-unknown-fields: true` at the root, the server keeps every field it does not know: a misspelt field (`replicsa: 3`) is stored as written and silently ignored by the controller, and `kubectl apply` never warns about it.",
+		fix: "Remove the root `x-kubernetes-preserve-unknown-fields` and describe the fields; keep it only on the sub-objects that really hold arbitrary content.",
+	},
+	RuleCRDPreserveUnknownFields: {
+		why: "`spec.preserveUnknownFields: true` was the v1beta1 way to turn pruning off for the whole object; `apiextensions.k8s.io/v1` forbids it and the server rejects the CRD.",
+		fix: "Remove `spec.preserveUnknownFields` (or set it to `false`), and put `x-kubernetes-preserve-unknown-fields: true` on the parts of the schema that must keep unknown fields.",
+	},
+	RuleCRDPrinterColumns: {
+		why: "The server rejects an `additionalPrinterColumns` entry with an unknown `type` or `format`, a missing name, or a `jsonPath` that is not a valid simple JSONPath (it must start with a dot).",
+		fix: "Use one of the types `integer`, `number`, `string`, `boolean` and `date`, and a `jsonPath` such as `.spec.size` or `.metadata.creationTimestamp`.",
+	},
+	RuleCRDScalePath: {
+		why: "The server accepts scale subresource paths that name no field of the schema, but `kubectl scale` and autoscalers then read and write a field the schema prunes: scaling silently does nothing.",
+		fix: "Point `specReplicasPath` and `statusReplicasPath` at the integer fields the schema has (`.spec.replicas`, `.status.replicas`), or add them to the schema.",
+	},
+	RuleCRDSchema: {
+		why: "Besides structurality, the server checks the schema's own values: `pattern` must be a valid regular expression, `x-kubernetes-int-or-string` and `x-kubernetes-embedded-resource` must be used as designed, every version needs a schema, and more. A violation rejects the CRD.",
+		fix: "Follow the message at the reported schema field (for a pattern, test it as an RE2 regular expression, which is what the server uses).",
+	},
+	RuleCRDScope: {
+		why: "`spec.scope` says whether objects live in a namespace. The server knows only `Namespaced` and `Cluster` (case matters) and rejects anything else.",
+		fix: "Set `scope: Namespaced` or `scope: Cluster`.",
+	},
+	RuleCRDSelectableFields: {
+		why: "`selectableFields` make fields usable in `kubectl get --field-selector`. The server accepts at most 8 per version, each a JSONPath to a field the schema has that is a string, integer or boolean outside lists, maps and `metadata`, and rejects the CRD otherwise.",
+		fix: "Select only scalar fields that exist in the version's schema, at most 8, each once.",
+	},
+	RuleCRDServerPanic: {
+		why: "The server's own validation code crashes on this CRD; it recovers and answers 500 Internal Server Error, so the CRD cannot be created, and the error says nothing about why. It happens with inputs the server's code does not expect, such as `selectableFields` together with a schema that is not structural.",
+		fix: "Fix the other findings of the CRD (a non-structural schema is the usual cause); the panic goes away with them.",
+	},
+	RuleCRDStatusNoSubresource: {
+		why: "Without the status subresource, `status` is an ordinary part of the object: users who can update the object can also write its status, `kubectl apply` overwrites what the controller recorded, and `metadata.generation` changes on every status write.",
+		fix: "Add `subresources: {status: {}}` to the version; the controller then writes status through the `/status` endpoint.",
+	},
+	RuleCRDStructural: {
+		why: "Since apiextensions.k8s.io/v1, every schema must be structural: every field has a `type`, `properties` and `additionalProperties` are not combined, junctors (`allOf`, `anyOf`, `oneOf`, `not`) only add constraints, `$ref` is not allowed, and under the root `metadata` only `name` and `generateName` may be constrained. The server needs that to prune, default and validate; it rejects the CRD otherwise.",
+		fix: "Give every property a `type`; use `properties` for known fields or `additionalProperties` for maps, not both; move types and defaults out of junctors; inline `$ref`s (controller-gen does this). See the Kubernetes documentation on structural schemas.",
+	},
+	RuleCRDSubresources: {
+		why: "The scale subresource's paths must be JSONPaths under `.spec` (`specReplicasPath`) and `.status` (`statusReplicasPath`, `labelSelectorPath`), and the server rejects the CRD otherwise.",
+		fix: "Write the paths as `.spec.replicas`, `.status.replicas` and `.status.selector` (or wherever the fields are under spec and status).",
+	},
+	RuleCRDUnrecognizedFormat: {
+		why: "The server validates only the formats it knows (`int32`, `int64`, `date-time`, `email`, `uri`, ...). Any other `format` is accepted but ignored: the schema looks like it checks the value and does not.",
+		fix: "Use a format the server knows, or express the constraint with `pattern`, `minimum`/`maximum` or a CEL rule.",
+	},
+	RuleCRDVersions: {
+		why: "The server requires at least one version, unique DNS-label names, exactly one `storage: true` version, a schema for each (in v1), and `deprecationWarning` only on deprecated versions; it rejects the CRD otherwise.",
+		fix: "Mark exactly one version `storage: true` (the one objects are stored in), and set `deprecated: true` on versions that carry a `deprecationWarning`.",
+	},
+	source.RuleNotAnObject: {
+		why: "kubectl sends each YAML document as one object; a document that is a list or a plain value cannot be sent and fails with an error before anything is validated. It is usually a patch or values file among the manifests, or an indentation mistake.",
+		fix: "Make the document a mapping with `apiVersion`, `kind` and `metadata`, or keep non-manifest files out of the inputs. Several objects go into separate documents (`---`) or a `kind: List`.",
+	},
+	source.RuleDuplicate: {
+		why: "YAML parsers disagree on repeated keys; kubectl keeps the last value, so the first one is silently lost, and a reader of the file sees a value that is not applied. The server rejects duplicates under `fieldValidation=Strict`.",
+		fix: "Keep one of the keys and merge what both meant into it.",
+	},
+	RuleUnknownField: {
+		why: "The server drops fields its schema does not know (for CRDs, fields the CustomResourceDefinition API lacks; for custom resources, fields the CRD's schema prunes). The value is silently lost: usually a typo, a field of another version, or an indentation mistake. With `kubectl apply --validate=strict` the server rejects the object instead.",
+		fix: "Correct the spelling or indentation, or move the field to where the schema has it. If the field should be kept, add it to the CRD's schema.",
+	},
+	RuleUpdateCEL: {
+		why: "Transition rules (`x-kubernetes-validations` that use `oldSelf`) judge an update by comparing the new value with the old. The server rejects an update that breaks one, so the change cannot be applied to an existing object.",
+		fix: "Keep the value the rule protects, or replace the object (delete and create) if the change is intended.",
+	},
+	RuleUpdateImmutable: {
+		why: "The field is marked immutable (or add-only, remove-only) by the Immutable Fields markers. Real servers do not enforce the markers (see `crd-mutability-unenforced`), so the update would be accepted and the intended rule broken.",
+		fix: "Keep the value, or translate the markers to CEL with `kubectl crdlint immutable --to-cel` so that servers enforce them.",
+	},
+	RuleUpdateInvalid: {
+		why: "The server validates an update like a create, except that it ratchets: values that did not change may keep breaking rules the old object already broke. What is left is a problem the update introduces.",
+		fix: "Follow the message; the update's changed fields are the cause.",
+	},
+	RuleUpdateUnpaired: {
+		why: "`kubectl crdlint immutable` pairs objects of OLD and NEW by kind, namespace and name; an object found on one side only is a create or a delete, which transition rules do not judge.",
+		fix: "Check that the object was not renamed or moved to another namespace by mistake; otherwise nothing to do.",
+	},
+	source.RuleSyntax: {
+		why: "A file that is not valid YAML cannot be read by kubectl at all: nothing in it is applied, and every later document of the file is lost with it.",
+		fix: "Fix the syntax at the reported line: quote strings that contain `: ` or start with a special character, indent with spaces (never tabs), and put nothing but a comment after a `---` separator.",
+	},
+}

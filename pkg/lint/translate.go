@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"strconv"
 	"strings"
 )
 
@@ -30,36 +29,80 @@ func hasPrefix(path, prefix string) bool {
 	return rest == "" || rest[0] == '.' || rest[0] == '['
 }
 
-// translatePath maps a field path of an error about the internal CRD to the
-// paths in the user's v1 document, which has versions versions. A hoisted
-// field becomes one path per version (each version's copy has the error);
-// other paths map to one.
-func translatePath(path string, versions int) []string {
+// translatePath maps a field path of an error about the internal CRD to
+// the user's v1 document, which has versions versions: the field as the
+// finding names it, where it is positioned, and, for a field the
+// conversion hoisted because every version holds an equal value, how
+// many versions share it (the finding names the first; the server checks
+// the shared value once, so it is reported once).
+func translatePath(path string, versions int) (field, at string, shared int) {
 	if path == "spec.version" {
-		return []string{"spec.versions[0].name"}
+		return "spec.versions[0].name", "spec.versions[0].name", 0
 	}
 	// PrepareForCreate derives status.storedVersions from the storage
-	// version; its errors are about spec.versions.
+	// version: the field is the server's, the place to fix spec.versions.
 	if hasPrefix(path, "status.storedVersions") {
-		return []string{"spec.versions"}
+		return path, "spec.versions", 0
 	}
+	path = renamePath(path)
+	for _, h := range hoisted {
+		if !hasPrefix(path, h.internal) {
+			continue
+		}
+		p := "spec.versions[0]." + h.perVersion + path[len(h.internal):]
+		return p, p, versions
+	}
+	return path, path, 0
+}
+
+func renamePath(path string) string {
 	for _, r := range renamed {
 		if hasPrefix(path, r.internal) {
 			path = r.v1 + path[len(r.internal):]
 		}
 	}
-	path = strings.ReplaceAll(path, ".JSONPath", ".jsonPath")
-	for _, h := range hoisted {
-		if !hasPrefix(path, h.internal) {
-			continue
-		}
-		rest := path[len(h.internal):]
-		n := max(versions, 1)
-		out := make([]string, 0, n)
-		for i := 0; i < n; i++ {
-			out = append(out, "spec.versions["+strconv.Itoa(i)+"]."+h.perVersion+rest)
-		}
-		return out
+	return strings.ReplaceAll(path, ".JSONPath", ".jsonPath")
+}
+
+// translateText rewrites the internal paths a server message names in its
+// text (a junctor's "because it is defined in spec.validation...") the way
+// translatePath rewrites the field.
+func translateText(msg string, versions int) string {
+	for _, r := range renamed {
+		msg = strings.ReplaceAll(msg, r.internal, r.v1)
 	}
-	return []string{path}
+	for _, h := range hoisted {
+		msg = replacePrefixed(msg, h.internal, "spec.versions[0]."+h.perVersion)
+	}
+	return msg
+}
+
+// replacePrefixed replaces old where it starts a path in s (followed by
+// a path separator or the end of a word).
+func replacePrefixed(s, old, new string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, old)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		end := i + len(old)
+		if end == len(s) || strings.IndexByte(".[ \"'\n,:)", s[end]) >= 0 {
+			b.WriteString(s[:i] + new)
+		} else {
+			b.WriteString(s[:end])
+		}
+		s = s[end:]
+	}
+}
+
+// sharedWhat names what versions share for an error at an internal path.
+func sharedWhat(path string) string {
+	for _, h := range hoisted {
+		if hasPrefix(path, h.internal) {
+			return h.perVersion
+		}
+	}
+	return "value"
 }

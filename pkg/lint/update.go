@@ -2,10 +2,10 @@ package lint
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/immutable"
@@ -93,7 +93,7 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 	gvk := crd.GVK(nd)
 	v, err := l.opts.Catalog.Lookup(gvk)
 	if err != nil {
-		return []report.Finding{l.lookupFinding(nd, err)}
+		return l.lookupFindings(nd, err)
 	}
 	var oldObj, newObj map[string]any
 	if err := utiljson.Unmarshal(od.JSON, &oldObj); err != nil {
@@ -119,13 +119,12 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 	if len(vd.Errors) > 0 {
 		celErrs = v.CELErrors(vd.Object.Object, oldObj)
 	}
-	for _, e := range vd.Errors {
-		rule := RuleUpdateInvalid
-		if celErrs[e.Error()] || strings.Contains(e.ErrorBody(), "some validation rules were not checked") {
-			rule = RuleUpdateCEL
+	out = append(out, errorFindings(nd, vd.Errors, func(e *field.Error) string {
+		if celErrs[e.Error()] {
+			return RuleUpdateCEL
 		}
-		out = append(out, finding(nd, rule, report.Error, e.Field, e.ErrorBody()))
-	}
+		return RuleUpdateInvalid
+	}, RuleCRCELSkipped)...)
 	if e := l.opts.Catalog.Entry(gvk.GroupKind()); e != nil && e.Def.Markers != nil {
 		out = append(out, l.markerFindings(e.Def, v, od, nd, oldObj, newObj)...)
 	}

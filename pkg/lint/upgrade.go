@@ -20,33 +20,12 @@ func At(d *source.Document, rule string, sev report.Severity, field, msg string)
 // the decoder's unknown fields and the warnings the update adds. The
 // rules beyond the server are check's business, not the update's.
 func (l *Linter) CRDUpdate(d *source.Document, def *crd.Definition, v *crd.CRDVerdict) []report.Finding {
-	var out []report.Finding
-	if v.DecodeError != nil {
-		out = append(out, finding(d, RuleCRDDecode, report.Error, decodeField(v.DecodeError),
-			"CustomResourceDefinition in version \"v1\" cannot be handled as a CustomResourceDefinition: "+v.DecodeError.Error()))
-		return l.filter(out)
+	if def.V1 == nil {
+		v = &crd.CRDVerdict{DecodeError: def.DecodeError}
 	}
-	if v.Panic != "" {
-		out = append(out, finding(d, RuleCRDServerPanic, report.Error, "",
-			"Internal error occurred: the API server's CRD validation panics on this update ("+v.Panic+"), so it fails with 500 Internal Server Error"))
-	}
-	for _, u := range v.Unknown {
-		out = append(out, l.adjust(finding(d, RuleUnknownField, report.Warning, quotedField(u), u)))
-	}
-	if l.opts.Strict && len(v.Unknown) > 0 {
-		return l.filter(dedupeFindings(out))
-	}
-	versions := 0
-	if def.V1 != nil {
-		versions = len(def.V1.Spec.Versions)
-	}
-	for _, e := range v.Errors {
-		for _, p := range translatePath(e.Field, versions) {
-			out = append(out, finding(d, classify(e, p), report.Error, p, e.ErrorBody()))
-		}
-	}
-	if def.V1 != nil {
-		out = append(out, serverWarnings(d, def.V1, v)...)
+	out, done := l.verdict(d, def, v, "update")
+	if done {
+		return out
 	}
 	return l.filter(dedupeFindings(out))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -36,9 +37,9 @@ type Result struct {
 	JSON bool
 	// Dropped counts the fields pruned, Objects the objects with any.
 	Dropped, Objects int
-	// Notes say why documents were left out, positioned (file:line:col:
-	// skipped: ...), for stderr.
-	Notes []string
+	// Notes say why documents were left out, in document order: custom
+	// resources whose kind the catalogue cannot serve among them.
+	Notes []crd.Note
 	// Err is why the file could not be rewritten.
 	Err error
 }
@@ -48,10 +49,18 @@ type Result struct {
 // rewrites the text. data is the file's text.
 func File(cat *crd.Catalog, f *source.File, data []byte, opts Options) *Result {
 	r := &Result{Path: f.Path, Data: data, JSON: opts.JSON}
+	// The text's own problems: an error leaves a document out (kubectl
+	// cannot send it); warnings (repeated keys aside, which pruning
+	// resolves as kubectl does) are said and change nothing.
 	for _, fd := range f.Findings {
-		if fd.Rule != source.RuleDuplicate {
-			r.Notes = append(r.Notes, fmt.Sprintf("%s:%d:%d: skipped: %s", fd.File, fd.Line, fd.Column, fd.Message))
+		if fd.Rule == source.RuleDuplicate {
+			continue
 		}
+		label := "warning"
+		if fd.Severity == report.Error {
+			label = "error"
+		}
+		r.Notes = append(r.Notes, crd.Note{Pos: fmt.Sprintf("%s:%d:%d", fd.File, fd.Line, fd.Column), Label: label, Msg: fd.Message})
 	}
 	for _, d := range f.Documents {
 		if crd.IsCRD(d) {
@@ -59,31 +68,31 @@ func File(cat *crd.Catalog, f *source.File, data []byte, opts Options) *Result {
 		}
 		pos := fmt.Sprintf("%s:%d:%d", d.File, d.Root.Line, d.Root.Column)
 		if crd.IsBuiltin(d) {
-			r.Notes = append(r.Notes, fmt.Sprintf("%s: skipped: %s is built into the API server, not a custom resource", pos, d.Object.Kind))
+			r.Notes = append(r.Notes, crd.Note{Pos: pos, Label: "skipped", Msg: fmt.Sprintf("%s is built into the API server, not a custom resource", d.Object.Kind)})
 			continue
 		}
 		if crd.IsConfig(d) {
-			r.Notes = append(r.Notes, fmt.Sprintf("%s: skipped: %s is kustomize's configuration, not an API object", pos, d.Object.Kind))
+			r.Notes = append(r.Notes, crd.Note{Pos: pos, Label: "skipped", Msg: fmt.Sprintf("%s is kustomize's configuration, not an API object", d.Object.Kind)})
 			continue
 		}
 		gvk := crd.GVK(d)
 		v, err := cat.Lookup(gvk)
 		if err != nil {
-			r.Notes = append(r.Notes, fmt.Sprintf("%s: skipped: %v", pos, err))
+			r.Notes = append(r.Notes, crd.Unserved(pos, err))
 			continue
 		}
 		obj, ok := d.TakeValue()
 		if !ok {
 			count.CRDecodes.Add(1)
 			if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
-				r.Notes = append(r.Notes, fmt.Sprintf("%s: skipped: %v", pos, err))
+				r.Notes = append(r.Notes, crd.Note{Pos: pos, Label: "error", Msg: err.Error()})
 				continue
 			}
 		}
 		orig := runtime.DeepCopyJSON(obj)
 		dropped, err := v.Prune(obj, opts.Defaults)
 		if err != nil {
-			r.Notes = append(r.Notes, fmt.Sprintf("%s: skipped: %s in version %q cannot be handled as a %s: %v", pos, gvk.Kind, gvk.Version, gvk.Kind, err))
+			r.Notes = append(r.Notes, crd.Note{Pos: pos, Label: "error", Msg: fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, gvk.Kind, err)})
 			continue
 		}
 		// Count what goes, not only what the server reports: nulls and

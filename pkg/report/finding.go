@@ -2,6 +2,8 @@ package report
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -58,14 +60,21 @@ type ObjectRef struct {
 	Name       string `json:"name"`
 }
 
+// String names the object the way kubectl's messages do: "Widget
+// shop/too-big", "CustomResourceDefinition widgets.example.com"; the kind
+// alone when the object has no name (generateName), and "" when the kind
+// is unknown (a finding about a document that is no object, or about the
+// whole file).
 func (o ObjectRef) String() string {
-	s := o.Kind
-	if o.Namespace != "" {
-		s += " " + o.Namespace + "/" + o.Name
-	} else if o.Name != "" {
-		s += " " + o.Name
+	switch {
+	case o.Kind == "":
+		return ""
+	case o.Name == "":
+		return o.Kind
+	case o.Namespace == "":
+		return o.Kind + " " + o.Name
 	}
-	return s
+	return o.Kind + " " + o.Namespace + "/" + o.Name
 }
 
 // Finding is one thing the tool has to say about one place in one file.
@@ -88,13 +97,83 @@ type Finding struct {
 	Line   int       `json:"line"`
 	Column int       `json:"column"`
 	Object ObjectRef `json:"object"`
+	// Suppressed is set when an inline comment, the configuration or a
+	// baseline silences the finding. Suppressed findings stay in the
+	// result so that JSON and SARIF can show what was silenced and why,
+	// but they count for nothing: not in Summary, not in Fails, and text,
+	// GitHub, JUnit and GitLab output leave them out.
+	Suppressed *Suppression `json:"suppressed,omitempty"`
+}
+
+// SuppressionKind says where a suppression was written.
+type SuppressionKind string
+
+const (
+	// SuppressedInline is a "# crdlint:ignore" comment in the file.
+	SuppressedInline SuppressionKind = "inline"
+	// SuppressedConfig is a rule turned off in the configuration file.
+	SuppressedConfig SuppressionKind = "config"
+	// SuppressedBaseline is a finding recorded in the baseline file.
+	SuppressedBaseline SuppressionKind = "baseline"
+)
+
+// Suppression says why a finding was silenced.
+type Suppression struct {
+	Kind   SuppressionKind `json:"kind"`
+	Reason string          `json:"reason"`
+}
+
+// Fingerprint identifies a finding across edits that do not touch it: a
+// hash of the file (as slashPath gives it), the object's kind, namespace
+// and name, the rule, the field and the message. Line, column, document
+// index and apiVersion are left out, so that adding lines or documents
+// elsewhere, or moving to another version of the same kind, keeps it.
+// Findings that differ only in position share a fingerprint; formats that
+// need unique ones (GitLab) number them.
+func (f Finding) Fingerprint() string {
+	h := sha256.New()
+	// A NUL cannot occur in a path or an object name, so the fields cannot
+	// run into each other.
+	for _, s := range []string{"crdlint-finding-v1", slashPath(f.File), f.Object.Kind, f.Object.Namespace, f.Object.Name, f.Rule, f.Field, f.Message} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Rule describes one rule for --list-rules, docs and SARIF.
 type Rule struct {
 	ID       string
 	Severity Severity
-	Doc      string
+	// Doc is one line: what the rule checks, and whether the server
+	// rejects it.
+	Doc string
+	// Why says why it matters and Fix how to fix it: Markdown paragraphs,
+	// the prose of the rule's page (docs/rules/<ID>.md) and of SARIF's
+	// rule help.
+	Why, Fix string
+}
+
+// RulesDocBase is where the rule pages are published; a rule's page is
+// RulesDocBase + ID + ".md".
+const RulesDocBase = toolURI + "/blob/main/docs/rules/"
+
+// HelpURI is the address of the rule's page.
+func (r Rule) HelpURI() string { return RulesDocBase + r.ID + ".md" }
+
+// Help renders the rule's prose as Markdown: the one-line Doc, then "Why it
+// matters" and "How to fix it" sections for the parts that are set. The
+// rule pages and SARIF's help.markdown both use it, so they say the same.
+func (r Rule) Help() string {
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(r.Doc) + "\n")
+	if why := strings.TrimSpace(r.Why); why != "" {
+		b.WriteString("\n## Why it matters\n\n" + why + "\n")
+	}
+	if fix := strings.TrimSpace(r.Fix); fix != "" {
+		b.WriteString("\n## How to fix it\n\n" + fix + "\n")
+	}
+	return b.String()
 }
 
 // Summary counts what was read and what was found.
@@ -111,6 +190,74 @@ type Summary struct {
 	Objects int `json:"objects,omitempty"`
 	// Live says objects were read from a cluster, even if none were found.
 	Live bool `json:"-"`
+	// Suppressed counts the findings left out of Errors and Warnings
+	// because they were suppressed.
+	Suppressed int `json:"suppressed"`
+	// CRDs counts the CustomResourceDefinitions judged; CustomResources
+	// the custom resources validated against their CRD.
+	CRDs            int `json:"crds"`
+	CustomResources int `json:"customResources"`
+	// NotValidated counts the custom resources that could not be
+	// validated, by reason (no CRD, version not served, CRD rejected).
+	NotValidated map[string]int `json:"notValidated,omitempty"`
+	// SkippedBy counts what Skipped counts, by reason (not a Kubernetes
+	// object, built-in kind, Helm chart template, ...).
+	SkippedBy map[string]int `json:"skippedBy,omitempty"`
+	// StaleBaseline counts the entries of the --baseline file that no
+	// finding matches any more: fixed, to be dropped from the baseline.
+	StaleBaseline int `json:"staleBaseline,omitempty"`
+}
+
+// Add adds the counts of o to s (Errors, Warnings and Suppressed are
+// counted from the findings, by Result.Count).
+func (s *Summary) Add(o Summary) {
+	s.Files += o.Files
+	s.Documents += o.Documents
+	s.Skipped += o.Skipped
+	s.Objects += o.Objects
+	s.CRDs += o.CRDs
+	s.CustomResources += o.CustomResources
+	s.StaleBaseline += o.StaleBaseline
+	s.NotValidated = addCounts(s.NotValidated, o.NotValidated)
+	s.SkippedBy = addCounts(s.SkippedBy, o.SkippedBy)
+}
+
+func addCounts(a, b map[string]int) map[string]int {
+	if len(b) == 0 {
+		return a
+	}
+	if a == nil {
+		a = map[string]int{}
+	}
+	for k, n := range b {
+		a[k] += n
+	}
+	return a
+}
+
+// Skip counts one skipped document (or whole file) and why.
+func (s *Summary) Skip(reason string) {
+	s.Skipped++
+	s.SkippedBy = addCounts(s.SkippedBy, map[string]int{reason: 1})
+}
+
+// NotValid counts one custom resource that could not be validated and why.
+func (s *Summary) NotValid(reason string) {
+	s.NotValidated = addCounts(s.NotValidated, map[string]int{reason: 1})
+}
+
+// Checked is one document the run looked at, with or without findings.
+// Reports that list what passed (JUnit) need them: findings alone only
+// name what failed.
+type Checked struct {
+	File string
+	// Document is the 0-based index of the non-empty document in File, as
+	// in Finding.
+	Document int
+	Object   ObjectRef
+	// Skipped says why the document was not judged (a built-in kind, not a
+	// Kubernetes object); empty when it was.
+	Skipped string
 }
 
 // UpgradeSummary counts what kubectl crdlint upgrade found for one CRD:
@@ -140,6 +287,10 @@ type Result struct {
 	Upgrades []UpgradeSummary
 	// Rules is the catalogue, for renderers that describe rules (SARIF).
 	Rules []Rule
+	// Checked lists every document of the run, in any order, for formats
+	// that report passing objects too (JUnit). Optional: without it those
+	// formats know only the objects that have findings.
+	Checked []Checked
 }
 
 // Sort orders findings by file, document, line, column, rule, field,
@@ -158,10 +309,14 @@ func Sort(fs []Finding) {
 	})
 }
 
-// Count fills Errors and Warnings from the findings.
+// Count fills Errors, Warnings and Suppressed from the findings.
 func (r *Result) Count() {
-	r.Summary.Errors, r.Summary.Warnings = 0, 0
+	r.Summary.Errors, r.Summary.Warnings, r.Summary.Suppressed = 0, 0, 0
 	for _, f := range r.Findings {
+		if f.Suppressed != nil {
+			r.Summary.Suppressed++
+			continue
+		}
 		switch f.Severity {
 		case Error:
 			r.Summary.Errors++
@@ -171,13 +326,14 @@ func (r *Result) Count() {
 	}
 }
 
-// Fails reports whether any finding is at or above threshold.
+// Fails reports whether any finding that is not suppressed is at or
+// above threshold.
 func (r *Result) Fails(threshold Severity) bool {
 	if threshold == None {
 		return false
 	}
 	for _, f := range r.Findings {
-		if f.Severity >= threshold {
+		if f.Suppressed == nil && f.Severity >= threshold {
 			return true
 		}
 	}

@@ -9,11 +9,12 @@ import (
 // RenderGitHub writes one GitHub Actions workflow command per finding, so
 // that a job running the linter annotates the pull request without any
 // SARIF upload. It writes no summary: the annotations are the output, and
-// the exit status decides whether the job fails.
+// the exit status decides whether the job fails. Like text, each message
+// names its object; suppressed findings are left out.
 func RenderGitHub(w io.Writer, r Result, _ Options) error {
 	r = prepare(r)
 	var b strings.Builder
-	for _, f := range r.Findings {
+	for _, f := range active(r.Findings) {
 		cmd := "error"
 		switch f.Severity {
 		case Warning:
@@ -30,7 +31,7 @@ func RenderGitHub(w io.Writer, r Result, _ Options) error {
 			}
 		}
 		props += ",title=" + escapeProperty(f.Rule)
-		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, props, escapeData(withField(f.Message, f.Field)))
+		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, props, escapeData(subject(f)+withField(f.Message, f.Field)))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -16,10 +17,25 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden from the curr
 var (
 	widget = ObjectRef{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "widgets.example.com"}
 	gadget = ObjectRef{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "gadgets.example.com"}
+	tooBig = ObjectRef{APIVersion: "example.com/v1", Kind: "Widget", Namespace: "shop", Name: "too-big"}
+	small  = ObjectRef{APIVersion: "example.com/v1", Kind: "Widget", Namespace: "shop", Name: "small"}
+	web    = ObjectRef{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web"}
 )
 
 // fixture covers every shape a renderer must handle. Its findings are out
-// of order on purpose, so the goldens also prove the sorting.
+// of order on purpose, so the goldens also prove the sorting:
+//
+//   - crds/widget.yaml holds widgets.example.com twice (documents 0 and 1),
+//     so JUnit must tell the two test cases apart;
+//   - crds/my gadget.yaml has a finding about the whole file (line 0, no
+//     object), gadgets.example.com in document 1, and a finding-free CRD
+//     in document 0 that only Checked knows;
+//   - crs/widgets.yaml has a finding on the object root (the server's
+//     "<nil>" field), two identical duplicate-field warnings without an
+//     object (the loader's, which the renderers attribute to the
+//     document's object; GitLab must still give them distinct
+//     fingerprints), a suppressed error and warning, and a skipped
+//     built-in kind.
 func fixture() Result {
 	return Result{
 		Findings: []Finding{
@@ -51,15 +67,54 @@ func fixture() Result {
 				Field:   "spec.versions[0].schema.openAPIV3Schema.properties[spec].additionalProperties",
 				File:    "crds/my gadget.yaml", Document: 1, Line: 5, Column: 3, Object: gadget,
 			},
+			{
+				Rule: "cr-cel", Severity: Error,
+				Message: "Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+				Field:   "<nil>", // the object root, as the server prints it
+				File:    "crs/widgets.yaml", Line: 1, Column: 1, Object: tooBig,
+			},
+			{
+				Rule: "duplicate-field", Severity: Warning,
+				Message: `duplicate field "spec.color"`, Field: "spec.color",
+				File: "crs/widgets.yaml", Line: 11, Column: 3, // no Object: the loader's
+			},
+			{
+				Rule: "duplicate-field", Severity: Warning,
+				Message: `duplicate field "spec.color"`, Field: "spec.color",
+				File: "crs/widgets.yaml", Line: 9, Column: 3,
+			},
+			{
+				Rule: "cr-schema", Severity: Error,
+				Message: `Unsupported value: "purple": supported values: "red", "green"`,
+				Field:   "spec.color",
+				File:    "crs/widgets.yaml", Document: 1, Line: 20, Column: 10, Object: small,
+				Suppressed: &Suppression{Kind: SuppressedBaseline, Reason: "in .crdlint-baseline.json"},
+			},
+			{
+				Rule: "unknown-field", Severity: Warning,
+				Message: `unknown field "spec.colour"`,
+				Field:   "spec.colour",
+				File:    "crs/widgets.yaml", Document: 1, Line: 21, Column: 3, Object: small,
+				Suppressed: &Suppression{Kind: SuppressedInline, Reason: "read by the v2 controller"},
+			},
 		},
-		Summary: Summary{Files: 2, Documents: 5, Errors: 4, Warnings: 1, Skipped: 1},
+		Summary: Summary{Files: 3, Documents: 7, Errors: 5, Warnings: 3, Skipped: 1},
 		Rules:   catalogue(),
+		Checked: []Checked{
+			{File: "./crds/widget.yaml", Document: 0, Object: widget},
+			{File: "./crds/widget.yaml", Document: 1, Object: widget},
+			{File: "crds/my gadget.yaml", Document: 0, Object: ObjectRef{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "sprockets.example.com"}},
+			{File: "crds/my gadget.yaml", Document: 1, Object: gadget},
+			{File: "crs/widgets.yaml", Document: 0, Object: tooBig},
+			{File: "crs/widgets.yaml", Document: 1, Object: small},
+			{File: "crs/widgets.yaml", Document: 2, Object: web, Skipped: "built-in kind: the server's to judge"},
+		},
 	}
 }
 
 func catalogue() []Rule {
 	return []Rule{
-		{ID: "crd-structural", Severity: Error, Doc: "CRD schemas must be structural."},
+		{ID: "crd-structural", Severity: Error, Doc: "CRD schemas must be structural.", Why: "The server rejects the CRD.", Fix: "Give every field a `type`."},
 		{ID: "cel-compile", Severity: Error, Doc: "x-kubernetes-validations rules must compile."},
 		{ID: "crd-version-deprecated", Severity: Warning, Doc: "Served versions should not be deprecated."},
 	}
@@ -91,9 +146,14 @@ func TestRenderGolden(t *testing.T) {
 		{"json", JSON, fixture(), Options{}},
 		{"sarif", SARIF, fixture(), Options{ToolVersion: "v1.2.3"}},
 		{"github", GitHub, fixture(), Options{SummaryLine: true}},
+		{"junit", JUnit, fixture(), Options{}},
+		{"junit_failon_warning", JUnit, fixture(), Options{FailOn: Warning}},
+		{"gitlab", GitLab, fixture(), Options{}},
 		{"empty_text", Text, empty(), Options{SummaryLine: true}},
 		{"empty_json", JSON, empty(), Options{}},
 		{"empty_sarif", SARIF, empty(), Options{}},
+		{"empty_junit", JUnit, empty(), Options{}},
+		{"empty_gitlab", GitLab, empty(), Options{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -153,7 +213,9 @@ func TestJSONContract(t *testing.T) {
 		{"top", out, []string{"findings", "summary"}},
 		{"finding", finding, []string{"rule", "severity", "message", "field", "file", "document", "line", "column", "object"}},
 		{"object", finding["object"].(map[string]any), []string{"apiVersion", "kind", "namespace", "name"}},
-		{"summary", out["summary"].(map[string]any), []string{"files", "documents", "errors", "warnings", "skipped"}},
+		{"summary", out["summary"].(map[string]any), []string{"files", "documents", "errors", "warnings", "skipped", "suppressed", "crds", "customResources"}},
+		{"suppressed finding", suppressedFinding(t, findings), []string{"rule", "severity", "message", "field", "file", "document", "line", "column", "object", "suppressed"}},
+		{"suppression", suppressedFinding(t, findings)["suppressed"].(map[string]any), []string{"kind", "reason"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -178,15 +240,27 @@ func TestJSONContract(t *testing.T) {
 	// prepare's sorting and trimming are the goldens' business; this only
 	// checks that nothing is lost between Finding and JSON.
 	want := prepare(fixture())
-	if back.Summary != want.Summary {
+	if !reflect.DeepEqual(back.Summary, want.Summary) {
 		t.Errorf("got summary %+v, want %+v", back.Summary, want.Summary)
 	}
 	for i := range max(len(back.Findings), len(want.Findings)) {
-		if i >= len(back.Findings) || i >= len(want.Findings) || back.Findings[i] != want.Findings[i] {
+		if i >= len(back.Findings) || i >= len(want.Findings) || !reflect.DeepEqual(back.Findings[i], want.Findings[i]) {
 			t.Errorf("finding %d: got %+v, want %+v", i, back.Findings[i:], want.Findings[i:])
 			break
 		}
 	}
+}
+
+// suppressedFinding returns the first JSON finding that has "suppressed".
+func suppressedFinding(t *testing.T, findings []any) map[string]any {
+	t.Helper()
+	for _, f := range findings {
+		if m := f.(map[string]any); m["suppressed"] != nil {
+			return m
+		}
+	}
+	t.Fatal("no suppressed finding in the JSON output")
+	return nil
 }
 
 func TestJSONEmptyFindingsIsArray(t *testing.T) {
@@ -205,8 +279,15 @@ func TestSARIFRuleIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := log.Runs[0]
-	if got, want := len(run.Tool.Driver.Rules), len(catalogue())+1; got != want {
-		t.Errorf("got %d rules, want %d (catalogue plus parse-error)", got, want)
+	ids := map[string]bool{}
+	for _, r := range catalogue() {
+		ids[r.ID] = true
+	}
+	for _, f := range fixture().Findings {
+		ids[f.Rule] = true
+	}
+	if got, want := len(run.Tool.Driver.Rules), len(ids); got != want {
+		t.Errorf("got %d rules, want %d (the catalogue plus the findings' rules missing from it)", got, want)
 	}
 	if got, want := len(run.Results), len(fixture().Findings); got != want {
 		t.Errorf("got %d results, want %d", got, want)
@@ -270,7 +351,9 @@ func TestFormatSet(t *testing.T) {
 		{"JSON", JSON, ""},
 		{"sarif", SARIF, ""},
 		{"github", GitHub, ""},
-		{"x", "", `invalid output format "x": must be one of text, json, sarif, github`},
+		{"junit", JUnit, ""},
+		{"GitLab", GitLab, ""},
+		{"x", "", `invalid output format "x": must be one of text, json, sarif, github, junit, gitlab`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -306,6 +389,10 @@ func TestSeverity(t *testing.T) {
 
 func TestFails(t *testing.T) {
 	warnOnly := Result{Findings: []Finding{{Severity: Warning}}}
+	suppressedOnly := Result{Findings: []Finding{
+		{Severity: Error, Suppressed: &Suppression{Kind: SuppressedInline, Reason: "r"}},
+		{Severity: Warning, Suppressed: &Suppression{Kind: SuppressedConfig, Reason: "r"}},
+	}}
 	tests := []struct {
 		name      string
 		r         Result
@@ -318,6 +405,8 @@ func TestFails(t *testing.T) {
 		{"warning at error", warnOnly, Error, false},
 		{"warning at warning", warnOnly, Warning, true},
 		{"empty at warning", empty(), Warning, false},
+		{"suppressed at error", suppressedOnly, Error, false},
+		{"suppressed at warning", suppressedOnly, Warning, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -330,10 +419,10 @@ func TestFails(t *testing.T) {
 
 func TestCount(t *testing.T) {
 	r := fixture()
-	r.Summary.Errors, r.Summary.Warnings = 99, 99
+	r.Summary.Errors, r.Summary.Warnings, r.Summary.Suppressed = 99, 99, 99
 	r.Count()
-	if r.Summary.Errors != 4 || r.Summary.Warnings != 1 {
-		t.Errorf("got %d errors, %d warnings, want 4, 1", r.Summary.Errors, r.Summary.Warnings)
+	if r.Summary.Errors != 5 || r.Summary.Warnings != 3 || r.Summary.Suppressed != 2 {
+		t.Errorf("got %d errors, %d warnings, %d suppressed, want 5, 3, 2", r.Summary.Errors, r.Summary.Warnings, r.Summary.Suppressed)
 	}
 }
 
@@ -342,15 +431,17 @@ func ExampleRender() {
 		Findings: []Finding{{
 			Rule:     "crd-structural",
 			Severity: Error,
-			Message:  "must not be empty",
+			Message:  "Required value: must not be empty for specified object fields",
+			Field:    "spec.versions[0].schema.openAPIV3Schema.properties[spec].type",
 			File:     "crds/widget.yaml",
 			Line:     12,
 			Column:   7,
+			Object:   ObjectRef{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "widgets.example.com"},
 		}},
-		Summary: Summary{Files: 1, Documents: 1},
+		Summary: Summary{Files: 1, Documents: 1, CRDs: 1},
 	}
 	_ = Render(os.Stdout, Text, r, Options{SummaryLine: true})
 	// Output:
-	// crds/widget.yaml:12:7: error crd-structural: must not be empty
-	// 1 error in 1 file (1 document)
+	// crds/widget.yaml:12:7: error crd-structural: CustomResourceDefinition widgets.example.com: Required value: must not be empty for specified object fields [spec.versions[0].schema.openAPIV3Schema.properties[spec].type]
+	// 1 error in 1 file (1 document: 1 CRD, 0 custom resources validated)
 }

@@ -9,10 +9,13 @@ import (
 )
 
 const (
-	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
-	toolName     = "kubectl-crdlint"
-	toolURI      = "https://github.com/kubectl-crdlint/kubectl-crdlint"
-	rulesDocBase = toolURI + "/blob/main/docs/rules.md#"
+	sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
+	toolName    = "kubectl-crdlint"
+	toolURI     = "https://github.com/kubectl-crdlint/kubectl-crdlint"
+	// sarifFingerprintKey names Finding.Fingerprint among a result's
+	// partialFingerprints; the suffix is its version, to bump if what it
+	// hashes ever changes.
+	sarifFingerprintKey = "crdlintFinding/v1"
 )
 
 // The types below are the subset of SARIF 2.1.0 that GitHub code scanning
@@ -44,13 +47,20 @@ type sarifRule struct {
 	ID                   string             `json:"id"`
 	ShortDescription     *sarifText         `json:"shortDescription,omitempty"`
 	FullDescription      *sarifText         `json:"fullDescription,omitempty"`
-	Help                 *sarifText         `json:"help,omitempty"`
+	Help                 *sarifHelp         `json:"help,omitempty"`
 	HelpURI              string             `json:"helpUri,omitempty"`
 	DefaultConfiguration sarifConfiguration `json:"defaultConfiguration"`
 }
 
 type sarifText struct {
 	Text string `json:"text"`
+}
+
+// sarifHelp is a multiformatMessageString: code scanning shows the
+// Markdown where it can.
+type sarifHelp struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
 }
 
 type sarifConfiguration struct {
@@ -64,6 +74,17 @@ type sarifResult struct {
 	Level     string          `json:"level"`
 	Message   sarifText       `json:"message"`
 	Locations []sarifLocation `json:"locations"`
+	// PartialFingerprints lets SARIF consumers match a result across runs
+	// whatever lines moved.
+	PartialFingerprints map[string]string  `json:"partialFingerprints,omitempty"`
+	Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
+}
+
+// sarifSuppression marks a result as silenced: kind inSource for a
+// comment in the file, external for the configuration or a baseline.
+type sarifSuppression struct {
+	Kind          string `json:"kind"`
+	Justification string `json:"justification,omitempty"`
 }
 
 type sarifLocation struct {
@@ -113,8 +134,8 @@ func RenderSARIF(w io.Writer, r Result, o Options) error {
 			ID:                   rule.ID,
 			ShortDescription:     doc,
 			FullDescription:      doc,
-			Help:                 doc,
-			HelpURI:              rulesDocBase + rule.ID,
+			Help:                 &sarifHelp{Text: helpText(rule), Markdown: rule.Help() + "\n[Rule page](" + rule.HelpURI() + ")\n"},
+			HelpURI:              rule.HelpURI(),
 			DefaultConfiguration: sarifConfiguration{Level: sarifLevel(rule.Severity)},
 		})
 	}
@@ -132,13 +153,22 @@ func RenderSARIF(w io.Writer, r Result, o Options) error {
 		if f.Field != "" {
 			loc.LogicalLocations = []sarifLogicalLocation{{FullyQualifiedName: f.Field}}
 		}
-		results = append(results, sarifResult{
-			RuleID:    f.Rule,
-			RuleIndex: index[f.Rule],
-			Level:     sarifLevel(f.Severity),
-			Message:   sarifText{Text: withField(f.Message, f.Field)},
-			Locations: []sarifLocation{loc},
-		})
+		res := sarifResult{
+			RuleID:              f.Rule,
+			RuleIndex:           index[f.Rule],
+			Level:               sarifLevel(f.Severity),
+			Message:             sarifText{Text: subject(f) + withField(f.Message, f.Field)},
+			Locations:           []sarifLocation{loc},
+			PartialFingerprints: map[string]string{sarifFingerprintKey: f.Fingerprint()},
+		}
+		if s := f.Suppressed; s != nil {
+			kind := "external"
+			if s.Kind == SuppressedInline {
+				kind = "inSource"
+			}
+			res.Suppressions = []sarifSuppression{{Kind: kind, Justification: s.Reason}}
+		}
+		results = append(results, res)
 	}
 
 	enc := json.NewEncoder(w)
@@ -149,6 +179,20 @@ func RenderSARIF(w io.Writer, r Result, o Options) error {
 		Version: "2.1.0",
 		Runs:    []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results}},
 	})
+}
+
+// helpText is the plain-text form of Rule.Help, for viewers without
+// Markdown.
+func helpText(r Rule) string {
+	parts := []string{strings.TrimSpace(r.Doc)}
+	if why := strings.TrimSpace(r.Why); why != "" {
+		parts = append(parts, "Why it matters: "+why)
+	}
+	if fix := strings.TrimSpace(r.Fix); fix != "" {
+		parts = append(parts, "How to fix it: "+fix)
+	}
+	parts = append(parts, "See "+r.HelpURI())
+	return strings.Join(parts, "\n\n")
 }
 
 func sarifLevel(s Severity) string {

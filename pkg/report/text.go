@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/fatih/color"
@@ -12,7 +13,7 @@ import (
 // color.NoColor global, so that one render's choice cannot leak into
 // another (or into tests running in parallel).
 type textStyle struct {
-	pos, err, warn, rule, field *color.Color
+	pos, err, warn, rule, field, object *color.Color
 }
 
 func newTextStyle(enabled bool) textStyle {
@@ -26,11 +27,12 @@ func newTextStyle(enabled bool) textStyle {
 		return c
 	}
 	return textStyle{
-		pos:   c(color.Bold),
-		err:   c(color.FgRed),
-		warn:  c(color.FgYellow),
-		rule:  c(color.FgCyan),
-		field: c(color.Faint),
+		pos:    c(color.Bold),
+		err:    c(color.FgRed),
+		warn:   c(color.FgYellow),
+		rule:   c(color.FgCyan),
+		field:  c(color.Faint),
+		object: c(color.Bold),
 	}
 }
 
@@ -45,34 +47,20 @@ func (s textStyle) severity(sev Severity) string {
 }
 
 // RenderText writes one line per finding in the file:line:col: form that
-// editors and terminals turn into links, optionally followed by a summary.
+// editors and terminals turn into links, optionally followed by a summary:
+//
+//	file:line:col: severity rule: Kind namespace/name: message [field]
+//
+// The object is named on every line, so that output from a stream of many
+// objects reads on its own; it is left out only when unknown (a finding
+// about the whole file or a document that is no object). Suppressed
+// findings are not printed; the summary counts them.
 func RenderText(w io.Writer, r Result, o Options) error {
 	r = prepare(r)
 	s := newTextStyle(o.Color)
 	var b strings.Builder
-	for _, f := range r.Findings {
-		pos := f.File
-		if f.Line > 0 {
-			pos += fmt.Sprintf(":%d", f.Line)
-			if f.Column > 0 {
-				pos += fmt.Sprintf(":%d", f.Column)
-			}
-		}
-		// The field goes on the first line, not after the last: multi-line
-		// messages (CEL errors) end in a caret diagram that it would spoil,
-		// and this way one line carries everything grep needs.
-		first, rest, _ := strings.Cut(f.Message, "\n")
-		fmt.Fprintf(&b, "%s: %s %s: %s", s.pos.Sprint(pos), s.severity(f.Severity), s.rule.Sprint(f.Rule), strings.TrimSuffix(first, "\r"))
-		if f.Field != "" {
-			b.WriteString(" " + s.field.Sprint("["+f.Field+"]"))
-		}
-		b.WriteByte('\n')
-		if rest != "" {
-			for line := range strings.SplitSeq(rest, "\n") {
-				b.WriteString(strings.TrimRight("    "+strings.TrimSuffix(line, "\r"), " "))
-				b.WriteByte('\n')
-			}
-		}
+	for _, f := range active(r.Findings) {
+		s.line(&b, f, true)
 	}
 	if o.SummaryLine {
 		for _, u := range r.Upgrades {
@@ -82,6 +70,37 @@ func RenderText(w io.Writer, r Result, o Options) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// line writes one finding, naming its object when withObject is set and
+// the object is known.
+func (s textStyle) line(b *strings.Builder, f Finding, withObject bool) {
+	pos := f.File
+	if f.Line > 0 {
+		pos += fmt.Sprintf(":%d", f.Line)
+		if f.Column > 0 {
+			pos += fmt.Sprintf(":%d", f.Column)
+		}
+	}
+	// The field goes on the first line, not after the last: multi-line
+	// messages (CEL errors) end in a caret diagram that it would spoil,
+	// and this way one line carries everything grep needs.
+	first, rest, _ := strings.Cut(f.Message, "\n")
+	fmt.Fprintf(b, "%s: %s %s: ", s.pos.Sprint(pos), s.severity(f.Severity), s.rule.Sprint(f.Rule))
+	if obj := subject(f); withObject && obj != "" {
+		b.WriteString(s.object.Sprint(strings.TrimSuffix(obj, ": ")) + ": ")
+	}
+	b.WriteString(strings.TrimSuffix(first, "\r"))
+	if f.Field != "" {
+		b.WriteString(" " + s.field.Sprint("["+f.Field+"]"))
+	}
+	b.WriteByte('\n')
+	if rest != "" {
+		for line := range strings.SplitSeq(rest, "\n") {
+			b.WriteString(strings.TrimRight("    "+strings.TrimSuffix(line, "\r"), " "))
+			b.WriteByte('\n')
+		}
+	}
 }
 
 func (s textStyle) summary(sum Summary) string {
@@ -96,9 +115,30 @@ func (s textStyle) summary(sum Summary) string {
 	if len(found) > 0 {
 		what = strings.Join(found, ", ")
 	}
+	if sum.Suppressed > 0 {
+		what += fmt.Sprintf(" (%d suppressed)", sum.Suppressed)
+	}
 	docs := plural(sum.Documents, "document")
+	var parts []string
+	if sum.CRDs > 0 {
+		parts = append(parts, plural(sum.CRDs, "CRD"))
+	}
+	parts = append(parts, pluralWord(sum.CustomResources, "custom resource", "custom resources")+" validated")
+	if n := total(sum.NotValidated); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d not validated (%s)", n, reasons(sum.NotValidated)))
+	}
 	if sum.Skipped > 0 {
-		docs += fmt.Sprintf(", %d skipped", sum.Skipped)
+		s := fmt.Sprintf("%d skipped", sum.Skipped)
+		if len(sum.SkippedBy) > 0 {
+			s += " (" + reasons(sum.SkippedBy) + ")"
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) > 0 {
+		docs += ": " + strings.Join(parts, ", ")
+	}
+	if sum.StaleBaseline > 0 {
+		what += fmt.Sprintf(", %s fixed (drop them: --write-baseline)", pluralWord(sum.StaleBaseline, "baseline entry", "baseline entries"))
 	}
 	if sum.Objects > 0 || sum.Live {
 		where := plural(sum.Objects, "live object")
@@ -133,6 +173,40 @@ func (s textStyle) upgrade(u UpgradeSummary) string {
 		return line + ": none broken"
 	}
 	return line + ": " + strings.Join(broken, ", ")
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func total(m map[string]int) int {
+	n := 0
+	for _, c := range m {
+		n += c
+	}
+	return n
+}
+
+// reasons lists counts by reason, most first, then by name.
+func reasons(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if m[a] != m[b] {
+			return m[b] - m[a]
+		}
+		return strings.Compare(a, b)
+	})
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = fmt.Sprintf("%d %s", m[k], k)
+	}
+	return strings.Join(out, ", ")
 }
 
 func plural(n int, noun string) string {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -23,6 +24,15 @@ const (
 	RuleSyntax      = "yaml-syntax"
 	RuleDuplicate   = "duplicate-field"
 	RuleNotAnObject = "document-not-object"
+	// RuleAliasBudget: a document whose aliases would expand beyond
+	// MaxAliasNodes or MaxAliasBytes; it is refused before anything
+	// expands it.
+	RuleAliasBudget = "yaml-alias-budget"
+	// RuleDocumentSize: a document over DocReader.MaxDocumentSize.
+	RuleDocumentSize = "document-too-large"
+	// RuleYAML11Key: a plain key that kubectl's YAML 1.1 reads as a
+	// boolean ("on", "y", "no"), so the object gets "true" or "false".
+	RuleYAML11Key = "yaml11-key"
 )
 
 // Pos is a 1-based position in a file.
@@ -83,31 +93,37 @@ type File struct {
 	// Count is the number of non-empty documents in the file.
 	Count int
 	// Texts holds each non-empty document's text as kubectl's reader
-	// returns it, by Index (a leading "---" included when it had one).
+	// returns it (a leading "---" included when it had one; for a JSON
+	// stream, the value), by Index - Base; nil for a document over the
+	// size bound.
 	Texts [][]byte
+	// Base is the Index of the first document counted here: 0 for a
+	// whole file, the document's own for a File from DocReader.Next.
+	Base int
+}
+
+// Text returns the text of the document with the given Index, or nil.
+func (f *File) Text(index int) []byte {
+	if i := index - f.Base; i >= 0 && i < len(f.Texts) {
+		return f.Texts[i]
+	}
+	return nil
 }
 
 var lineRE = regexp.MustCompile(`^yaml: line (\d+): `)
 
-// Parse splits data into documents and decodes each one. It never fails:
-// everything wrong with the text is a finding at its position.
+// Parse splits data into documents and decodes each one, as a DocReader
+// reading data would. It never fails: everything wrong with the text is
+// a finding at its position.
 func Parse(path string, data []byte) *File {
 	count.Parses.Add(1)
-	f := &File{Path: path}
-	chunks, bad := split(data)
-	for _, b := range bad {
-		f.Findings = append(f.Findings, report.Finding{
-			Rule: RuleSyntax, Severity: report.Error, File: path, Line: b.line, Column: 4,
-			Message: "invalid Yaml document separator: " + b.rest,
-		})
-	}
-	for _, c := range chunks {
-		f.parseChunk(c)
-	}
+	f, _ := readAllDocs(newBytesReader(path, data))
 	return f
 }
 
-func (f *File) parseChunk(c chunk) {
+// parseChunk adds a document to f. It returns the index in f.Findings of
+// the error that kubectl's decoder would fail with, or -1.
+func (f *File) parseChunk(c chunk) int {
 	var n yaml.Node
 	err := yaml.Unmarshal(c.text, &n)
 	if err != nil {
@@ -125,13 +141,14 @@ func (f *File) parseChunk(c chunk) {
 			}
 			msg = kmsg
 		}
-		f.syntaxError(f.Count, pos, msg)
+		pos, msg = tabHint(c, pos, msg)
+		i := f.syntaxError(f.Base+f.Count, pos, msg)
 		f.Count++
 		f.Texts = append(f.Texts, c.text)
-		return
+		return i
 	}
 	if n.Kind == 0 || len(n.Content) == 0 {
-		return // empty or comments only: kubectl skips it
+		return -1 // empty or comments only: kubectl skips it
 	}
 	root := n.Content[0]
 	js, obj, fast, err := toJSON(c, &n)
@@ -140,20 +157,42 @@ func (f *File) parseChunk(c chunk) {
 		// kubectl drops null documents. Ask its library, not v3's tags:
 		// v3 calls "!" null where v2 makes it "", and "!!null x" null
 		// where v2 fails.
-		return
+		return -1
 	}
-	index := f.Count
+	index := f.Base + f.Count
 	f.Count++
 	f.Texts = append(f.Texts, c.text)
+	var le *limitError
+	if errors.As(err, &le) {
+		f.Findings = append(f.Findings, report.Finding{
+			Rule: le.rule, Severity: report.Error, File: f.Path, Document: index,
+			Line: le.node.Line, Column: le.node.Column, Message: le.msg,
+		})
+		if le.rule == RuleSyntax {
+			return len(f.Findings) - 1
+		}
+		return -1
+	}
 	if err != nil {
 		pos, msg := errorPos(err, c, root)
-		f.syntaxError(index, pos, msg)
-		return
+		return f.syntaxError(index, pos, msg)
 	}
 	if !fast {
-		// The fast path gives up on repeated keys.
-		f.Findings = append(f.Findings, duplicates(root, f.Path, index)...)
+		// The fast path gives up on repeated keys and on keys that YAML
+		// 1.1 reads as booleans.
+		f.Findings = append(f.Findings, keyFindings(root, f.Path, index)...)
 	}
+	f.addDocument(root, js, obj, fromTreeOK(obj), index)
+	return -1
+}
+
+// fromTreeOK reports whether obj, built with the JSON, can identify the
+// object: its keys must match fields as encoding/json would.
+func fromTreeOK(obj map[string]any) bool { return obj != nil && asciiKeys(obj) }
+
+// addDocument adds the document whose node is root and whose JSON kubectl
+// sends is js; obj is that JSON as the server decodes it, when known.
+func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, fromTree bool, index int) {
 	if root.Kind != yaml.MappingNode {
 		f.Findings = append(f.Findings, report.Finding{
 			Rule: RuleNotAnObject, Severity: report.Error, File: f.Path, Document: index,
@@ -163,7 +202,6 @@ func (f *File) parseChunk(c chunk) {
 		return
 	}
 	d := &Document{File: f.Path, Index: index, Item: -1, Root: root, JSON: js}
-	fromTree := obj != nil && asciiKeys(obj)
 	if fromTree && !d.identifyFrom(obj) || !fromTree && !d.identify() {
 		f.Skipped++
 		return
@@ -290,11 +328,14 @@ func kindName(n *yaml.Node) string {
 	return "node"
 }
 
-func (f *File) syntaxError(index int, pos Pos, msg string) {
+// syntaxError records an error of kubectl's decoder and returns its index
+// in f.Findings.
+func (f *File) syntaxError(index int, pos Pos, msg string) int {
 	f.Findings = append(f.Findings, report.Finding{
 		Rule: RuleSyntax, Severity: report.Error, File: f.Path, Document: index,
 		Line: pos.Line, Column: pos.Column, Message: msg,
 	})
+	return len(f.Findings) - 1
 }
 
 // parserProblems are the libyaml parser's (not scanner's) problems. Both
@@ -323,7 +364,7 @@ var contextProblems = map[string]bool{
 }
 
 var (
-	anchorRE = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
+	anchorRE = regexp.MustCompile(`unknown anchor '(.*)' referenced|anchor '(.*)' value contains itself`)
 	decodeRE = regexp.MustCompile("cannot decode \\S+ `(.*)` as a (\\S+)$")
 	// The YAML 1.1 infinities and NaN, which JSON cannot hold.
 	infRE = regexp.MustCompile(`^([-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))$`)
@@ -351,14 +392,14 @@ func errorPos(err error, c chunk, root *yaml.Node) (Pos, string) {
 		return Pos{Line: n.Line, Column: n.Column}, msg
 	}
 	if m := anchorRE.FindStringSubmatch(msg); m != nil {
-		if p, ok := findAlias(c.text, m[1]); ok {
-			return Pos{Line: c.line + p.Line - 1, Column: p.Column}, msg
+		if p, ok := findAlias(c.text, m[1]+m[2]); ok {
+			return c.filePos(p), msg
 		}
 	}
 	// Errors without a line are at the chunk's first line (the libraries
 	// omit "line 1") or are about bytes (control characters, bad UTF-8),
 	// whose first offender is where the user has to look.
-	return Pos{Line: c.line + badByteLine(c.text), Column: 1}, msg
+	return c.filePos(Pos{Line: 1 + badByteLine(c.text), Column: 1}), msg
 }
 
 // blame finds the first node, in document order, that a line-less error
@@ -482,7 +523,7 @@ func badByteLine(b []byte) int {
 // relocate makes chunk-relative node positions file positions. It walks
 // Content only: alias targets are already in the tree.
 func relocate(n *yaml.Node, c chunk) {
-	if c.line == 1 && c.starts == nil {
+	if c.line == 1 && c.starts == nil && c.col0 == 0 {
 		return
 	}
 	stack := []*yaml.Node{n}
@@ -608,43 +649,101 @@ func lookupPair(m *yaml.Node, key string, depth int) (k, v *yaml.Node) {
 	return nil, nil
 }
 
-// duplicates reports every mapping key that repeats an earlier key of the
-// same mapping, at the repeated key, in the strict decoder's words.
-func duplicates(root *yaml.Node, file string, index int) []report.Finding {
+// keyFindings reports every mapping key that repeats an earlier key of
+// the same mapping, at the repeated key, in the strict decoder's words,
+// and every plain key that kubectl's YAML 1.1 turns into a boolean; in
+// document order.
+func keyFindings(root *yaml.Node, file string, index int) []report.Finding {
 	type frame struct {
 		n    *yaml.Node
-		path string
+		path *step
+		// key is the key whose value n is, dup whether it repeats one.
+		key *yaml.Node
+		dup bool
 	}
 	var out []report.Finding
-	stack := []frame{{root, ""}}
+	stack := []frame{{n: root}}
 	for len(stack) > 0 {
 		fr := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		switch fr.n.Kind {
+		if k := fr.key; k != nil {
+			if fr.dup {
+				field := fr.path.String()
+				out = append(out, report.Finding{
+					Rule: RuleDuplicate, Severity: report.Warning, File: file, Document: index,
+					Line: k.Line, Column: k.Column, Field: field,
+					Message: fmt.Sprintf("duplicate field %q", field),
+				})
+			}
+			if yaml11Bool(k) {
+				out = append(out, report.Finding{
+					Rule: RuleYAML11Key, Severity: report.Warning, File: file, Document: index,
+					Line: k.Line, Column: k.Column, Field: fr.path.String(),
+					Message: fmt.Sprintf("key %q is YAML 1.1's boolean %s as kubectl reads it (the object gets a field %q); quote it (%q) to keep the name",
+						k.Value, fr.path.name, fr.path.name, k.Value),
+				})
+			}
+		}
+		switch c := fr.n.Content; fr.n.Kind {
 		case yaml.MappingNode:
-			seen := make(map[string]bool, len(fr.n.Content)/2)
-			for i := 0; i+1 < len(fr.n.Content); i += 2 {
-				k := fr.n.Content[i]
-				name := keyString(k)
-				p := name
-				if fr.path != "" {
-					p = fr.path + "." + name
-				}
-				if seen[name] && !isMerge(k) {
-					out = append(out, report.Finding{
-						Rule: RuleDuplicate, Severity: report.Warning, File: file, Document: index,
-						Line: k.Line, Column: k.Column, Field: p,
-						Message: fmt.Sprintf("duplicate field %q", p),
-					})
-				}
-				seen[name] = true
-				stack = append(stack, frame{fr.n.Content[i+1], p})
+			names := make([]string, len(c)/2)
+			dups := make([]bool, len(c)/2)
+			seen := make(map[string]bool, len(c)/2)
+			for i := range names {
+				k := c[2*i]
+				names[i] = keyString(k)
+				dups[i] = seen[names[i]] && !isMerge(k)
+				seen[names[i]] = true
+			}
+			for i := len(names) - 1; i >= 0; i-- {
+				stack = append(stack, frame{n: c[2*i+1], path: &step{parent: fr.path, name: names[i], index: -1}, key: c[2*i], dup: dups[i]})
 			}
 		case yaml.SequenceNode:
-			for i, c := range fr.n.Content {
-				stack = append(stack, frame{c, fr.path + "[" + strconv.Itoa(i) + "]"})
+			for i := len(c) - 1; i >= 0; i-- {
+				stack = append(stack, frame{n: c[i], path: &step{parent: fr.path, index: i}})
 			}
 		}
 	}
 	return out
+}
+
+// step is one step of a path from the root, built only when a finding
+// needs it: deep documents would otherwise cost the square of their
+// depth in path strings.
+type step struct {
+	parent *step
+	name   string
+	index  int // a sequence item's, or -1 for a key
+}
+
+// String is the path as the strict decoder spells it: spec.items[0].x.
+func (s *step) String() string {
+	var parts []*step
+	for p := s; p != nil; p = p.parent {
+		parts = append(parts, p)
+	}
+	var b strings.Builder
+	for i := len(parts) - 1; i >= 0; i-- {
+		p := parts[i]
+		switch {
+		case p.index >= 0:
+			b.WriteString("[" + strconv.Itoa(p.index) + "]")
+		case b.Len() > 0:
+			b.WriteString("." + p.name)
+		default:
+			b.WriteString(p.name)
+		}
+	}
+	return b.String()
+}
+
+// yaml11Bool reports whether k is a key written as a plain scalar that
+// kubectl's YAML 1.1 reads as a boolean spelt otherwise ("on" is true,
+// "No" is false); "true" and "false" mean what they say.
+func yaml11Bool(k *yaml.Node) bool {
+	if k.Kind != yaml.ScalarNode || k.Style != 0 || k.Tag == "!!merge" {
+		return false
+	}
+	name := keyString(k)
+	return (name == "true" || name == "false") && k.Value != name
 }

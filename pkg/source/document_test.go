@@ -165,8 +165,12 @@ func TestParse(t *testing.T) {
 			docs: []docWant{{index: 0, item: -1, kind: "ConfigMap", name: "b", line: 1, col: 1,
 				json: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"},"spec":{"no":false,"true":false,"v":"yes"}}`}},
 			// on and y are both the key true to kubectl.
-			findings: []findingWant{{rule: RuleDuplicate, line: 7, col: 3, field: "spec.true", msg: `duplicate field "spec.true"`}},
-			count:    1,
+			findings: []findingWant{
+				{rule: RuleYAML11Key, line: 6, col: 3, field: "spec.true", msg: `key "on" is YAML 1.1's boolean true as kubectl reads it (the object gets a field "true"); quote it ("on") to keep the name`},
+				{rule: RuleDuplicate, line: 7, col: 3, field: "spec.true", msg: `duplicate field "spec.true"`},
+				{rule: RuleYAML11Key, line: 7, col: 3, field: "spec.true", msg: `key "y" is YAML 1.1's boolean true as kubectl reads it (the object gets a field "true"); quote it ("y") to keep the name`},
+			},
+			count: 1,
 		},
 		{
 			name: "kind List expands",
@@ -393,7 +397,7 @@ func TestParseSyntaxErrors(t *testing.T) {
 		{
 			name: "tab indentation",
 			in:   head + "a:\n\tb: 1\n",
-			line: 12, col: 1, msg: "yaml: found character that cannot start any token", count: 3,
+			line: 12, col: 1, msg: "yaml: found character that cannot start any token (a tab: YAML indentation must use spaces)", count: 3,
 		},
 		{
 			name: "unterminated quoted string",
@@ -409,7 +413,7 @@ func TestParseSyntaxErrors(t *testing.T) {
 			// The context is the plain scalar before the tab.
 			name: "tab in indentation after a plain scalar",
 			in:   head + "a:\n  b: c\n\td: e\n",
-			line: 13, col: 1, msg: "yaml: found a tab character that violates indentation", count: 3,
+			line: 13, col: 1, msg: "yaml: found a tab character that violates indentation (a tab: YAML indentation must use spaces)", count: 3,
 		},
 		{
 			name: "unknown anchor",

@@ -3,6 +3,7 @@ package source
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,8 +12,9 @@ import (
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
-	k8syaml "k8s.io/apimachinery/pkg/util/yaml"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 )
 
 // fuzzSeeds are small real manifests and the hostile inputs of
@@ -67,24 +69,9 @@ spec:
 	"a: .inf\nb: !!int x\nc: !!binary '!'\n~: null\n",
 }
 
-// corpusSeeds adds the smallest files of the shared corpus, if it is
-// there: fuzzing must not need it.
+// corpusSeeds adds the smallest files of the corpus.
 func corpusSeeds(f *testing.F) {
-	dir := os.Getenv("CRDLINT_CORPUS")
-	if dir == "" {
-		wd, _ := os.Getwd()
-		for d := wd; dir == "" && filepath.Dir(d) != d; d = filepath.Dir(d) {
-			for _, c := range []string{filepath.Join(d, "shared", "corpus"), filepath.Join(d, "..", "shared", "corpus")} {
-				if st, err := os.Stat(c); err == nil && st.IsDir() {
-					dir = c
-					break
-				}
-			}
-		}
-	}
-	if dir == "" {
-		return
-	}
+	dir := testutil.CorpusDir(f)
 	for _, sub := range []string{"crds", "crs"} {
 		ents, err := os.ReadDir(filepath.Join(dir, sub))
 		if err != nil {
@@ -153,6 +140,12 @@ func v3Stricter(data []byte) bool {
 	return false
 }
 
+// loaderRules are the rules of the loader's findings.
+var loaderRules = map[string]bool{
+	RuleSyntax: true, RuleDuplicate: true, RuleNotAnObject: true,
+	RuleAliasBudget: true, RuleDocumentSize: true, RuleYAML11Key: true,
+}
+
 func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
@@ -167,7 +160,7 @@ func FuzzParse(f *testing.F) {
 			if x.Line < 1 || x.Line > lines+1 || x.Column < 1 {
 				t.Errorf("finding %+v: position outside the file (%d lines)", x, lines)
 			}
-			if x.Rule != RuleSyntax && x.Rule != RuleDuplicate && x.Rule != RuleNotAnObject {
+			if !loaderRules[x.Rule] {
 				t.Errorf("finding %+v: unknown rule", x)
 			}
 			if x.Document < 0 || x.Document > file.Count {
@@ -204,10 +197,15 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 		}
-		// Where kubectl reads a YAML stream, so must we, document for
-		// document. (A JSON stream is read by encoding/json, which differs
-		// on purpose: see the package documentation.)
-		if k8syaml.IsJSONBuffer(data) {
+		for _, x := range file.Findings {
+			if x.Rule == RuleAliasBudget {
+				return // kubectl would expand what the loader refuses
+			}
+		}
+		// Where kubectl reads a stream, so must we, document for
+		// document; a JSON stream's errors are kubectl's own.
+		if hasJSONPrefix(data[:min(len(data), jsonPeek)]) {
+			checkStreamOracle(t, data)
 			return
 		}
 		docs, err := kubectlDocs(data)
@@ -244,6 +242,71 @@ func FuzzLocate(f *testing.F) {
 			pos, _ := d.Locate(path)
 			if pos.Line < 1 || pos.Line > lines || pos.Column < 1 {
 				t.Errorf("document %d/%d: Locate(%q) = %+v, want a position in the file's %d lines", d.Index, d.Item, path, pos, lines)
+			}
+		}
+	})
+}
+
+// FuzzJSONStream compares the reading of JSON streams with kubectl's
+// YAMLOrJSONDecoder: documents, values, and the first error's words.
+func FuzzJSONStream(f *testing.F) {
+	for _, s := range jsonStreamSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !hasJSONPrefix(data[:min(len(data), jsonPeek)]) {
+			data = append([]byte("{"), data...)
+		}
+		file := Parse("fuzz.json", data)
+		checkSane(t, data, file)
+		for _, x := range file.Findings {
+			if x.Rule == RuleAliasBudget {
+				return // kubectl would expand what the loader refuses
+			}
+		}
+		checkStreamOracle(t, data)
+	})
+}
+
+// jsonStreamSeeds are JSON streams kubectl reads in its several ways.
+var jsonStreamSeeds = []string{
+	`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}`,
+	`{"a": 1}{"b": 2}{"c": 3}`,
+	`{"a": 1,}`,
+	`{"a": 1}{"b": 2}{"c": 3,}`,
+	"{\"a\": 1}\n---\nb: 2\n",
+	"{\"a\": 1} {\"b\": 'x', c: [1, 2,]}\n",
+	"{\"a\": 1}\nx",
+	"{\"a\": 1}\nnull\n[1]\n\"s\"\n1e400\n",
+	`{"a": 1`,
+	`{"a": "\u00e9\ud800\"", "a": [true, false, null, -0.5e+3]}`,
+	"{\"a\": \"\xff\"}",
+	"  \n\t{}",
+}
+
+// FuzzDocReader reads anything through a DocReader in reads of random
+// sizes, with a small size bound, and compares it with reading the same
+// bytes in place: streaming changes nothing.
+func FuzzDocReader(f *testing.F) {
+	for i, s := range append(append([]string(nil), fuzzSeeds...), jsonStreamSeeds...) {
+		f.Add([]byte(s), uint64(i), uint16(64<<(i%5)))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, seed uint64, limit uint16) {
+		read := func(r *DocReader) *File {
+			r.MaxDocumentSize = int(limit)
+			file, err := readAllDocs(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return file
+		}
+		want := read(newBytesReader("fuzz.yaml", data))
+		got := read(NewDocReader("fuzz.yaml", &chunkReader{data: data, rng: rand.New(rand.NewPCG(seed, 1))}))
+		checkSane(t, data, got)
+		checkSameFile(t, "streamed", got, want)
+		for _, x := range got.Findings {
+			if x.Rule == RuleDocumentSize && x.Document >= got.Count {
+				t.Errorf("finding %+v: document beyond the %d counted", x, got.Count)
 			}
 		}
 	})

@@ -74,8 +74,9 @@ func hasExtension(p string) bool {
 	return false
 }
 
-// MaxFileSize bounds what one input may be; the API server refuses request
-// bodies over 3 MiB, so anything far larger is not a manifest.
+// MaxFileSize bounds what ReadBytes reads: callers that need a whole
+// file's bytes (to rewrite it) hold it all. Read and DocReader bound each
+// document instead (DefaultMaxDocumentSize).
 const MaxFileSize = 64 << 20
 
 // ReadBytes reads one path, bounded by MaxFileSize, with the tool's
@@ -96,30 +97,28 @@ func ReadBytes(path string) ([]byte, error) {
 	return data, nil
 }
 
-// Read reads one expanded path ("-" is stdin) and parses it.
+// Read reads one expanded path ("-" is stdin) and parses it whole, as
+// Parse does, through a DocReader: a file may be of any size, a document
+// over DefaultMaxDocumentSize is a finding. Callers that can take the
+// documents one at a time use NewDocReader, whose memory follows the
+// largest document rather than the file.
 func Read(path string, stdin io.Reader) (*File, error) {
-	var (
-		data []byte
-		err  error
-		name = path
-	)
+	name, in := path, stdin
 	if path == "-" {
 		name = StdinPath
-		data, err = io.ReadAll(io.LimitReader(stdin, MaxFileSize+1))
 	} else {
-		var f *os.File
-		if f, err = os.Open(path); err == nil {
-			data, err = io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-			f.Close()
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, &InputError{pathError(name, err)}
 		}
+		defer f.Close()
+		in = f
 	}
+	f, err := readAllDocs(NewDocReader(name, in))
 	if err != nil {
-		return nil, &InputError{pathError(name, err)}
+		return nil, err
 	}
-	if len(data) > MaxFileSize {
-		return nil, &InputError{fmt.Errorf("read %s: larger than %d MiB", name, MaxFileSize>>20)}
-	}
-	return Parse(name, data), nil
+	return f, nil
 }
 
 // readAll reads up to MaxFileSize+1 bytes of f into a buffer sized by

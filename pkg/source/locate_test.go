@@ -140,8 +140,10 @@ later:
 
 func TestLocate(t *testing.T) {
 	f := Parse("f.yaml", []byte(locateFile))
-	if len(f.Findings) != 0 || len(f.Documents) != 3 {
-		t.Fatalf("got %d documents and findings %+v, want 3 and none", len(f.Documents), f.Findings)
+	// The property "on" is the key true to kubectl: a hint, the only
+	// finding.
+	if len(f.Findings) != 1 || f.Findings[0].Rule != RuleYAML11Key || f.Findings[0].Line != 30 || len(f.Documents) != 3 {
+		t.Fatalf("got %d documents and findings %+v, want 3 and one %s at line 30", len(f.Documents), f.Findings, RuleYAML11Key)
 	}
 	docs := map[string]*Document{}
 	for _, d := range f.Documents {

@@ -2,7 +2,6 @@ package source
 
 import (
 	"bytes"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -11,6 +10,9 @@ import (
 type chunk struct {
 	text []byte
 	line int
+	// col0 is the characters before the text on its first line: a YAML
+	// stream that follows JSON on the same line (see DocReader).
+	col0 int
 	// starts is where each of the YAML parser's lines starts in the file,
 	// when the text has line breaks only YAML counts; nil otherwise.
 	starts []lineStart
@@ -29,10 +31,25 @@ func newChunk(text []byte, line int) chunk {
 // position.
 func (c chunk) pos(line, col int) Pos {
 	if c.starts == nil || line < 1 {
+		if line == 1 {
+			col += c.col0
+		}
 		return Pos{Line: c.line + line - 1, Column: col}
 	}
 	s := c.starts[min(line, len(c.starts))-1]
+	if s.line == 0 {
+		col += c.col0
+	}
 	return Pos{Line: c.line + s.line, Column: col + s.col}
+}
+
+// filePos turns a position in the chunk whose lines are counted by "\n"
+// alone, as editors count them, into a file position.
+func (c chunk) filePos(p Pos) Pos {
+	if p.Line == 1 {
+		p.Column += c.col0
+	}
+	return Pos{Line: c.line + p.Line - 1, Column: p.Column}
 }
 
 // yamlLineStarts maps YAML lines to file lines. libyaml follows YAML 1.1
@@ -68,46 +85,11 @@ func yamlLineStarts(b []byte) []lineStart {
 }
 
 // badSeparator is a "---" line followed by content, which kubectl refuses
-// ("invalid Yaml document separator").
+// ("invalid Yaml document separator"); col is where the content may
+// start, just after the dashes.
 type badSeparator struct {
-	line int
-	rest string
-}
-
-// split cuts a file the way k8s.io/apimachinery's YAMLReader does, so that
-// document indexes match what kubectl sees: a line starting with "---"
-// followed only by blanks or a comment ends the current document; when the
-// current document is still empty, the separator line becomes part of the
-// next one (so a leading "---" after comments does not start a second
-// document once empty documents are dropped).
-func split(data []byte) ([]chunk, []badSeparator) {
-	var (
-		out   []chunk
-		bad   []badSeparator
-		start = 0 // byte offset of the current chunk
-		line  = 1 // line number of the line at off
-		first = 1 // line number where the current chunk starts
-	)
-	for off := 0; off < len(data); line++ {
-		next := len(data)
-		if end := bytes.IndexByte(data[off:], '\n'); end >= 0 {
-			next = off + end + 1
-		}
-		if l := data[off:next]; bytes.HasPrefix(l, []byte("---")) {
-			if rest := strings.TrimSpace(string(l[3:])); rest != "" && rest[0] != '#' {
-				bad = append(bad, badSeparator{line: line, rest: rest})
-			}
-			if off > start {
-				out = append(out, newChunk(data[start:off], first))
-				start, first = next, line+1
-			}
-		}
-		off = next
-	}
-	if start < len(data) {
-		out = append(out, newChunk(data[start:], first))
-	}
-	return out, bad
+	line, col int
+	rest      string
 }
 
 // asRead gives a chunk the bytes kubectl parses: YAMLReader reads lines

@@ -30,6 +30,25 @@ func yamlReaderDocs(data []byte) ([]string, error) {
 	}
 }
 
+// split cuts data as a DocReader in YAML mode does: the documents' chunks
+// and the invalid separators.
+func split(data []byte) ([]chunk, []badSeparator) {
+	r := newBytesReader("f.yaml", data)
+	r.mode = modeYAML
+	var (
+		out []chunk
+		bad []badSeparator
+	)
+	for {
+		p, ok := r.cutYAML()
+		bad = append(bad, p.bad...)
+		if !ok {
+			return out, bad
+		}
+		out = append(out, newChunk(p.text, p.line))
+	}
+}
+
 func chunkTexts(cs []chunk) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
@@ -161,22 +180,22 @@ func TestSplit(t *testing.T) {
 		{
 			name: "bad separator glued", in: "a: 1\n---foo\nb: 2\n",
 			wantText: []string{"a: 1\n", "b: 2\n"}, wantLines: []int{1, 3},
-			wantBad: []badSeparator{{line: 2, rest: "foo"}},
+			wantBad: []badSeparator{{line: 2, col: 4, rest: "foo"}},
 		},
 		{
 			name: "bad separator with content", in: "a: 1\n--- foo\nb: 2\n",
 			wantText: []string{"a: 1\n", "b: 2\n"}, wantLines: []int{1, 3},
-			wantBad: []badSeparator{{line: 2, rest: "foo"}},
+			wantBad: []badSeparator{{line: 2, col: 4, rest: "foo"}},
 		},
 		{
 			name: "four dashes", in: "----\na: 1\n",
 			wantText: []string{"----\na: 1\n"}, wantLines: []int{1},
-			wantBad: []badSeparator{{line: 1, rest: "-"}},
+			wantBad: []badSeparator{{line: 1, col: 4, rest: "-"}},
 		},
 		{
 			name: "bad separator with CRLF", in: "a: 1\r\n--- !!map\r\nb: 2\r\n",
 			wantText: []string{"a: 1\n", "b: 2\n"}, wantLines: []int{1, 3},
-			wantBad: []badSeparator{{line: 2, rest: "!!map"}},
+			wantBad: []badSeparator{{line: 2, col: 4, rest: "!!map"}},
 		},
 	}
 	for _, tt := range tests {

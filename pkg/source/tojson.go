@@ -25,11 +25,25 @@ import (
 // numbers as float64), so that custom resources are not decoded again.
 // fast reports that the tree was used, which also tells that no mapping
 // of the document repeats a key.
+//
+// The fast path expands no alias and nests at most maxNodeDepth deep;
+// before the slow one, a document whose aliases would expand beyond the
+// budget, or that nests deeper than the JSON decoders accept, is refused
+// with a *limitError.
 func toJSON(c chunk, n *yaml.Node) (js []byte, obj map[string]any, fast bool, err error) {
 	if js, obj, ok := nodeJSON(c, n); ok {
 		return js, obj, true, nil
 	}
+	s := measure(n)
+	if err := s.aliasError(); err != nil {
+		return nil, nil, false, err
+	}
 	js, err = sigsyaml.YAMLToJSON(c.text)
+	if err == nil {
+		if err := s.depthError(js); err != nil {
+			return nil, nil, false, err
+		}
+	}
 	return js, nil, false, err
 }
 

@@ -53,7 +53,7 @@ func checkNodeJSON(t testing.TB, name string, data []byte) (fast, all int) {
 			}
 		}
 		fast++
-		if d := duplicates(n.Content[0], name, i); len(d) > 0 {
+		if d := keyFindings(n.Content[0], name, i); len(d) > 0 {
 			t.Fatalf("%s: document %d: nodeJSON answered for a document with a repeated key: %v", name, i, d[0].Message)
 		}
 		want, err := sigsyaml.YAMLToJSON(c.text)

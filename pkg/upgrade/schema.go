@@ -7,11 +7,9 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/apiserver/pkg/cel/environment"
-	"k8s.io/kube-openapi/pkg/validation/spec"
 )
 
 // walker compares one schema of OLD with one of NEW, node by node.
@@ -192,11 +190,7 @@ func validatedFormat(s *apiextensionsv1.JSONSchemaProps) bool {
 	if s.Format == "" || (s.Type != "" && s.Type != "string") {
 		return false
 	}
-	ss := &spec.Schema{SchemaProps: spec.SchemaProps{Format: s.Format}}
-	if s.Type != "" {
-		ss.Type = spec.StringOrArray{s.Type}
-	}
-	return len(apiservervalidation.GetUnrecognizedFormats(ss, environment.DefaultCompatibilityVersion())) == 0
+	return len(crd.UnrecognizedFormats(s.Format, s.Type)) == 0
 }
 
 func (w *walker) format(o, n *apiextensionsv1.JSONSchemaProps, l loc) {

@@ -143,6 +143,24 @@ func predictionOf(t *testing.T, o output) *prediction {
 	return p
 }
 
+// rootField writes an error at the object's root as findings do: the
+// server's "<nil>" field is "".
+func rootField(fieldMessage string) string {
+	if rest, ok := strings.CutPrefix(fieldMessage, "<nil>: "); ok {
+		return ": " + rest
+	}
+	return fieldMessage
+}
+
+// rootFields is rootField of each.
+func rootFields(s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = rootField(x)
+	}
+	return uniqueSorted(out)
+}
+
 func objectKey(namespace, name string) string {
 	if namespace == "" {
 		return name
@@ -345,7 +363,7 @@ func causes(err error, fields bool) []string {
 	}
 	for _, c := range se.ErrStatus.Details.Causes {
 		if fields {
-			out = append(out, c.Field+": "+c.Message)
+			out = append(out, rootField(c.Field+": "+c.Message))
 		} else {
 			out = append(out, c.Message)
 		}

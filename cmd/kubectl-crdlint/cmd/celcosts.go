@@ -9,7 +9,7 @@ import (
 
 // celCosts prints every CEL expression's estimated cost.
 func (o *CheckOptions) celCosts() error {
-	in, err := input.Open(o.paths, o.In)
+	in, err := input.Open(o.paths, o.In, o.exclude())
 	if err != nil {
 		return inputError(err)
 	}

@@ -3,17 +3,19 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
+	baselinepkg "github.com/kubectl-crdlint/kubectl-crdlint/pkg/baseline"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
 )
 
 // CheckOptions lints files and directories.
@@ -25,14 +27,14 @@ type CheckOptions struct {
 	NoColor   bool
 	ListRules bool
 	CELCosts  bool
-	// CRDs are extra files or directories to take CRDs from.
-	CRDs        []string
-	RequireCRDs bool
-	Cluster     clusterOptions
+	// Baseline reports only findings not in this file; WriteBaseline
+	// records today's findings in it.
+	Baseline, WriteBaseline string
+	Cluster                 clusterOptions
+	sourceOptions
 
-	paths    []string
-	flags    *pflag.FlagSet
-	disabled map[string]bool
+	paths []string
+	flags *pflag.FlagSet
 	genericiooptions.IOStreams
 }
 
@@ -97,8 +99,9 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 	f.BoolVar(&o.Strict, "strict", false, "Report unknown and duplicate fields as errors, as the server does under fieldValidation=Strict (kubectl apply --validate=strict)")
 	f.StringArrayVar(&o.Disable, "disable", nil, "Silence a rule by ID (repeatable); see --list-rules")
 	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the output (NO_COLOR is honoured too)")
-	f.StringArrayVar(&o.CRDs, "crd", nil, "A file or directory of CRDs to validate custom resources against, in addition to the CRDs among the inputs (repeatable)")
-	f.BoolVar(&o.RequireCRDs, "require-crds", false, "Report a custom resource whose CRD is not found as an error instead of a warning")
+	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs to validate custom resources against, in addition to the CRDs among the inputs and the configuration's crds: (repeatable)")
+	f.StringVar(&o.Baseline, "baseline", "", "Report only findings not recorded in this baseline file (see --write-baseline)")
+	f.StringVar(&o.WriteBaseline, "write-baseline", "", "Record today's findings in this baseline file, to report only new ones later with --baseline")
 	f.BoolVar(&o.ListRules, "list-rules", false, "List every rule with its ID, default severity and description, then exit")
 	f.BoolVar(&o.CELCosts, "cel-costs", false, "Print the server's estimated cost of every CEL expression and its share of both budgets, then exit")
 	o.Cluster.addFlags(f, "Read the arguments from the cluster: resource references such as crds, crd/NAME, widgets.example.com or widgets.example.com/NAME (with -n or -A)", true)
@@ -114,11 +117,15 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 	return c
 }
 
-// Complete takes the positional arguments and the rules to silence.
+// Complete takes the positional arguments and resolves the flags over
+// the configuration file.
 func (o *CheckOptions) Complete(c *cobra.Command, args []string) error {
 	o.paths = args
 	o.flags = c.Flags()
-	return nil
+	if o.ListRules {
+		return nil
+	}
+	return o.sourceOptions.complete(o.flags)
 }
 
 // Validate rejects bad combinations, without I/O.
@@ -142,11 +149,12 @@ func (o *CheckOptions) Validate() error {
 	if err := stdinOnce(o.paths); err != nil {
 		return err
 	}
-	disabled, err := parseRules(o.Disable)
-	if err != nil {
+	if _, err := parseRules(o.Disable); err != nil {
 		return err
 	}
-	o.disabled = disabled
+	if o.Baseline != "" && o.WriteBaseline != "" {
+		return usageErrorf("--baseline and --write-baseline cannot be used together")
+	}
 	if o.CELCosts && o.Output != report.Text && o.Output != report.JSON {
 		return usageErrorf("--cel-costs prints text or json, not %s", o.Output)
 	}
@@ -161,42 +169,52 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	if o.CELCosts {
 		return o.celCosts()
 	}
-	if o.disabled == nil {
-		// Run without Validate (tests): the flag still applies.
-		o.disabled, _ = parseRules(o.Disable)
-	}
-	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), o.CRDs, o.In, o.Strict)
+	set := o.resolved(o.Strict, report.Severity(o.FailOn), o.Disable)
+	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), &o.sourceOptions, o.IOStreams, set.Strict)
 	if err != nil {
 		return err
 	}
-	l := lint.New(lint.Options{Strict: o.Strict, Disabled: o.disabled, Catalog: run.Catalog, RequireCRDs: o.RequireCRDs})
-	res := report.Result{Rules: lint.Rules}
+	l := lint.New(lint.Options{Strict: set.Strict, Disabled: set.Off(), Catalog: run.Catalog, MissingCRDs: o.missing()})
+	res := report.Result{Rules: catalogue, Findings: o.configFindings}
 	results := make([]fileResult, len(run.Inputs.Files))
 	err = run.Visit(ctx, input.Visitor{
-		CRDs: func(i int, found []crd.Found) {
+		CRDs: func(i int, data []byte, found []crd.Found) {
+			r := &results[i]
+			r.set = scan(run.Inputs.Name(run.Inputs.Files[i]), data)
+			r.crds = len(found)
 			for _, fd := range found {
-				results[i].findings = append(results[i].findings, l.CRD(fd.Doc, fd.Def)...)
+				r.findings = append(r.findings, l.CRD(fd.Doc, fd.Def)...)
 			}
 		},
-		File: func(i int, _ []byte, f *source.File) error {
-			fs, skipped := l.File(f)
+		File: func(i int, data []byte, f *source.File) error {
+			fs, sum := l.File(f)
 			r := &results[i]
-			r.findings, r.documents, r.skipped = append(r.findings, fs...), f.Count, skipped
+			if data != nil {
+				r.set = scan(f.Path, data)
+			}
+			r.findings, r.sum = o.review(f.Path, r.set, append(r.findings, fs...)), sum
 			return nil
+		},
+		Skipped: func(i int, reason string) {
+			results[i].sum.Skip(reason)
 		},
 	})
 	if err != nil {
 		return inputError(err)
 	}
-	for _, r := range results {
-		r.addTo(&res, &res.Summary.Files)
+	for i := range results {
+		results[i].addTo(&res, &res.Summary.Files)
 	}
 	if o.Cluster.Live {
 		if err := o.lintLive(ctx, run.Catalog, l, &res); err != nil {
 			return err
 		}
 	}
-	return render(o.IOStreams, res, o.Output, o.FailOn, o.NoColor)
+	if err := o.baseline(&res, run.Inputs); err != nil {
+		return err
+	}
+	failOn := severityFlag(set.FailOn)
+	return render(o.IOStreams, res, o.Output, failOn, o.NoColor)
 }
 
 // lintLive judges the objects the references name, a page at a time:
@@ -210,12 +228,12 @@ func (o *CheckOptions) lintLive(ctx context.Context, cat *crd.Catalog, l *lint.L
 	n, err := c.VisitFiles(ctx, o.paths, cat, func(files []*source.File, _ [][]byte) error {
 		results := make([]fileResult, len(files))
 		input.Parallel(ctx, len(files), func(i int) error {
-			fs, skipped := l.File(files[i])
-			results[i] = fileResult{findings: fs, documents: files[i].Count, skipped: skipped}
+			fs, sum := l.File(files[i])
+			results[i] = fileResult{findings: o.review(files[i].Path, nil, fs), sum: sum}
 			return nil
 		})
-		for _, r := range results {
-			r.addTo(res, &res.Summary.Objects)
+		for i := range results {
+			results[i].addTo(res, &res.Summary.Objects)
 		}
 		return ctx.Err()
 	})
@@ -225,25 +243,72 @@ func (o *CheckOptions) lintLive(ctx context.Context, cat *crd.Catalog, l *lint.L
 	return clusterError(err)
 }
 
+// fileResult is what one input gave: its findings, what was judged, and
+// its inline suppressions (read while its text was at hand).
 type fileResult struct {
-	findings  []report.Finding
-	documents int
-	skipped   int
+	findings []report.Finding
+	sum      report.Summary
+	set      *suppress.Set
+	crds     int
 }
 
 // addTo counts a file (or a live object, in count) into res.
-func (r fileResult) addTo(res *report.Result, count *int) {
+func (r *fileResult) addTo(res *report.Result, count *int) {
 	res.Findings = append(res.Findings, r.findings...)
 	*count++
-	res.Summary.Documents += r.documents
-	res.Summary.Skipped += r.skipped
+	r.sum.CRDs += r.crds
+	res.Summary.Add(r.sum)
 }
 
 func (o *CheckOptions) listRules() error {
-	w := tabwriter.NewWriter(o.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "RULE\tSEVERITY\tDESCRIPTION")
-	for _, r := range lint.Rules {
-		fmt.Fprintf(w, "%s\t%s\t%s\n", r.ID, r.Severity, r.Doc)
+	return report.RenderRules(o.Out, catalogue, o.Output)
+}
+
+// baseline applies --baseline (findings it records are suppressed, and
+// its entries no finding matches any more are counted as fixed) or
+// writes --write-baseline.
+func (o *CheckOptions) baseline(res *report.Result, in *input.Set) error {
+	if o.WriteBaseline != "" {
+		var live []report.Finding
+		for _, f := range res.Findings {
+			if f.Suppressed == nil {
+				live = append(live, f)
+			}
+		}
+		b, err := baselinepkg.New(o.WriteBaseline, live, version.Get().Version)
+		if err == nil {
+			err = b.WriteFile()
+		}
+		if err != nil {
+			return &UsageError{err}
+		}
+		fmt.Fprintf(o.ErrOut, "wrote %s: %d findings\n", o.WriteBaseline, len(live))
+		return nil
 	}
-	return w.Flush()
+	path := o.settings.Baseline
+	if path == "" {
+		path = o.Baseline
+	}
+	if path == "" {
+		return nil
+	}
+	b, err := baselinepkg.Read(path)
+	if err != nil {
+		return inputError(err)
+	}
+	var live, done []report.Finding
+	for _, f := range res.Findings {
+		if f.Suppressed == nil {
+			live = append(live, f)
+		} else {
+			done = append(done, f)
+		}
+	}
+	fresh, baselined, stale := b.Only(in.Files).Match(live)
+	for _, f := range baselined {
+		done = append(done, f.Marked())
+	}
+	res.Findings = append(done, fresh...)
+	res.Summary.StaleBaseline = len(stale)
+	return nil
 }

@@ -90,15 +90,17 @@ func TestCheckRun(t *testing.T) {
 		wantRule string
 		wantN    int
 	}{
-		{"valid CR with --crd", CheckOptions{CRDs: []string{crdPath}, paths: []string{good}}, "", nil, "", 0},
-		{"invalid CR with --crd", CheckOptions{CRDs: []string{crdPath}, paths: []string{big}}, "", errFindings, "cr-schema", 1},
+		{"valid CR with --crd", CheckOptions{sourceOptions: sourceOptions{CRDs: []string{crdPath}}, paths: []string{good}}, "", nil, "", 0},
+		{"invalid CR with --crd", CheckOptions{sourceOptions: sourceOptions{CRDs: []string{crdPath}}, paths: []string{big}}, "", errFindings, "cr-schema", 1},
 		{"CRD among the inputs", CheckOptions{paths: []string{filepath.Join(dir, "crs"), crdPath}}, "", errFindings, "cr-schema", 1},
-		{"CR without CRD warns", CheckOptions{paths: []string{orphan}}, "", nil, "cr-no-crd", 1},
-		{"--require-crds", CheckOptions{paths: []string{orphan}, RequireCRDs: true}, "", errFindings, "cr-no-crd", 1},
-		{"--fail-on warning", CheckOptions{paths: []string{orphan}, FailOn: severityFlag(report.Warning)}, "", errFindings, "cr-no-crd", 1},
-		{"stdin against --crd", CheckOptions{CRDs: []string{crdPath}, paths: []string{"-"}}, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a}\nspec: {size: 30}\n", errFindings, "cr-schema", 1},
-		{"--crd from stdin refused", CheckOptions{CRDs: []string{"-"}, paths: []string{good}}, "", &UsageError{}, "", 0},
-		{"missing --crd path", CheckOptions{CRDs: []string{filepath.Join(dir, "nope")}, paths: []string{good}}, "", &UsageError{}, "", 0},
+		{"CR without CRD is an error", CheckOptions{paths: []string{orphan}}, "", errFindings, "cr-no-crd", 1},
+		{"--missing-crds warn", CheckOptions{paths: []string{orphan}, sourceOptions: sourceOptions{Missing: missingOptions{Missing: "warn"}}}, "", nil, "cr-no-crd", 1},
+		{"--missing-crds ignore", CheckOptions{paths: []string{orphan}, sourceOptions: sourceOptions{Missing: missingOptions{Missing: "ignore"}}}, "", nil, "", 0},
+		{"--require-crds", CheckOptions{paths: []string{orphan}, sourceOptions: sourceOptions{Missing: missingOptions{RequireCRDs: true}}}, "", errFindings, "cr-no-crd", 1},
+		{"--fail-on warning", CheckOptions{paths: []string{orphan}, sourceOptions: sourceOptions{Missing: missingOptions{Missing: "warn"}}, FailOn: severityFlag(report.Warning)}, "", errFindings, "cr-no-crd", 1},
+		{"stdin against --crd", CheckOptions{sourceOptions: sourceOptions{CRDs: []string{crdPath}}, paths: []string{"-"}}, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a}\nspec: {size: 30}\n", errFindings, "cr-schema", 1},
+		{"--crd from stdin refused", CheckOptions{sourceOptions: sourceOptions{CRDs: []string{"-"}}, paths: []string{good}}, "", &UsageError{}, "", 0},
+		{"missing --crd path", CheckOptions{sourceOptions: sourceOptions{CRDs: []string{filepath.Join(dir, "nope")}}, paths: []string{good}}, "", &UsageError{}, "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
@@ -79,18 +80,18 @@ func (o *clusterOptions) connect() (*cluster.Client, error) {
 }
 
 // open reads the local inputs of a command and builds its catalogue: the
-// cluster's CRDs first with --crd-from-cluster, then --crd's and the
-// inputs', which win.
-func (o *clusterOptions) open(ctx context.Context, paths, crdPaths []string, stdin io.Reader, strict bool) (*input.Run, error) {
-	in, err := input.Open(paths, stdin)
+// cluster's CRDs first with --crd-from-cluster, then the CRD sources'
+// (the configuration's crds: and --crd) and the inputs', which win.
+func (o *clusterOptions) open(ctx context.Context, paths []string, src *sourceOptions, s genericiooptions.IOStreams, strict bool) (*input.Run, error) {
+	in, err := input.Open(paths, s.In, src.exclude())
 	if err != nil {
 		return nil, inputError(err)
 	}
-	crds, err := input.OpenCRDs(crdPaths)
+	crds, err := src.crdSources(ctx, s.ErrOut)
 	if err != nil {
-		return nil, inputError(err)
+		return nil, err
 	}
-	r := &input.Run{Inputs: in, CRDs: crds, Catalog: crd.NewCatalog(strict)}
+	r := input.NewRun(in, crds, crd.NewCatalog(strict))
 	if o.Live || o.CRDFromCluster {
 		c, err := o.connect()
 		if err != nil {

@@ -14,23 +14,25 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fields"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // FieldsOptions lists selectable fields and filters objects by them.
 type FieldsOptions struct {
-	CRDs          []string
 	FieldSelector string
 	Output        string
 	OpenAPI       bool
 	Cluster       clusterOptions
+	sourceOptions
 
 	paths    []string
 	flags    *pflag.FlagSet
 	selector apifields.Selector
-	// seen counts custom resources read, matching or not.
-	seen     int
-	builtins []fields.BuiltinKind
+	// seen counts custom resources read, matching or not; unserved those
+	// that could not be judged (an error unless a missing CRD is relaxed).
+	seen, unserved int
+	builtins       []fields.BuiltinKind
 	genericiooptions.IOStreams
 }
 
@@ -76,7 +78,7 @@ judged under the cluster's CRD of their kind unless --crd gives one, and
 		},
 	}
 	f := c.Flags()
-	f.StringArrayVar(&o.CRDs, "crd", nil, "A file or directory of CRDs, in addition to the CRDs among the inputs (repeatable)")
+	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs, in addition to the CRDs among the inputs and the configuration's crds: (repeatable)")
 	f.StringVar(&o.FieldSelector, "field-selector", "", "Keep only objects that match, as the server would (e.g. spec.color=red,metadata.name!=x)")
 	f.StringVarP(&o.Output, "output", "o", "", "Output format: table (default), json, yaml or name (name, yaml and json print the matching objects)")
 	f.BoolVar(&o.OpenAPI, "openapi", false, "Print the x-kubernetes-selectable-fields extension of each CRD version as the server publishes it in OpenAPI")
@@ -88,6 +90,12 @@ judged under the cluster's CRD of their kind unless --crd gives one, and
 // Complete splits the arguments into paths and built-in kinds.
 func (o *FieldsOptions) Complete(c *cobra.Command, args []string) error {
 	o.flags = c.Flags()
+	if err := o.sourceOptions.complete(o.flags); err != nil {
+		return err
+	}
+	if err := o.configErrors(); err != nil {
+		return err
+	}
 	if o.Cluster.Live {
 		o.paths = args
 		return nil
@@ -144,9 +152,7 @@ func (o *FieldsOptions) Validate() error {
 
 // collect adds what one file gives, printing its notes.
 func (o *FieldsOptions) collect(got *fields.Objects, objs *[]fields.Object) {
-	for _, n := range got.Notes {
-		fmt.Fprintln(o.ErrOut, n)
-	}
+	o.unserved += o.Missing.report(o.ErrOut, got.Notes)
 	o.seen += got.Seen
 	*objs = append(*objs, got.Matched...)
 }
@@ -156,7 +162,8 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 	if len(o.builtins) > 0 {
 		return fields.PrintBuiltins(o.Out, o.builtins, o.Output)
 	}
-	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), o.CRDs, o.In, false)
+	o.resolved(false, report.Error, nil)
+	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), &o.sourceOptions, o.IOStreams, false)
 	if err != nil {
 		return err
 	}
@@ -206,7 +213,7 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 			return nil
 		}
 	}
-	if len(objs) == 0 && o.seen == 0 {
+	if len(objs) == 0 && o.seen == 0 && o.unserved == 0 {
 		if o.FieldSelector != "" {
 			return usageErrorf("--field-selector needs custom resources to filter")
 		}
@@ -218,14 +225,23 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 		}
 		return fields.PrintList(o.Out, fields.List(cat), o.Output, o.OpenAPI)
 	}
-	if len(objs) == 0 {
+	err = nil
+	switch {
+	case o.Output == "json" || o.Output == "yaml":
+		// An empty List when nothing matches, as kubectl prints: a
+		// script piping to jq reads a List either way.
+		err = fields.PrintObjects(o.Out, objs, o.Output)
+	case len(objs) == 0:
 		fmt.Fprintln(o.ErrOut, "No resources found")
-		return nil
+	case o.Output == "name":
+		err = fields.PrintObjects(o.Out, objs, o.Output)
+	default:
+		err = fields.PrintValues(o.Out, objs)
 	}
-	if o.Output == "name" || o.Output == "json" || o.Output == "yaml" {
-		return fields.PrintObjects(o.Out, objs, o.Output)
+	if err == nil && o.unserved > 0 {
+		return errFindings
 	}
-	return fields.PrintValues(o.Out, objs)
+	return err
 }
 
 // selectorError: a selector the server refuses fails the whole list

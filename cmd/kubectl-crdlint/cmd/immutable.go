@@ -21,12 +21,12 @@ import (
 
 // ImmutableOptions judges the update from one revision to another.
 type ImmutableOptions struct {
-	CRDs    []string
 	ToCEL   bool
 	Output  report.Format
 	FailOn  severityFlag
 	NoColor bool
 	Cluster clusterOptions
+	sourceOptions
 
 	oldPath, newPath string
 	toCEL            []string
@@ -85,7 +85,7 @@ Exit code 0: every update would be accepted; 1: findings at or above --fail-on
 		},
 	}
 	f := c.Flags()
-	f.StringArrayVar(&o.CRDs, "crd", nil, "A file or directory of CRDs (repeatable); CRDs among OLD and NEW count too, NEW's last")
+	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs (repeatable); CRDs among OLD and NEW count too, NEW's last")
 	f.BoolVar(&o.ToCEL, "to-cel", false, "Print the CRDs with their markers replaced by CEL transition rules that real servers enforce")
 	f.VarP(&o.Output, "output", "o", "Output format: text, json, sarif or github")
 	f.Var(&o.FailOn, "fail-on", "Exit 1 when a finding is at or above this severity: error, warning or none")
@@ -98,6 +98,9 @@ Exit code 0: every update would be accepted; 1: findings at or above --fail-on
 // --live, or the CRDs of --to-cel.
 func (o *ImmutableOptions) Complete(c *cobra.Command, args []string) error {
 	o.flags = c.Flags()
+	if err := o.sourceOptions.complete(o.flags); err != nil {
+		return err
+	}
 	switch {
 	case o.ToCEL:
 		o.toCEL = args
@@ -135,7 +138,8 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 	}
 	// Both revisions are one run: their CRDs (NEW's last) and --crd's
 	// judge the objects.
-	run, err := o.Cluster.open(ctx, paths, o.CRDs, o.In, false)
+	set := o.resolved(false, report.Severity(o.FailOn), nil)
+	run, err := o.Cluster.open(ctx, paths, &o.sourceOptions, o.IOStreams, false)
 	if err != nil {
 		return err
 	}
@@ -161,15 +165,24 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	l := lint.New(lint.Options{Catalog: run.Catalog})
-	res := report.Result{Rules: lint.Rules}
+	l := lint.New(lint.Options{Catalog: run.Catalog, MissingCRDs: o.missing(), Disabled: set.Off()})
+	res := report.Result{Rules: catalogue}
 	res.Summary.Files = oldRev.Files + newRev.Files
 	res.Summary.Documents = oldRev.Documents + newRev.Documents
 	if o.Cluster.Live {
 		res.Summary.Files, res.Summary.Objects, res.Summary.Live = newRev.Files, oldRev.Files, true
 	}
-	res.Findings = l.Updates(oldRev, newRev, o.defaultNS)
-	return render(o.IOStreams, res, o.Output, o.FailOn, o.NoColor)
+	for k := range newRev.Docs {
+		if _, ok := oldRev.Docs[k]; ok {
+			res.Summary.CustomResources++ // an update judged
+		}
+	}
+	kept, off := set.Apply(l.Updates(oldRev, newRev, o.defaultNS))
+	res.Findings = append(o.configFindings, kept...)
+	for _, f := range off {
+		res.Findings = append(res.Findings, f.Marked())
+	}
+	return render(o.IOStreams, res, o.Output, severityFlag(set.FailOn), o.NoColor)
 }
 
 // liveRevision reads the old revision of NEW's objects from the cluster:
@@ -208,7 +221,7 @@ func (o *ImmutableOptions) liveRevision(ctx context.Context, cat *crd.Catalog, n
 // runToCEL prints each CRD of the inputs translated; CRDs without markers
 // print unchanged in meaning.
 func (o *ImmutableOptions) runToCEL() error {
-	in, err := input.Open(o.toCEL, o.In)
+	in, err := input.Open(o.toCEL, o.In, nil)
 	if err != nil {
 		return inputError(err)
 	}

@@ -37,7 +37,7 @@ func TestCheckPipeInput(t *testing.T) {
 		f.Close()
 	}()
 	streams, _, out, _ := genericiooptions.NewTestIOStreams()
-	o := &CheckOptions{CRDs: []string{crdPath}, paths: []string{fifo}, Output: report.Text, FailOn: severityFlag(report.Error), IOStreams: streams}
+	o := &CheckOptions{sourceOptions: sourceOptions{CRDs: []string{crdPath}}, paths: []string{fifo}, Output: report.Text, FailOn: severityFlag(report.Error), IOStreams: streams}
 	if err := o.Run(context.Background()); !errors.Is(err, errFindings) {
 		t.Fatalf("got %v, want findings\n%s", err, out)
 	}

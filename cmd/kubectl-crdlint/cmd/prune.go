@@ -13,18 +13,19 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/prune"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // PruneOptions prints custom resources as the server would store them.
 type PruneOptions struct {
-	CRDs     []string
 	Defaults bool
 	Output   string
 	DryRun   bool
 	InPlace  bool
 	NoColor  bool
 	Cluster  clusterOptions
+	sourceOptions
 
 	paths []string
 	flags *pflag.FlagSet
@@ -78,7 +79,7 @@ objects? Without --crd, the cluster's CRD of each kind is used.`,
 		},
 	}
 	f := c.Flags()
-	f.StringArrayVar(&o.CRDs, "crd", nil, "A file or directory of CRDs, in addition to the CRDs among the inputs (repeatable)")
+	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs, in addition to the CRDs among the inputs and the configuration's crds: (repeatable)")
 	f.BoolVar(&o.Defaults, "defaults", false, "Apply the schema's defaults too, as the server does after pruning")
 	f.StringVarP(&o.Output, "output", "o", o.Output, "Output format: yaml or json (a v1 List)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "Print a unified diff of what would be pruned, per file; exit 1 when anything would be")
@@ -93,7 +94,10 @@ objects? Without --crd, the cluster's CRD of each kind is used.`,
 func (o *PruneOptions) Complete(c *cobra.Command, args []string) error {
 	o.paths = args
 	o.flags = c.Flags()
-	return nil
+	if err := o.sourceOptions.complete(o.flags); err != nil {
+		return err
+	}
+	return o.configErrors()
 }
 
 // Validate rejects bad combinations, without I/O.
@@ -128,13 +132,17 @@ func (o *PruneOptions) Validate() error {
 
 // Run prunes and prints.
 func (o *PruneOptions) Run(ctx context.Context) error {
-	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), o.CRDs, o.In, false)
+	o.resolved(false, report.Error, nil)
+	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), &o.sourceOptions, o.IOStreams, false)
 	if err != nil {
 		return err
 	}
 	sink := newPruneSink(o)
 	opts := prune.Options{Defaults: o.Defaults}
 	if o.Cluster.Live {
+		if err := run.Done(); err != nil {
+			return inputError(err)
+		}
 		if err := o.pruneLive(ctx, run.Catalog, opts, sink); err != nil {
 			return err
 		}
@@ -182,6 +190,7 @@ type pruneSink struct {
 	o             *PruneOptions
 	p             *prune.Printer
 	files, failed int
+	unserved      int // custom resources that could not be pruned
 }
 
 func newPruneSink(o *PruneOptions) *pruneSink {
@@ -198,9 +207,7 @@ func newPruneSink(o *PruneOptions) *pruneSink {
 func (s *pruneSink) emit(results []*prune.Result) error {
 	o := s.o
 	for _, r := range results {
-		for _, n := range r.Notes {
-			fmt.Fprintln(o.ErrOut, n)
-		}
+		s.unserved += o.Missing.report(o.ErrOut, r.Notes)
 		s.files++
 		if r.Err != nil {
 			fmt.Fprintf(o.ErrOut, "error: %v\n", r.Err)
@@ -228,7 +235,7 @@ func (s *pruneSink) finish() error {
 		}
 		return usageErrorf("%d of %d %s could not be pruned", s.failed, s.files, what)
 	}
-	if o.DryRun && s.p.Fields > 0 {
+	if s.unserved > 0 || o.DryRun && s.p.Fields > 0 {
 		return errFindings
 	}
 	return nil

@@ -30,7 +30,7 @@ func TestPruneInPlace(t *testing.T) {
 		}
 	}
 	streams, _, _, errOut := genericiooptions.NewTestIOStreams()
-	o := &PruneOptions{CRDs: []string{crdPath}, InPlace: true, Output: "yaml", paths: []string{dirty, clean}, IOStreams: streams}
+	o := &PruneOptions{sourceOptions: sourceOptions{CRDs: []string{crdPath}}, InPlace: true, Output: "yaml", paths: []string{dirty, clean}, IOStreams: streams}
 	if err := o.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestPruneInPlace(t *testing.T) {
 	}
 	// A second run finds nothing to prune: --dry-run exits 0.
 	streams, _, out, _ := genericiooptions.NewTestIOStreams()
-	o = &PruneOptions{CRDs: []string{crdPath}, DryRun: true, Output: "yaml", paths: []string{dirty, clean}, IOStreams: streams}
+	o = &PruneOptions{sourceOptions: sourceOptions{CRDs: []string{crdPath}}, DryRun: true, Output: "yaml", paths: []string{dirty, clean}, IOStreams: streams}
 	if err := o.Run(context.Background()); err != nil {
 		t.Fatalf("dry run after in-place: got %v, want clean (%s)", err, out)
 	}

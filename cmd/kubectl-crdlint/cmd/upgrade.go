@@ -25,6 +25,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade"
 )
 
@@ -36,20 +37,14 @@ type UpgradeOptions struct {
 	Disable        []string
 	StoredVersions []string
 	Cluster        clusterOptions
+	// sourceOptions gives the configuration file (rule severities, rules
+	// off per path) and --exclude for object directories.
+	sourceOptions
 
 	oldArg, newArg string
 	objects        []string
 	flags          *pflag.FlagSet
-	disabled       map[string]bool
 	genericiooptions.IOStreams
-}
-
-// upgradeRules is the catalogue of the command's findings: the server's
-// CRD rules (the update verdict), the breaking-change report and the
-// replay.
-func upgradeRules() []report.Rule {
-	rules := append(append(append([]report.Rule{}, lint.Rules...), upgrade.Rules...), upgrade.ReplayRules...)
-	return rules
 }
 
 // NewCmdUpgrade builds "upgrade".
@@ -111,6 +106,9 @@ Exit code 0: nothing at or above --fail-on; 1: findings at or above --fail-on;
 	f.Var(&o.FailOn, "fail-on", "Exit 1 when a finding is at or above this severity: error, warning or none")
 	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the output (NO_COLOR is honoured too)")
 	f.StringArrayVar(&o.Disable, "disable", nil, "Silence a rule by ID (repeatable)")
+	f.StringVar(&o.ConfigFile, "config", "", "The configuration file (default: .crdlint.yaml in the working directory or the nearest parent, up to the repository's root)")
+	f.BoolVar(&o.NoConfig, "no-config", false, "Ignore any configuration file")
+	f.StringArrayVar(&o.Exclude, "exclude", nil, "Leave out object files matching this gitignore-style pattern (repeatable)")
 	f.StringSliceVar(&o.StoredVersions, "stored-versions", nil, "OLD's status.storedVersions, comma-separated (default: OLD's own, else its storage version)")
 	o.Cluster.addFlags(f, "Read OLD and its objects from the cluster: give NEW (and OBJECTS to replay those instead of the cluster's)", false)
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json", "sarif", "github"}, cobra.ShellCompDirectiveNoFileComp))
@@ -135,7 +133,7 @@ func (o *UpgradeOptions) Complete(c *cobra.Command, args []string) error {
 	default:
 		return usageErrorf("accepts at least 2 arg(s), received %d: give OLD and NEW, then the objects that exist", len(args))
 	}
-	return nil
+	return o.sourceOptions.complete(o.flags)
 }
 
 // Validate rejects bad combinations, without I/O.
@@ -154,12 +152,8 @@ func (o *UpgradeOptions) Validate() error {
 	if err := stdinOnce(append([]string{o.oldArg, o.newArg}, o.objects...)); err != nil {
 		return err
 	}
-	disabled, err := parseRulesIn(o.Disable, upgradeRules())
-	if err != nil {
-		return err
-	}
-	o.disabled = disabled
-	return nil
+	_, err := parseRulesIn(o.Disable, catalogue)
+	return err
 }
 
 // validateCluster is clusterOptions.validate without -A needing objects
@@ -196,27 +190,29 @@ type pair struct {
 
 // Run reads both revisions, judges each pair and the objects, and reports.
 func (o *UpgradeOptions) Run(ctx context.Context) error {
-	if o.disabled == nil {
-		o.disabled, _ = parseRulesIn(o.Disable, upgradeRules())
-	}
-	l := lint.New(lint.Options{Disabled: o.disabled})
-	res := report.Result{Rules: upgradeRules()}
-	newCRDs, err := o.readCRDs(o.newArg, l, &res)
+	set := o.resolved(false, report.Severity(o.FailOn), o.Disable)
+	l := lint.New(lint.Options{Disabled: set.Off()})
+	res := report.Result{Rules: catalogue, Findings: o.configFindings}
+	// suppressions are the inline suppressions of the CRD files, for the
+	// findings positioned in them (object files apply theirs as they go).
+	suppressions := map[string]*suppress.Set{}
+	newCRDs, err := o.readCRDs(o.newArg, l, &res, suppressions)
 	if err != nil {
 		return err
 	}
 	var oldCRDs []crdDoc
 	if o.Cluster.Live {
-		oldCRDs, err = o.liveCRDs(ctx, newCRDs, &res)
+		oldCRDs, err = o.liveCRDs(ctx, newCRDs)
 	} else {
-		oldCRDs, err = o.readCRDs(o.oldArg, l, &res)
+		oldCRDs, err = o.readCRDs(o.oldArg, l, &res, suppressions)
 	}
 	if err != nil {
 		return err
 	}
-	pairs := o.pairs(oldCRDs, newCRDs, &res)
+	var crdFindings []report.Finding
+	pairs := o.pairs(oldCRDs, newCRDs, &crdFindings)
 	for _, p := range pairs {
-		o.judgeCRD(l, p, &res)
+		crdFindings = append(crdFindings, o.judgeCRD(l, p)...)
 	}
 	if len(o.objects) > 0 {
 		if err := o.replayFiles(ctx, pairs, &res); err != nil {
@@ -236,47 +232,50 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 			if c.InOld {
 				d = p.old.doc
 			}
-			res.Findings = append(res.Findings, lint.At(d, c.Rule, c.Severity, c.Path, c.Message))
+			crdFindings = append(crdFindings, lint.At(d, c.Rule, c.Severity, c.Path, c.Message))
 		}
 		s := p.replayer.Summary()
 		s.UpdateRefused = p.verdict.Rejected(false)
 		res.Upgrades = append(res.Upgrades, s)
 	}
-	res.Findings = o.filter(res.Findings)
-	return render(o.IOStreams, res, o.Output, o.FailOn, o.NoColor)
-}
-
-func (o *UpgradeOptions) filter(fs []report.Finding) []report.Finding {
-	out := fs[:0]
-	for _, f := range fs {
-		if !o.disabled[f.Rule] {
-			out = append(out, f)
+	// The configuration and suppressions, file by file.
+	byFile := map[string][]report.Finding{}
+	var files []string
+	for _, f := range crdFindings {
+		if _, ok := byFile[f.File]; !ok {
+			files = append(files, f.File)
 		}
+		byFile[f.File] = append(byFile[f.File], f)
 	}
-	return out
+	for _, file := range files {
+		res.Findings = append(res.Findings, o.review(file, suppressions[file], byFile[file])...)
+	}
+	return render(o.IOStreams, res, o.Output, severityFlag(set.FailOn), o.NoColor)
 }
 
 // judgeCRD adds the server's verdict on the update to the findings and
 // prepares the replay.
-func (o *UpgradeOptions) judgeCRD(l *lint.Linter, p *pair, res *report.Result) {
+func (o *UpgradeOptions) judgeCRD(l *lint.Linter, p *pair) []report.Finding {
 	if len(o.StoredVersions) > 0 {
 		p.old.def.V1.Status.StoredVersions = o.StoredVersions
 	}
 	p.verdict = crd.ValidateUpdate(p.old.def, p.new.def)
 	p.refusedRules = map[string]bool{}
+	var out []report.Finding
 	for _, f := range l.CRDUpdate(p.new.doc, p.new.def, p.verdict) {
 		if r := upgrade.ServerRule(f.Field, f.Message); r != "" && f.Severity == report.Error {
 			f.Rule = r
 			p.refusedRules[r] = true
 		}
-		res.Findings = append(res.Findings, f)
+		out = append(out, f)
 	}
 	p.replayer = upgrade.NewReplayer(p.old.def.V1, p.new.def.V1, upgrade.Options{StoredVersions: o.StoredVersions})
+	return out
 }
 
 // pairs pairs OLD's CRDs with NEW's by name, in NEW's order; CRDs on one
 // side only are reported.
-func (o *UpgradeOptions) pairs(oldCRDs, newCRDs []crdDoc, res *report.Result) []*pair {
+func (o *UpgradeOptions) pairs(oldCRDs, newCRDs []crdDoc, findings *[]report.Finding) []*pair {
 	byName := map[string]crdDoc{}
 	for _, c := range oldCRDs {
 		byName[c.def.Name()] = c
@@ -291,7 +290,7 @@ func (o *UpgradeOptions) pairs(oldCRDs, newCRDs []crdDoc, res *report.Result) []
 			if o.Cluster.Live {
 				where = "the cluster has no CRD " + name
 			}
-			res.Findings = append(res.Findings, lint.At(n.doc, upgrade.RuleCRDUnpaired, report.Warning, "metadata.name",
+			*findings = append(*findings, lint.At(n.doc, upgrade.RuleCRDUnpaired, report.Warning, "metadata.name",
 				where+": applying NEW installs it, there is nothing to upgrade"))
 			continue
 		}
@@ -300,7 +299,7 @@ func (o *UpgradeOptions) pairs(oldCRDs, newCRDs []crdDoc, res *report.Result) []
 	}
 	for _, c := range oldCRDs {
 		if !paired[c.def.Name()] {
-			res.Findings = append(res.Findings, lint.At(c.doc, upgrade.RuleCRDUnpaired, report.Warning, "metadata.name",
+			*findings = append(*findings, lint.At(c.doc, upgrade.RuleCRDUnpaired, report.Warning, "metadata.name",
 				"NEW has no CRD "+c.def.Name()+": applying NEW leaves it as it is (deleting it would delete all its objects)"))
 		}
 	}
@@ -309,48 +308,60 @@ func (o *UpgradeOptions) pairs(oldCRDs, newCRDs []crdDoc, res *report.Result) []
 
 // readCRDs reads the CRDs of a revision argument: files, directories, or
 // REV:PATH from git. Documents that are not CRDs are counted as skipped;
-// CRDs that do not decode are reported as check reports them.
-func (o *UpgradeOptions) readCRDs(arg string, l *lint.Linter, res *report.Result) ([]crdDoc, error) {
-	var files []*source.File
+// CRDs that do not decode are reported as check reports them. Each file's
+// inline suppressions go into suppressions.
+func (o *UpgradeOptions) readCRDs(arg string, l *lint.Linter, res *report.Result, suppressions map[string]*suppress.Set) ([]crdDoc, error) {
+	type read struct {
+		f    *source.File
+		data []byte
+	}
+	var files []read
 	if rev, path, ok := gitRevision(arg); ok {
 		data, err := gitShow(rev, path)
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, source.Parse(arg, data))
+		files = append(files, read{source.Parse(arg, data), data})
 	} else {
-		in, err := input.Open([]string{arg}, o.In)
+		in, err := input.Open([]string{arg}, o.In, nil)
 		if err != nil {
 			return nil, inputError(err)
 		}
 		for _, p := range in.Files {
-			f, _, err := in.Read(p)
+			f, data, err := in.Read(p)
 			if err != nil {
 				return nil, inputError(err)
 			}
-			files = append(files, f)
+			files = append(files, read{f, data})
 		}
 	}
 	var out []crdDoc
-	for _, f := range files {
+	for _, r := range files {
+		f := r.f
+		suppressions[f.Path] = scan(f.Path, r.data)
 		res.Summary.Files++
 		res.Summary.Documents += f.Count
-		res.Summary.Skipped += f.Skipped
-		res.Findings = append(res.Findings, f.Findings...)
+		var fs []report.Finding
+		fs = append(fs, f.Findings...)
+		for i := 0; i < f.Skipped; i++ {
+			res.Summary.Skip(lint.SkipNotObject)
+		}
 		for _, fd := range crd.FindCRDs(f) {
+			res.Summary.CRDs++
 			if fd.Def == nil || fd.Def.V1 == nil {
-				res.Findings = append(res.Findings, l.CRD(fd.Doc, fd.Def)...)
+				fs = append(fs, l.CRD(fd.Doc, fd.Def)...)
 				continue
 			}
 			out = append(out, crdDoc{fd.Doc, fd.Def})
 		}
 		for _, d := range f.Documents {
 			if !crd.IsCRD(d) {
-				res.Summary.Skipped++
+				res.Summary.Skip("not a CRD")
 			}
 		}
+		res.Findings = append(res.Findings, o.review(f.Path, suppressions[f.Path], fs)...)
 	}
-	if len(out) == 0 && len(res.Findings) == 0 {
+	if len(out) == 0 && res.Summary.Errors == 0 && len(res.Findings) == 0 {
 		return nil, usageErrorf("%s: no CustomResourceDefinition found", arg)
 	}
 	return out, nil
@@ -401,7 +412,7 @@ func gitShow(rev, path string) ([]byte, error) {
 
 // liveCRDs reads from the cluster the CRD of each of NEW's, as OLD; a CRD
 // the cluster lacks is reported by pairs.
-func (o *UpgradeOptions) liveCRDs(ctx context.Context, newCRDs []crdDoc, res *report.Result) ([]crdDoc, error) {
+func (o *UpgradeOptions) liveCRDs(ctx context.Context, newCRDs []crdDoc) ([]crdDoc, error) {
 	c, err := o.Cluster.connect()
 	if err != nil {
 		return nil, err
@@ -435,36 +446,44 @@ func (o *UpgradeOptions) liveCRDs(ctx context.Context, newCRDs []crdDoc, res *re
 // replayFiles replays the custom resources of the object files, each
 // with the pair whose OLD defines its kind.
 func (o *UpgradeOptions) replayFiles(ctx context.Context, pairs []*pair, res *report.Result) error {
-	in, err := input.Open(o.objects, o.In)
+	in, err := input.Open(o.objects, o.In, o.exclude())
 	if err != nil {
 		return inputError(err)
 	}
 	byGK := pairsByKind(pairs)
 	results := make([]fileResult, len(in.Files))
 	err = input.Parallel(ctx, len(in.Files), func(i int) error {
+		r := &results[i]
 		if in.Skip[i] != "" {
-			results[i].skipped = 1
+			r.sum.Skip(in.Skip[i])
 			return nil
 		}
-		f, _, err := in.Read(in.Files[i])
+		f, data, err := in.Read(in.Files[i])
 		if err != nil {
 			return err
 		}
-		results[i] = fileResult{findings: append([]report.Finding{}, f.Findings...), documents: f.Count, skipped: f.Skipped}
-		for _, d := range f.Documents {
-			fs, ok := replayDoc(d, byGK, false, nil)
-			if !ok {
-				results[i].skipped++
-			}
-			results[i].findings = append(results[i].findings, fs...)
+		r.sum.Documents = f.Count
+		for j := 0; j < f.Skipped; j++ {
+			r.sum.Skip(lint.SkipNotObject)
 		}
+		fs := append([]report.Finding{}, f.Findings...)
+		for _, d := range f.Documents {
+			more, ok := replayDoc(d, byGK, false, nil)
+			if ok {
+				r.sum.CustomResources++
+			} else {
+				r.sum.Skip("not a custom resource")
+			}
+			fs = append(fs, more...)
+		}
+		r.findings = o.review(f.Path, scan(f.Path, data), fs)
 		return nil
 	})
 	if err != nil {
 		return inputError(err)
 	}
-	for _, r := range results {
-		r.addTo(res, &res.Summary.Files)
+	for i := range results {
+		results[i].addTo(res, &res.Summary.Files)
 	}
 	return nil
 }
@@ -530,13 +549,13 @@ func (o *UpgradeOptions) replayLive(ctx context.Context, pairs []*pair, res *rep
 					f, _ := replayDoc(d, byGK, true, written)
 					fs = append(fs, f...)
 				}
-				results[i] = fileResult{findings: fs, documents: files[i].Count}
+				results[i] = fileResult{findings: o.review(files[i].Path, nil, fs), sum: report.Summary{Documents: files[i].Count, CustomResources: len(files[i].Documents)}}
 				return nil
 			})
 			mu.Lock()
 			defer mu.Unlock()
-			for _, r := range results {
-				r.addTo(res, &res.Summary.Objects)
+			for i := range results {
+				results[i].addTo(res, &res.Summary.Objects)
 			}
 			return ctx.Err()
 		})

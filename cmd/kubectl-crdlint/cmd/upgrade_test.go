@@ -192,11 +192,11 @@ func TestUpgradeGitRevision(t *testing.T) {
 	}
 }
 
-// TestUpgradeRules: the command's catalogue is check's, the comparison's
-// and the replay's, with no ID twice.
+// TestUpgradeRules: the catalogue has the comparison's and the replay's
+// rules beside check's, with no ID twice.
 func TestUpgradeRules(t *testing.T) {
 	seen := map[string]bool{}
-	for _, r := range upgradeRules() {
+	for _, r := range catalogue {
 		if seen[r.ID] {
 			t.Errorf("rule %s twice", r.ID)
 		}

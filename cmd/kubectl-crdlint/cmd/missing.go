@@ -1,0 +1,80 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/pflag"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+)
+
+// missingOptions are --missing-crds and its older spelling --require-crds,
+// shared by the commands that judge custom resources: a custom resource
+// whose CRD is not found is an error unless the user relaxes it, as the
+// server answers 404 and peers fail on a missing schema.
+type missingOptions struct {
+	Missing     missingFlag
+	RequireCRDs bool
+}
+
+func (o *missingOptions) addFlags(fs *pflag.FlagSet) {
+	fs.Var(&o.Missing, "missing-crds", "A custom resource whose CRD is not found is an error (the default), a warning (warn), or not reported (ignore)")
+	fs.BoolVar(&o.RequireCRDs, "require-crds", false, "Same as --missing-crds=error, the default")
+}
+
+// policy is the effective setting.
+func (o *missingOptions) policy() lint.Missing {
+	if o.RequireCRDs || o.Missing == "" {
+		return lint.MissingError
+	}
+	return lint.Missing(o.Missing)
+}
+
+// report prints, on stderr, why documents of a command that prunes or
+// lists (not check, whose findings say it) were left out: a custom
+// resource whose kind cannot be served as an error, but a missing CRD as
+// the policy says. It returns how many errors there were; they fail the
+// run.
+func (o *missingOptions) report(w io.Writer, notes []crd.Note) int {
+	errs := 0
+	for _, n := range notes {
+		label, msg := n.Label, n.Msg
+		if n.Err != nil {
+			label, msg = "error", n.Err.Error()
+			if n.Err.Reason == crd.NoCRD {
+				switch o.policy() {
+				case lint.MissingIgnore:
+					continue
+				case lint.MissingWarn:
+					label = "warning"
+				}
+			}
+		}
+		if label == "error" {
+			errs++
+		}
+		fmt.Fprintf(w, "%s: %s: %s\n", n.Pos, label, msg)
+	}
+	return errs
+}
+
+// missingFlag is --missing-crds.
+type missingFlag lint.Missing
+
+func (m *missingFlag) String() string {
+	if *m == "" {
+		return string(lint.MissingError)
+	}
+	return string(*m)
+}
+func (m *missingFlag) Type() string { return "error|warn|ignore" }
+func (m *missingFlag) Set(v string) error {
+	p, err := lint.ParseMissing(v)
+	if err != nil {
+		return err
+	}
+	*m = missingFlag(p)
+	return nil
+}

@@ -1,0 +1,233 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade"
+)
+
+// catalogue is every rule a run can report: the linter's and those of the
+// configuration, suppressions and upgrade checks, sorted by ID.
+var catalogue = func() []report.Rule {
+	var out []report.Rule
+	seen := map[string]bool{}
+	for _, rs := range [][]report.Rule{lint.Rules, config.Rules, suppress.Rules, upgrade.Rules, upgrade.ReplayRules} {
+		for _, r := range rs {
+			if !seen[r.ID] {
+				seen[r.ID] = true
+				out = append(out, r)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b report.Rule) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}()
+
+// sourceOptions are what every command that reads manifests shares: the
+// configuration file, CRD sources (files, directories, URLs), excludes,
+// what a missing CRD is, and the cache of fetched CRDs.
+type sourceOptions struct {
+	ConfigFile string
+	NoConfig   bool
+	CRDs       []string
+	Exclude    []string
+	CacheDir   string
+	Offline    bool
+	Missing    missingOptions
+
+	// settings are the flags over the configuration file over the
+	// defaults; configFindings what is wrong in the file.
+	settings       *config.Settings
+	configFindings []report.Finding
+}
+
+func (o *sourceOptions) addFlags(fs *pflag.FlagSet, crdHelp string) {
+	fs.StringArrayVar(&o.CRDs, "crd", nil, crdHelp)
+	fs.StringVar(&o.ConfigFile, "config", "", "The configuration file (default: .crdlint.yaml in the working directory or the nearest parent, up to the repository's root)")
+	fs.BoolVar(&o.NoConfig, "no-config", false, "Ignore any configuration file")
+	fs.StringArrayVar(&o.Exclude, "exclude", nil, "Leave out files matching this gitignore-style pattern (repeatable)")
+	fs.StringVar(&o.CacheDir, "cache-dir", "", "Where CRDs fetched from URLs are kept (default: $XDG_CACHE_HOME/kubectl-crdlint)")
+	fs.BoolVar(&o.Offline, "offline", false, "Never fetch a CRD URL: use the cache, and fail for what is not in it")
+	o.Missing.addFlags(fs)
+}
+
+// complete loads the configuration and resolves the flags the user set
+// over it. A configuration file that cannot be read is an input error;
+// what is wrong inside it are findings (configFindings).
+func (o *sourceOptions) complete(fs *pflag.FlagSet) error {
+	if o.NoConfig && o.ConfigFile != "" {
+		return usageErrorf("--config and --no-config cannot be used together")
+	}
+	c, findings, err := config.Open(o.ConfigFile, o.NoConfig, catalogue)
+	if err != nil {
+		return inputError(err)
+	}
+	flags, err := config.FlagsFrom(fs)
+	if err != nil {
+		return &UsageError{err}
+	}
+	s, err := config.Resolve(c, flags)
+	if err != nil {
+		return &UsageError{err}
+	}
+	o.settings, o.configFindings = s, findings
+	return nil
+}
+
+// resolved returns the settings; a command run without Complete (tests)
+// gets its option fields alone, without any configuration file.
+func (o *sourceOptions) resolved(strict bool, failOn report.Severity, disable []string) *config.Settings {
+	if o.settings != nil {
+		return o.settings
+	}
+	f := config.Flags{Strict: &strict, FailOn: &failOn, Disable: disable, Exclude: o.Exclude, CRDs: o.CRDs}
+	if o.Missing.Missing != "" {
+		m := config.MissingCRDs(o.Missing.Missing)
+		f.MissingCRDs = &m
+	}
+	if o.Missing.RequireCRDs {
+		f.RequireCRDs = &o.Missing.RequireCRDs
+	}
+	s, err := config.Resolve(config.Default(catalogue), f)
+	if err != nil {
+		s, _ = config.Resolve(config.Default(catalogue), config.Flags{})
+	}
+	o.settings = s
+	return s
+}
+
+// configErrors makes what is wrong in the configuration file an input
+// error for the commands that print no findings (prune, fields): one line
+// per problem, exit 2.
+func (o *sourceOptions) configErrors() error {
+	var lines []string
+	for _, f := range o.configFindings {
+		if f.Severity == report.Error {
+			lines = append(lines, fmt.Sprintf("%s:%d:%d: %s", f.File, f.Line, f.Column, f.Message))
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return usageErrorf("%s", strings.Join(lines, "\n"))
+}
+
+// missing is the policy for custom resources whose CRD is not found.
+func (o *sourceOptions) missing() lint.Missing {
+	if o.settings != nil {
+		return lint.Missing(o.settings.MissingCRDs)
+	}
+	return o.Missing.policy()
+}
+
+// exclude is the settings' exclusion for input.Open.
+func (o *sourceOptions) exclude() input.Exclude {
+	if o.settings == nil {
+		return nil
+	}
+	return o.settings.Excluded
+}
+
+// crdSources opens the CRD sources in the settings' order (the
+// configuration's crds:, then --crd), fetching URLs — only those listed —
+// through the cache.
+func (o *sourceOptions) crdSources(ctx context.Context, errOut io.Writer) (*input.Set, error) {
+	var srcs []input.CRDSource
+	var urls []remote.Source
+	var urlAt []int
+	for _, c := range o.settings.CRDs {
+		what := c.Path
+		if c.URL != nil {
+			what = c.URL.URL
+		}
+		label := c.From + ": crds: " + what
+		if c.From == "--"+config.FlagCRD {
+			label = "--crd " + what
+		}
+		if c.URL != nil {
+			urls = append(urls, *c.URL)
+			urlAt = append(urlAt, len(srcs))
+		}
+		srcs = append(srcs, input.CRDSource{Path: c.Path, Label: label})
+	}
+	if len(urls) > 0 {
+		root, err := cachedir.Resolve(o.CacheDir)
+		if err != nil {
+			return nil, &UsageError{err}
+		}
+		dir, err := cachedir.Sub(root, cachedir.CRDs)
+		if err != nil {
+			return nil, &UsageError{err}
+		}
+		f := &remote.Fetcher{Dir: dir, Offline: o.Offline, UserAgent: "kubectl-crdlint/" + version.Get().Version}
+		results, err := f.FetchAll(ctx, urls)
+		if err != nil {
+			var re *remote.Error
+			if errors.As(err, &re) {
+				return nil, &UsageError{re}
+			}
+			return nil, err
+		}
+		for i, r := range results {
+			srcs[urlAt[i]].Path, srcs[urlAt[i]].Data = r.Source.URL, r.Data
+			if r.CacheErr != nil {
+				fmt.Fprintf(errOut, "warning: %s: not cached: %v\n", r.Source.URL, r.CacheErr)
+			}
+		}
+	}
+	set, err := input.OpenCRDs(srcs)
+	return set, inputError(err)
+}
+
+// scan reads a file's inline suppressions (nil data: none).
+func scan(file string, data []byte) *suppress.Set {
+	if data == nil {
+		return nil
+	}
+	return suppress.Scan(file, data, catalogue)
+}
+
+// review applies what the user configured to one file's findings: each
+// rule's severity or off for the file (the configuration, --disable),
+// then the file's inline suppressions (set, from scan). Silenced findings
+// stay, marked, so that JSON and SARIF can show them; the problems with
+// the suppressions themselves (malformed, unused) join the findings.
+func (o *sourceOptions) review(file string, set *suppress.Set, findings []report.Finding) []report.Finding {
+	s := o.settings
+	kept, off := s.Apply(findings)
+	out := make([]report.Finding, 0, len(findings))
+	for _, f := range off {
+		out = append(out, f.Marked())
+	}
+	if set == nil {
+		return append(out, kept...)
+	}
+	ran := func(rule string) bool {
+		_, isOff := s.RuleSeverity(rule, file)
+		return !isOff
+	}
+	kept, silenced, unused := set.Apply(kept, ran)
+	for _, f := range silenced {
+		out = append(out, f.Marked())
+	}
+	more, off := s.Apply(append(slices.Clip(set.Invalid), unused...))
+	for _, f := range off {
+		out = append(out, f.Marked())
+	}
+	return append(append(out, kept...), more...)
+}

@@ -1,0 +1,32 @@
+// Package config reads .crdlint.yaml, the configuration file of
+// kubectl-crdlint, and merges it with the command line.
+//
+// Find looks for the file in a directory and its parents up to the
+// repository root; Load (or Parse) reads it; Open does what --config and
+// --no-config ask, with both. Loading never fails on
+// content: an unknown key, a value of the wrong type, an unknown rule ID,
+// a server rejection turned into a warning, an invalid pattern or a
+// missing crds: path is a config-invalid finding at its line and column,
+// and that entry is left out. Resolve merges the file with the flags the
+// user set (FlagsFrom reads pflag's Changed): flags over the file over
+// the defaults. The Settings it returns answer the questions a run asks:
+// is this path excluded (gitignore-style patterns, Patterns), what is
+// this rule's severity in this file (rules: then each matching
+// overrides: entry, later ones winning), which CRD sources to read, and
+// which findings are off (Apply, which marks them suppressed by
+// "config").
+//
+// The package also writes configuration: Init scans a repository and
+// returns a commented starter file (CRD directories, Helm templates and
+// kustomize patches to exclude), Settings.View renders the effective
+// configuration, and SchemaJSON is the file's JSON Schema for editors,
+// generated from the rule catalogue.
+//
+// Left to others: the rule catalogue (an input, from the lint package),
+// reading CRD sources (the source package for paths, the remote package
+// for URLs), inline suppressions (suppress) and baselines (baseline), and
+// the flags themselves (the commands define them; this package only knows
+// their names).
+//
+// See Example for the few lines a command needs.
+package config

@@ -1,0 +1,59 @@
+package config_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/pflag"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+)
+
+// A command finds and loads the file, merges the flags the user set, and
+// asks the settings about paths and findings.
+func Example() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	_ = os.WriteFile(filepath.Join(dir, ".crdlint.yaml"), []byte(`
+failOn: warning
+exclude: ["charts/*/templates/**"]
+rules:
+  crd-empty-object: off
+overrides:
+  - files: ["vendor/**"]
+    rules: {crd-no-pruning: off}
+`), 0o644)
+	catalogue := []report.Rule{
+		{ID: "crd-empty-object", Severity: report.Warning},
+		{ID: "crd-no-pruning", Severity: report.Warning},
+		{ID: "crd-structural", Severity: report.Error},
+	}
+
+	path, _ := config.Find(dir) // "" without a file; --config names one
+	cfg, problems, err := config.Load(path, catalogue)
+	if err != nil {
+		panic(err) // unreadable: exit 2
+	}
+	fmt.Println("problems in the file:", len(problems))
+
+	flags := pflag.NewFlagSet("check", pflag.ContinueOnError)
+	flags.Bool("strict", false, "")
+	_ = flags.Parse([]string{"--strict"})
+	fromFlags, _ := config.FlagsFrom(flags)
+	s, _ := config.Resolve(cfg, fromFlags)
+	fmt.Println("strict:", s.Strict, "failOn:", s.FailOn)
+
+	fmt.Println("template excluded:", s.Excluded(filepath.Join(dir, "charts/app/templates/x.yaml"), false))
+	kept, off := s.Apply([]report.Finding{
+		{Rule: "crd-no-pruning", Severity: report.Warning, File: filepath.Join(dir, "vendor/a.yaml")},
+		{Rule: "crd-no-pruning", Severity: report.Warning, File: filepath.Join(dir, "crds/a.yaml")},
+	})
+	fmt.Println("kept:", len(kept), "off:", len(off), off[0].Suppression.Kind)
+	// Output:
+	// problems in the file: 0
+	// strict: true failOn: warning
+	// template excluded: true
+	// kept: 1 off: 1 config
+}

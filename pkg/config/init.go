@@ -1,0 +1,441 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// InitOptions bound the repository scan of Init.
+type InitOptions struct {
+	// MaxEntries is how many files and directories the walk visits before
+	// it stops (default 50,000); the output then says it stopped.
+	MaxEntries int
+	// MaxDepth is how deep below the root the walk goes (default 12).
+	MaxDepth int
+	// MaxFileSize is the largest file read to look for CRDs (default
+	// 8 MiB): CRD files are rarely over 1 MiB, and the API server refuses
+	// objects over 3 MiB.
+	MaxFileSize int64
+	// Version is the tool's version, for the schema URL (SchemaURLFor).
+	Version string
+}
+
+// Repository is what Init found in a repository. Paths are slash-separated and
+// relative to the root.
+type Repository struct {
+	// CRDDirs are the directories holding complete CRDs, each with how
+	// many; none is inside another.
+	CRDDirs []CountedPath
+	// CRDFiles are files of complete CRDs directly in the root (listing
+	// the root as a directory would lint the whole repository as CRDs).
+	CRDFiles []CountedPath
+	// Templates are Helm chart templates/ directories (beside a
+	// Chart.yaml): not YAML until rendered.
+	Templates []string
+	// Patches are kustomize patch files (patches, patchesStrategicMerge,
+	// patchesJson6902 of a kustomization) and partial CRDs (no
+	// spec.versions or spec.names: patches by their look): partial
+	// objects the server would reject. A directory holding nothing else
+	// ends in "/".
+	Patches []string
+	// TestData are testdata directories holding YAML: fixtures, often
+	// invalid on purpose; suggested, commented out.
+	TestData []string
+	// Truncated says the walk stopped at MaxEntries or skipped deeper
+	// directories.
+	Truncated bool
+}
+
+// CountedPath is a path and how many CRDs it holds.
+type CountedPath struct {
+	Path string
+	CRDs int
+}
+
+// Init scans the repository at root and returns a commented starter
+// .crdlint.yaml for it (see ScanRepository for what it looks for).
+func Init(root string, o InitOptions) ([]byte, error) {
+	s, err := ScanRepository(root, o)
+	if err != nil {
+		return nil, err
+	}
+	return s.Render(o.Version), nil
+}
+
+var skipDirs = map[string]bool{"node_modules": true}
+
+// ScanRepository walks root, boundedly, for CRD directories, Helm
+// templates and kustomize patches. Hidden directories (.git, ...) and
+// node_modules are not entered. Files it cannot read are passed over.
+func ScanRepository(root string, o InitOptions) (*Repository, error) {
+	if o.MaxEntries <= 0 {
+		o.MaxEntries = 50000
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = 12
+	}
+	if o.MaxFileSize <= 0 {
+		o.MaxFileSize = 8 << 20
+	}
+	st, err := os.Stat(root)
+	if err != nil {
+		return nil, &source.InputError{Err: fmt.Errorf("read %s: %w", root, err)}
+	}
+	if !st.IsDir() {
+		return nil, &source.InputError{Err: fmt.Errorf("%s is not a directory", root)}
+	}
+	s := &Repository{}
+	var (
+		yamls     []string
+		charts    = map[string]bool{} // directories holding Chart.yaml
+		kusts     []string
+		dirs      = map[string]bool{}
+		entries   int
+		testdatas = map[string]bool{}
+	)
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return err
+			}
+			return nil // unreadable: pass over
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if entries++; entries > o.MaxEntries {
+			s.Truncated = true
+			return filepath.SkipAll
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != root && (strings.HasPrefix(name, ".") || skipDirs[name]) {
+				return filepath.SkipDir
+			}
+			if strings.Count(rel, "/")+1 > o.MaxDepth && rel != "." {
+				s.Truncated = true
+				return filepath.SkipDir
+			}
+			dirs[rel] = true
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		switch name {
+		case "Chart.yaml":
+			charts[path.Dir(rel)] = true
+		case "kustomization.yaml", "kustomization.yml", "Kustomization":
+			kusts = append(kusts, rel)
+		}
+		if hasYAMLExt(name) {
+			yamls = append(yamls, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, &source.InputError{Err: fmt.Errorf("read %s: %w", root, err)}
+	}
+
+	// Helm templates: a templates/ directory beside a Chart.yaml.
+	for c := range charts {
+		t := path.Join(c, "templates")
+		if dirs[t] {
+			s.Templates = append(s.Templates, t)
+		}
+	}
+	slices.Sort(s.Templates)
+	inTemplates := func(rel string) bool {
+		return slices.ContainsFunc(s.Templates, func(t string) bool { return strings.HasPrefix(rel, t+"/") })
+	}
+
+	patches := map[string]bool{}
+	for _, k := range kusts {
+		for _, p := range kustomizePatches(root, k) {
+			patches[p] = true
+		}
+	}
+
+	crdDirs := map[string]int{}
+	for _, rel := range yamls {
+		if inTemplates(rel) || patches[rel] {
+			continue
+		}
+		underTestdata := false
+		for d := path.Dir(rel); d != "."; d = path.Dir(d) {
+			if path.Base(d) == "testdata" {
+				testdatas[d] = true
+				underTestdata = true
+			}
+		}
+		if underTestdata {
+			continue
+		}
+		complete, partial := sniffCRDs(filepath.Join(root, filepath.FromSlash(rel)), o.MaxFileSize)
+		switch {
+		case complete > 0 && path.Dir(rel) == ".":
+			// Listing the root as a directory would read the whole
+			// repository as CRD sources: list the file.
+			s.CRDFiles = append(s.CRDFiles, CountedPath{rel, complete})
+		case complete > 0:
+			crdDirs[path.Dir(rel)] += complete
+		case partial > 0:
+			patches[rel] = true
+		}
+	}
+	for d := range crdDirs {
+		nested := false
+		for a := path.Dir(d); a != "."; a = path.Dir(a) {
+			nested = nested || crdDirs[a] > 0
+		}
+		if nested {
+			continue // walked with the directory above it
+		}
+		total := 0
+		for e, n := range crdDirs {
+			if e == d || strings.HasPrefix(e, d+"/") {
+				total += n
+			}
+		}
+		s.CRDDirs = append(s.CRDDirs, CountedPath{d, total})
+	}
+	slices.SortFunc(s.CRDDirs, func(a, b CountedPath) int { return strings.Compare(a.Path, b.Path) })
+
+	// A directory of patches and nothing else is one entry.
+	byDir := map[string][]string{}
+	for p := range patches {
+		byDir[path.Dir(p)] = append(byDir[path.Dir(p)], p)
+	}
+	for d, ps := range byDir {
+		all := d != "."
+		for _, y := range yamls {
+			if path.Dir(y) == d && !patches[y] {
+				all = false
+				break
+			}
+		}
+		if all && len(ps) > 1 {
+			s.Patches = append(s.Patches, d+"/")
+			continue
+		}
+		s.Patches = append(s.Patches, ps...)
+	}
+	slices.Sort(s.Patches)
+	for d := range testdatas {
+		s.TestData = append(s.TestData, d)
+	}
+	slices.Sort(s.TestData)
+	return s, nil
+}
+
+func hasYAMLExt(name string) bool {
+	ext := strings.ToLower(path.Ext(name))
+	return ext == ".yaml" || ext == ".yml" || ext == ".json"
+}
+
+// kustomizePatches lists the patch files a kustomization names, relative
+// to root; inline patches and files outside root are left out.
+func kustomizePatches(root, rel string) []string {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	dir := path.Dir(rel)
+	for _, f := range patchFiles(data) {
+		p := path.Clean(path.Join(dir, filepath.ToSlash(f)))
+		if p == ".." || strings.HasPrefix(p, "../") || !hasYAMLExt(p) {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil && st.Mode().IsRegular() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// patchFiles lists the files a kustomization's patches,
+// patchesStrategicMerge and patchesJson6902 name, as written; inline
+// patches are left out.
+func patchFiles(data []byte) []string {
+	var k struct {
+		Patches               []yaml.Node `yaml:"patches"`
+		PatchesStrategicMerge []yaml.Node `yaml:"patchesStrategicMerge"`
+		PatchesJSON6902       []yaml.Node `yaml:"patchesJson6902"`
+	}
+	if yaml.Unmarshal(data, &k) != nil {
+		return nil
+	}
+	var files []string
+	for _, list := range [][]yaml.Node{k.Patches, k.PatchesStrategicMerge, k.PatchesJSON6902} {
+		for _, n := range list {
+			switch n.Kind {
+			case yaml.ScalarNode: // patchesStrategicMerge: a file, or inline YAML
+				if !strings.Contains(n.Value, "\n") {
+					files = append(files, n.Value)
+				}
+			case yaml.MappingNode:
+				var e struct {
+					Path string `yaml:"path"`
+				}
+				if n.Decode(&e) == nil && e.Path != "" {
+					files = append(files, e.Path)
+				}
+			}
+		}
+	}
+	return files
+}
+
+// sniffCRDs counts the complete and the partial CRDs in a file. A CRD
+// without spec.group, spec.names.kind or spec.versions is partial: a
+// kustomize patch (kubebuilder's webhook_in_*.yaml and cainjection_in_*
+// files) rather than something to install.
+func sniffCRDs(file string, maxSize int64) (complete, partial int) {
+	st, err := os.Stat(file)
+	if err != nil || st.Size() > maxSize {
+		return 0, 0
+	}
+	data, err := os.ReadFile(file)
+	if err != nil || !bytes.Contains(data, []byte("CustomResourceDefinition")) {
+		return 0, 0
+	}
+	for _, d := range source.Parse(file, data).Documents {
+		if d.Object.Kind != "CustomResourceDefinition" || !strings.HasPrefix(d.Object.APIVersion, "apiextensions.k8s.io/") {
+			continue
+		}
+		var c struct {
+			Spec struct {
+				Group string `json:"group"`
+				Names struct {
+					Kind string `json:"kind"`
+				} `json:"names"`
+				Versions []json.RawMessage `json:"versions"`
+				Version  string            `json:"version"` // v1beta1
+			} `json:"spec"`
+		}
+		if json.Unmarshal(d.JSON, &c) != nil {
+			partial++
+			continue
+		}
+		if c.Spec.Group != "" && c.Spec.Names.Kind != "" && (len(c.Spec.Versions) > 0 || c.Spec.Version != "") {
+			complete++
+		} else {
+			partial++
+		}
+	}
+	return complete, partial
+}
+
+// Render writes the starter configuration: what was found, and every
+// other key commented out with its default.
+func (s *Repository) Render(version string) []byte {
+	var b strings.Builder
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	w("# yaml-language-server: $schema=%s\n", SchemaURLFor(version))
+	w("#\n")
+	w("# kubectl-crdlint configuration, written by `kubectl crdlint config init` from\n")
+	w("# what it found in this repository: review it. Every key is optional; paths\n")
+	w("# and patterns are relative to this file. Reference:\n")
+	w("# https://github.com/kubectl-crdlint/kubectl-crdlint/blob/main/docs/configuration.md\n")
+	if s.Truncated {
+		w("#\n# The scan stopped early (a very large or deep tree): look for more CRDs.\n")
+	}
+	w("\n# CRD sources besides the inputs: directories, files, globs or https:// URLs\n")
+	w("# (pin those with #sha256=HEX). Custom resources are validated against these\n")
+	w("# CRDs even when only the custom resources are checked, as in pre-commit.\n")
+	example := "- https://github.com/cert-manager/cert-manager/releases/download/v1.16.2/cert-manager.crds.yaml#sha256=...\n"
+	if len(s.CRDDirs)+len(s.CRDFiles) == 0 {
+		w("# crds:\n#   - config/crd/bases\n#   %s", example)
+	} else {
+		w("crds:\n")
+		for _, d := range s.CRDDirs {
+			w("  - %s # %s\n", yamlString(d.Path), plural(d.CRDs, "CRD"))
+		}
+		for _, f := range s.CRDFiles {
+			w("  - %s # %s\n", yamlString(f.Path), plural(f.CRDs, "CRD"))
+		}
+		w("  # %s", example)
+	}
+
+	w("\n# gitignore-style patterns of files never linted.\n")
+	if len(s.Templates)+len(s.Patches)+len(s.TestData) == 0 {
+		w("# exclude:\n#   - charts/*/templates/\n")
+	} else {
+		if len(s.Templates)+len(s.Patches) == 0 {
+			w("# exclude:\n")
+		} else {
+			w("exclude:\n")
+		}
+		for _, t := range s.Templates {
+			w("  - %s # Helm templates: not YAML until rendered\n", yamlString(anchor(t)+"/"))
+		}
+		for _, p := range s.Patches {
+			what := "kustomize patch: a partial object"
+			if strings.HasSuffix(p, "/") {
+				what = "kustomize patches: partial objects"
+			}
+			w("  - %s # %s\n", yamlString(anchor(p)), what)
+		}
+		for _, t := range s.TestData {
+			w("  # - %s # test fixtures, often invalid on purpose\n", yamlString(anchor(t)+"/"))
+		}
+	}
+
+	w(`
+# strict: true        # unknown and duplicate fields are errors (as --strict)
+# failOn: warning     # the lowest severity that fails the run: error (default), warning, none
+# missingCRDs: warn  # a custom resource whose CRD is not found: error (default), warn, ignore
+# baseline: .crdlint-baseline.yaml # accepted findings: check --write-baseline writes it
+
+# Rule levels: error, warning or off; a rule the API server enforces can only
+# be turned off. kubectl crdlint check --list-rules lists the rules.
+# rules:
+#   crd-empty-object: off
+
+# Rule levels for some files; later entries win.
+# overrides:
+#   - files: ["vendor/**"]
+#     rules: {crd-no-pruning: off}
+`)
+	return []byte(b.String())
+}
+
+// anchor makes a root-relative path a pattern that matches only there: a
+// path with an inner "/" is anchored already, a single name needs a
+// leading one.
+func anchor(p string) string {
+	if strings.Contains(strings.TrimSuffix(p, "/"), "/") {
+		return p
+	}
+	return "/" + p
+}
+
+// yamlString quotes s when YAML would not read it back as that string.
+func yamlString(s string) string {
+	var n yaml.Node
+	if yaml.Unmarshal([]byte(s), &n) == nil && len(n.Content) == 1 {
+		if v := n.Content[0]; v.Kind == yaml.ScalarNode && v.Tag == "!!str" && v.Value == s && !strings.ContainsAny(s, "#'\"") {
+			return s
+		}
+	}
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

@@ -1,0 +1,95 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestInit writes the starter configuration of each fixture repository
+// against a golden, and checks that it loads without findings (in the
+// repository, so its paths exist) and validates against the schema.
+func TestInit(t *testing.T) {
+	repos := []string{"kubebuilder", "helm", "helm-root", "empty"}
+	schema := compileSchema(t)
+	for _, name := range repos {
+		t.Run(name, func(t *testing.T) {
+			root := filepath.Join("testdata", "init", name)
+			got, err := Init(root, InitOptions{Version: "v0.4.0"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("testdata", "init", name+".golden"), got)
+			_, fs := Parse(filepath.Join(root, ".crdlint.yaml"), got, catalogue())
+			for _, f := range fs {
+				t.Errorf("the starter does not load: %d:%d: %s", f.Line, f.Column, f.Message)
+			}
+			file := filepath.Join(t.TempDir(), "c.yaml")
+			if err := os.WriteFile(file, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			inst, ok := instance(t, file)
+			if !ok {
+				t.Fatal("the starter is not YAML")
+			}
+			if err := schema.Validate(inst); err != nil {
+				t.Errorf("the starter does not validate: %v", err)
+			}
+		})
+	}
+}
+
+// TestInitScan checks the findings of the scan itself, which the goldens
+// show only as text.
+func TestInitScan(t *testing.T) {
+	s, err := ScanRepository(filepath.Join("testdata", "init", "kubebuilder"), InitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.CRDDirs) != 1 || s.CRDDirs[0] != (CountedPath{"config/crd/bases", 2}) {
+		t.Errorf("CRDDirs = %v, want config/crd/bases with 2", s.CRDDirs)
+	}
+	want := []string{"config/crd/patches/", "config/default/manager_auth_proxy_patch.yaml"}
+	if strings.Join(s.Patches, " ") != strings.Join(want, " ") {
+		t.Errorf("Patches = %q, want %q", s.Patches, want)
+	}
+	if strings.Join(s.TestData, " ") != "hack/testdata" || s.Truncated {
+		t.Errorf("TestData = %q, Truncated = %v", s.TestData, s.Truncated)
+	}
+
+	h, err := ScanRepository(filepath.Join("testdata", "init", "helm"), InitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(h.Templates, " "); got != "charts/app/templates charts/lib/templates" {
+		t.Errorf("Templates = %q", got)
+	}
+	if len(h.CRDDirs) != 2 || h.CRDDirs[1] != (CountedPath{"vendor/crds", 4}) {
+		t.Errorf("CRDDirs = %v, want charts/app/crds and vendor/crds (4, its subdirectory included)", h.CRDDirs)
+	}
+}
+
+// TestInitBounded: the walk stops at MaxEntries and below MaxDepth, and
+// says so.
+func TestInitBounded(t *testing.T) {
+	root := filepath.Join("testdata", "init", "kubebuilder")
+	for _, o := range []InitOptions{{MaxEntries: 5}, {MaxDepth: 1}} {
+		s, err := ScanRepository(root, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s.Truncated || len(s.CRDDirs) != 0 {
+			t.Errorf("%+v: Truncated = %v, CRDDirs = %v; want a truncated scan without config/crd/bases", o, s.Truncated, s.CRDDirs)
+		}
+		if !strings.Contains(string(s.Render("")), "The scan stopped early") {
+			t.Errorf("%+v: the output does not say the scan stopped", o)
+		}
+	}
+	if _, err := Init(filepath.Join(root, "README.md"), InitOptions{}); err == nil || !strings.Contains(err.Error(), "is not a directory") {
+		t.Errorf("Init on a file: %v", err)
+	}
+	if _, err := Init(filepath.Join(root, "nope"), InitOptions{}); err == nil {
+		t.Error("Init on a missing directory: no error")
+	}
+}

@@ -1,0 +1,1 @@
+{{- define "lib.name" -}}lib{{- end }}

@@ -1,0 +1,47 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// jsonRule is a rule in the JSON catalogue. Like the findings' JSON, its
+// keys are a contract: added, never renamed.
+type jsonRule struct {
+	ID          string   `json:"id"`
+	Severity    Severity `json:"severity"`
+	Description string   `json:"description"`
+	Why         string   `json:"why,omitempty"`
+	Fix         string   `json:"fix,omitempty"`
+	HelpURI     string   `json:"helpUri"`
+}
+
+// RenderRules prints a rule catalogue, for --list-rules: a table of ID,
+// default severity and one-line description in text, or {"rules": [...]}
+// in JSON, in the order given. Other formats are refused: a catalogue is
+// no report.
+func RenderRules(w io.Writer, rules []Rule, f Format) error {
+	switch f {
+	case Text:
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "RULE\tSEVERITY\tDESCRIPTION")
+		for _, r := range rules {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.Severity, r.Doc)
+		}
+		return tw.Flush()
+	case JSON:
+		out := struct {
+			Rules []jsonRule `json:"rules"`
+		}{Rules: make([]jsonRule, 0, len(rules))}
+		for _, r := range rules {
+			out.Rules = append(out.Rules, jsonRule{ID: r.ID, Severity: r.Severity, Description: r.Doc, Why: r.Why, Fix: r.Fix, HelpURI: r.HelpURI()})
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(out)
+	}
+	return fmt.Errorf("--list-rules prints text or json, not %s", f)
+}
