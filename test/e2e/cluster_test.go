@@ -232,6 +232,10 @@ func TestStoppedServer(t *testing.T) {
 	kubeconfig := srv.Kubeconfig(t, apiservertest.AdminUser)
 	srv.Stop()
 	dir := t.TempDir()
+	crd, err := filepath.Abs("../../examples/valid/widget-crd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
 	crs := filepath.Join(dir, "widgets.yaml")
 	if err := os.WriteFile(crs, []byte("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a}\nspec: {color: red}\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -244,6 +248,7 @@ func TestStoppedServer(t *testing.T) {
 		{"check --crd-from-cluster", []string{"check", "--crd-from-cluster", crs}},
 		{"prune --live", []string{"prune", "--dry-run", "--live", "widgets.example.com", "-A"}},
 		{"immutable --live", []string{"immutable", "--live", crs}},
+		{"upgrade --live", []string{"upgrade", "--live", crd}},
 		{"fields --live", []string{"fields", "--live", "crd/widgets.example.com"}},
 	}
 	want := fmt.Sprintf("error: cannot reach the API server at %s: connection refused (is the cluster running, and --server or the kubeconfig right?)\n", srv.URL)

@@ -102,7 +102,7 @@ Exit code 0: nothing at or above --fail-on; 1: findings at or above --fail-on;
 		},
 	}
 	f := c.Flags()
-	f.VarP(&o.Output, "output", "o", "Output format: text, json, sarif or github")
+	f.VarP(&o.Output, "output", "o", "Output format: "+strings.Join(report.FormatNames(), ", "))
 	f.Var(&o.FailOn, "fail-on", "Exit 1 when a finding is at or above this severity: error, warning or none")
 	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the output (NO_COLOR is honoured too)")
 	f.StringArrayVar(&o.Disable, "disable", nil, "Silence a rule by ID (repeatable)")
@@ -111,7 +111,7 @@ Exit code 0: nothing at or above --fail-on; 1: findings at or above --fail-on;
 	f.StringArrayVar(&o.Exclude, "exclude", nil, "Leave out object files matching this gitignore-style pattern (repeatable)")
 	f.StringSliceVar(&o.StoredVersions, "stored-versions", nil, "OLD's status.storedVersions, comma-separated (default: OLD's own, else its storage version)")
 	o.Cluster.addFlags(f, "Read OLD and its objects from the cluster: give NEW (and OBJECTS to replay those instead of the cluster's)", false)
-	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json", "sarif", "github"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(report.FormatNames(), cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "none"}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
