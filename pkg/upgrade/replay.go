@@ -732,7 +732,8 @@ func verdictErrors(vd *crd.Verdict) []string {
 	return out
 }
 
-// verdictOutcomes are a refusal's errors as fields and messages.
+// verdictOutcomes are a refusal's errors as fields and messages, in the
+// order of their text (the server's order varies with map iteration).
 func verdictOutcomes(vd *crd.Verdict) []Outcome {
 	switch {
 	case vd.Panic != "":
@@ -740,16 +741,20 @@ func verdictOutcomes(vd *crd.Verdict) []Outcome {
 	case vd.DecodeError != nil:
 		return []Outcome{{Message: vd.DecodeError.Error()}}
 	}
-	out := make([]Outcome, 0, len(vd.Errors))
-	for _, e := range vd.Errors {
+	errs := slices.Clone(vd.Errors)
+	slices.SortFunc(errs, func(a, b *field.Error) int { return strings.Compare(a.Error(), b.Error()) })
+	out := make([]Outcome, 0, len(errs))
+	for _, e := range errs {
 		out = append(out, Outcome{Field: e.Field, Message: e.ErrorBody()})
 	}
 	return out
 }
 
+// errorField is the field of a verdict's first error, in the order of
+// verdictErrors.
 func errorField(vd *crd.Verdict) string {
-	if len(vd.Errors) > 0 {
-		return vd.Errors[0].Field
+	if os := verdictOutcomes(vd); len(os) > 0 {
+		return os[0].Field
 	}
 	return ""
 }
