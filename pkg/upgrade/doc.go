@@ -26,16 +26,22 @@
 // Documentation (descriptions, titles, examples, external docs) is never a
 // change. docs/upgrade.md gives every rule and the reasons.
 //
-// The package is pure: plain values in, sorted data out, no I/O. It does
-// not ask the server anything and judges no object: the server's verdict on
-// the CRD update (PrepareForUpdate and ValidateUpdate of the CRD registry)
-// belongs to pkg/crd, and replaying existing objects through NEW (create,
-// a labels-only update with ratcheting, pruning) to the command. That
-// replay is what decides CEL changes on real objects: a Change of a CEL rule
-// carries the rule, its node and the field its self is bound to
-// (CELChange, Change.Field). Options.Present lets a caller that has the
-// objects turn a field newly required under an optional parent into an
-// error when objects set that parent; Has answers it from decoded objects.
+// Compare is pure: plain values in, sorted data out, no I/O, and it asks the
+// server nothing. The server's verdict on the CRD update itself
+// (PrepareForUpdate and ValidateUpdate of the CRD registry) belongs to
+// pkg/crd; ServerRule names the three refusals that have a comparison rule
+// too, so that a command reports each once.
+//
+// The Replayer replays the objects that exist today through the upgrade,
+// through pkg/crd (the server's code): each as OLD stores it, then under
+// NEW a create of the same manifest, its next labels-only update with the
+// server's ratcheting, the stored fields NEW prunes, and whether its stored
+// version stays (ObjectResult, with findings as Outcomes under ReplayRules).
+// It answers Options.Present from the objects (Has), and judges the CEL
+// changes (CELChange, Change.Field) on them: Changes returns the comparison
+// with each CEL change's message saying which objects NEW's rule refuses
+// that OLD's accepted. Objects can be replayed a page at a time, in
+// parallel; none is kept.
 //
 // Positions are the caller's: Change.Path resolves in NEW (or OLD) with
 // pkg/source's Document.Locate; a path to a field the server's defaulting
@@ -47,4 +53,12 @@
 //		fmt.Println(c.Severity, c.Rule, c.Path, c.Message)
 //	}
 //	// error upgrade-bound-tightened spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[replicas].maximum maximum tightened from 10 to 5: values above 5 are refused
+//
+//	r := upgrade.NewReplayer(old, new, upgrade.Options{})
+//	for _, obj := range objects { // decoded as the server decodes JSON
+//		for _, o := range r.Replay(upgrade.Object{Value: obj}).Outcomes {
+//			fmt.Println(o.Severity, o.Rule, o.Field, o.Message)
+//		}
+//	}
+//	changes := r.Changes() // Compare, with the CEL changes judged
 package upgrade

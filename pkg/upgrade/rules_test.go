@@ -17,11 +17,14 @@ const upgradeDoc = "../../docs/upgrade.md"
 // its severity; and every ID the package's source names is in the
 // catalogue.
 func TestRulesCatalogue(t *testing.T) {
-	if !slices.IsSortedFunc(Rules, func(a, b report.Rule) int { return strings.Compare(a.ID, b.ID) }) {
-		t.Error("Rules is not sorted by ID")
+	for name, rules := range map[string][]report.Rule{"Rules": Rules, "ReplayRules": ReplayRules} {
+		if !slices.IsSortedFunc(rules, func(a, b report.Rule) int { return strings.Compare(a.ID, b.ID) }) {
+			t.Errorf("%s is not sorted by ID", name)
+		}
 	}
+	all := append(slices.Clone(Rules), ReplayRules...)
 	seen := map[string]bool{}
-	for _, r := range Rules {
+	for _, r := range all {
 		if seen[r.ID] {
 			t.Errorf("%s: duplicate", r.ID)
 		}
@@ -40,7 +43,7 @@ func TestRulesCatalogue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range Rules {
+	for _, r := range all {
 		row := regexp.MustCompile("(?m)^\\| `" + regexp.QuoteMeta(r.ID) + "` \\| " + r.Severity.String() + " \\|")
 		if !row.Match(doc) {
 			t.Errorf("%s: no row \"| `%s` | %s |\" in %s", r.ID, r.ID, r.Severity, upgradeDoc)
@@ -48,7 +51,7 @@ func TestRulesCatalogue(t *testing.T) {
 	}
 	// Every rule ID written in the package's code is in the catalogue.
 	ids := regexp.MustCompile(`"(upgrade-[a-z-]+)"`)
-	for _, f := range []string{"rules.go", "compare.go", "schema.go", "cel.go"} {
+	for _, f := range []string{"rules.go", "compare.go", "schema.go", "cel.go", "replay.go"} {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

@@ -80,14 +80,14 @@ namespaces, or -n's), read a page at a time, unless OBJECTS are given.
 
 Exit code 0: nothing at or above --fail-on; 1: findings at or above --fail-on;
 2: usage or input error.`,
-		Example: `  # Would the next release break anything?
-  kubectl crdlint upgrade config/crd/widget.yaml new/widget.yaml
-
-  # ... for the Widgets that exist today
+		Example: `  # The next release against the objects of a samples directory
   kubectl crdlint upgrade old/widget.yaml new/widget.yaml samples/
 
-  # Against the last release tag of the repository
-  kubectl crdlint upgrade v1.4.0:config/crd/widget.yaml config/crd/widget.yaml
+  # Against a release tag of the repository (git show REV:PATH)
+  kubectl crdlint upgrade v1.0.0:config/crd/widget.yaml config/crd/widget.yaml
+
+  # OLD's status.storedVersions when the file cannot say
+  kubectl crdlint upgrade --stored-versions v1beta1,v1 old/widget.yaml new/widget.yaml
 
   # Against the cluster: its CRD, its stored versions and all its objects
   kubectl crdlint upgrade --live config/crd/widget.yaml`,
