@@ -207,6 +207,22 @@ func Unserved(pos string, err error) Note {
 	return Note{Pos: pos, Err: le}
 }
 
+// VersionError is what Lookup says of a version that crd does not serve
+// (NoVersion or NotServed), or nil when it serves it: for callers that
+// hold a CRD outside a catalogue.
+func VersionError(crd *apiextensionsv1.CustomResourceDefinition, gvk schema.GroupVersionKind) *LookupError {
+	e := &Entry{Def: FromV1(crd), Source: crd.Name}
+	for i := range crd.Spec.Versions {
+		if v := &crd.Spec.Versions[i]; v.Name == gvk.Version {
+			if v.Served {
+				return nil
+			}
+			return &LookupError{Reason: NotServed, GVK: gvk, Entry: e}
+		}
+	}
+	return &LookupError{Reason: NoVersion, GVK: gvk, Entry: e}
+}
+
 // Lookup returns the compiled version serving a group, version and kind,
 // or a *LookupError saying why there is none.
 func (c *Catalog) Lookup(gvk schema.GroupVersionKind) (*Version, error) {

@@ -642,12 +642,10 @@ var replaySeverity = func() map[string]report.Severity {
 // unservedMessage is the server's 404 for a version NEW does not serve,
 // in crd.LookupError's words.
 func (r *Replayer) unservedMessage(vm string) string {
-	gvk := r.gk.WithVersion(vm)
-	e := &crd.LookupError{Reason: crd.NotServed, GVK: gvk, Entry: &crd.Entry{Def: crd.FromV1(r.new)}}
-	if versionSpec(r.new, vm) == nil {
-		e.Reason = crd.NoVersion
+	if e := crd.VersionError(r.new, r.gk.WithVersion(vm)); e != nil {
+		return e.Error()
 	}
-	return e.Error()
+	return ""
 }
 
 func str(v any) string {
