@@ -109,7 +109,7 @@ Exit code 0: nothing at or above --fail-on; 1: findings at or above --fail-on;
 	f.StringVar(&o.ConfigFile, "config", "", "The configuration file (default: .crdlint.yaml in the working directory or the nearest parent, up to the repository's root)")
 	f.BoolVar(&o.NoConfig, "no-config", false, "Ignore any configuration file")
 	f.StringArrayVar(&o.Exclude, "exclude", nil, "Leave out object files matching this gitignore-style pattern (repeatable)")
-	f.StringSliceVar(&o.StoredVersions, "stored-versions", nil, "OLD's status.storedVersions, comma-separated (default: OLD's own, else its storage version)")
+	f.StringSliceVar(&o.StoredVersions, "stored-versions", nil, "OLD's status.storedVersions, comma-separated, for every CRD of OLD (default: the file's own status, else the storage version)")
 	o.Cluster.addFlags(f, "Read OLD and its objects from the cluster: give NEW (and OBJECTS to replay those instead of the cluster's)", false)
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(report.FormatNames(), cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "none"}, cobra.ShellCompDirectiveNoFileComp))
