@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // The replay: the custom resources that exist under OLD, put through what
@@ -435,6 +437,9 @@ func (r *Replayer) update(res *ObjectResult, storedObj map[string]any, s, vm, ns
 			}
 		}
 	}
+	// Only stored data is lost: a default that reading in one version
+	// added and converting to another prunes again never was stored.
+	pruned = slices.DeleteFunc(pruned, func(p string) bool { return !hasPath(storedObj, p) })
 	slices.Sort(pruned)
 	res.Pruned = slices.Compact(pruned)
 	for _, p := range res.Pruned {
@@ -548,6 +553,30 @@ func (r *Replayer) judge(res *ObjectResult, storedObj, read map[string]any) {
 		}
 		r.mu.Unlock()
 	}
+}
+
+// hasPath says obj has a value at a path in the server's notation
+// (spec.items[0].name).
+func hasPath(obj any, path string) bool {
+	for _, seg := range source.ParsePath(path) {
+		switch v := obj.(type) {
+		case map[string]any:
+			c, ok := v[seg.Name]
+			if !ok {
+				return false
+			}
+			obj = c
+		case []any:
+			i, err := strconv.Atoi(seg.Name)
+			if err != nil || i < 0 || i >= len(v) {
+				return false
+			}
+			obj = v[i]
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // answer records the objects' answers to Compare's Present questions.

@@ -122,12 +122,12 @@ func corpusObjects(t *testing.T) map[schema.GroupKind][]*unstructured.Unstructur
 // historyCounts are the agreement figures TestHistoryAgainstServer
 // reports.
 type historyCounts struct {
-	pairs, accepted, refused, migrated int
-	storedVersions, storedGone         int
-	oldCreates, oldRefused, objects    int
-	creates, createsRefused            int
-	updates, updatesRefused, pruned    int
-	skipped                            int
+	pairs, refused, migrated        int
+	storedVersions, storedGone      int
+	oldCreates, oldRefused, objects int
+	creates, createsRefused         int
+	updates, updatesRefused, pruned int
+	skipped                         int
 }
 
 // TestHistoryAgainstServer replays the real CRD histories on a real
@@ -224,7 +224,6 @@ func TestHistoryAgainstServer(t *testing.T) {
 						t.Fatalf("%s: refused after the storage migration too: %v", pair, err)
 					}
 				}
-				n.accepted++
 				if !slices.Contains(stored, new.info.storage) {
 					stored = append(stored, new.info.storage)
 				}
@@ -237,7 +236,7 @@ func TestHistoryAgainstServer(t *testing.T) {
 		"%d objects named stored in a removed version; %d corpus objects created under OLD (%d refused by the server and by the replay alike), %d replayed under NEW: "+
 		"%d creates (%d refused), %d labels-only updates (%d refused), %d pruned paths, all as the replay predicts; %d objects skipped (names the server generates or repeats)",
 		n.pairs, n.pairs-n.refused, n.refused, n.storedVersions, n.storedGone, n.oldCreates, n.oldRefused, n.objects, n.creates, n.createsRefused, n.updates, n.updatesRefused, n.pruned, n.skipped)
-	if n.pairs < 134 || n.refused < 4 || n.oldCreates < 2000 || n.objects < 900 || n.pruned < 1 || n.createsRefused < 1 {
+	if n.pairs < 134 || n.refused < 4 || n.oldCreates < testutil.AtLeast(t, 2400, 1100) || n.objects < testutil.AtLeast(t, 950, 380) || n.pruned < 6 || n.createsRefused < 2 {
 		t.Errorf("too little compared: %+v", n)
 	}
 }
