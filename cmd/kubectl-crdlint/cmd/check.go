@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
@@ -11,7 +12,9 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	baselinepkg "github.com/kubectl-crdlint/kubectl-crdlint/pkg/baseline"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/helm"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/kustomize"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -30,7 +33,10 @@ type CheckOptions struct {
 	// Baseline reports only findings not in this file; WriteBaseline
 	// records today's findings in it.
 	Baseline, WriteBaseline string
-	Cluster                 clusterOptions
+	// Kustomize are kustomization directories rendered in-process, as
+	// kubectl apply -k renders them.
+	Kustomize []string
+	Cluster   clusterOptions
 	sourceOptions
 
 	paths []string
@@ -102,6 +108,7 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs to validate custom resources against, in addition to the CRDs among the inputs and the configuration's crds: (repeatable)")
 	f.StringVar(&o.Baseline, "baseline", "", "Report only findings not recorded in this baseline file (see --write-baseline)")
 	f.StringVar(&o.WriteBaseline, "write-baseline", "", "Record today's findings in this baseline file, to report only new ones later with --baseline")
+	f.StringArrayVarP(&o.Kustomize, "kustomize", "k", nil, "Render this kustomization directory as kubectl apply -k does and check the result; findings point into the files the objects came from (repeatable)")
 	f.BoolVar(&o.ListRules, "list-rules", false, "List every rule with its ID, default severity and description, then exit")
 	f.BoolVar(&o.CELCosts, "cel-costs", false, "Print the server's estimated cost of every CEL expression and its share of both budgets, then exit")
 	o.Cluster.addFlags(f, "Read the arguments from the cluster: resource references such as crds, crd/NAME, widgets.example.com or widgets.example.com/NAME (with -n or -A)", true)
@@ -143,8 +150,8 @@ func (o *CheckOptions) Validate() error {
 		if o.CELCosts {
 			return usageErrorf("--cel-costs reads CRD files; it cannot be combined with --live")
 		}
-	} else if len(o.paths) == 0 {
-		return usageErrorf("no input: give files, directories, or - for stdin\nSee 'kubectl crdlint check --help' for usage.")
+	} else if len(o.paths) == 0 && len(o.Kustomize) == 0 {
+		return usageErrorf("no input: give files, directories, - for stdin, or -k DIR\nSee 'kubectl crdlint check --help' for usage.")
 	}
 	if err := stdinOnce(o.paths); err != nil {
 		return err
@@ -174,6 +181,10 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	rendered, err := o.render(run.Inputs)
+	if err != nil {
+		return err
+	}
 	l := lint.New(lint.Options{Strict: set.Strict, Disabled: set.Off(), Catalog: run.Catalog, MissingCRDs: o.missing()})
 	res := report.Result{Rules: catalogue, Findings: o.configFindings}
 	results := make([]fileResult, len(run.Inputs.Files))
@@ -193,6 +204,11 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 				r.set = scan(f.Path, data)
 			}
 			r.findings, r.sum = o.review(f.Path, r.set, append(r.findings, fs...)), sum
+			if k := rendered[f.Path]; k != nil {
+				r.findings = mapKustomize(k, r.findings)
+			} else if data != nil && bytes.Contains(data, []byte("# Source: ")) {
+				r.findings = mapHelm(helm.Parse(data), r.findings)
+			}
 			return nil
 		},
 		Skipped: func(i int, reason string) {
@@ -311,4 +327,46 @@ func (o *CheckOptions) baseline(res *report.Result, in *input.Set) error {
 	res.Findings = append(done, fresh...)
 	res.Summary.StaleBaseline = len(stale)
 	return nil
+}
+
+// render renders each -k directory in-process and adds its output to the
+// inputs, named as `kustomize build DIR`.
+func (o *CheckOptions) render(in *input.Set) (map[string]*kustomize.Rendered, error) {
+	out := map[string]*kustomize.Rendered{}
+	for _, dir := range o.Kustomize {
+		r, err := kustomize.Render(dir)
+		if err != nil {
+			return nil, inputError(err)
+		}
+		in.Add(r.Name, -1, r.YAML)
+		out[r.Name] = r
+	}
+	return out, nil
+}
+
+// mapKustomize points findings on a rendered kustomization at the files
+// the objects came from, keeping the rendered position in Via.
+func mapKustomize(r *kustomize.Rendered, fs []report.Finding) []report.Finding {
+	for i, f := range fs {
+		m := r.Map(f)
+		if m.File != f.File {
+			m.Via = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
+		}
+		fs[i] = m
+	}
+	return fs
+}
+
+// mapHelm names, for findings on a `helm template` stream, the template
+// each object came from (its "# Source:" comment).
+func mapHelm(srcs helm.Sources, fs []report.Finding) []report.Finding {
+	if !srcs.Found() {
+		return fs
+	}
+	for i := range fs {
+		if p := srcs.Path(fs[i].Document); p != "" {
+			fs[i].Via = p
+		}
+	}
+	return fs
 }
