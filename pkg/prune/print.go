@@ -33,8 +33,9 @@ type Printer struct {
 	printed bool // a YAML document was printed
 	open    bool // the List was opened
 	items   int
-	// Fields and Objects total the pruned fields and objects of Diff.
-	Fields, Objects int
+	// Fields, Added and Objects total the fields pruned, the fields
+	// defaulted and the objects with either, for Diff.
+	Fields, Added, Objects int
 }
 
 // NewPrinter returns a Printer to w; color applies to Diff.
@@ -52,6 +53,7 @@ func (p *Printer) Print(results []*Result) error {
 		switch p.format {
 		case Diff:
 			p.Fields += r.Dropped
+			p.Added += r.Added
 			p.Objects += r.Objects
 			_, err = diff.Unified(p.w, "a/"+filepath.ToSlash(r.Path), "b/"+filepath.ToSlash(r.Path), r.Data, r.Out, diff.Options{Color: p.color})
 		case List:
@@ -77,7 +79,11 @@ func (p *Printer) Close() error {
 		_, err := io.WriteString(p.w, "]\n}\n")
 		return err
 	case Diff:
-		_, err := fmt.Fprintf(p.w, "%s would be pruned in %s\n", plural(p.Fields, "field"), plural(p.Objects, "object"))
+		what := plural(p.Fields, "field") + " would be pruned"
+		if p.Added > 0 {
+			what += fmt.Sprintf(" and %d defaulted", p.Added)
+		}
+		_, err := fmt.Fprintf(p.w, "%s in %s\n", what, plural(p.Objects, "object"))
 		return err
 	}
 	return nil
