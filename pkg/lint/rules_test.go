@@ -165,6 +165,7 @@ func TestRuleFixtures(t *testing.T) {
 			f := source.Parse(path, data)
 			collect(l, f)
 			findings, _ := l.File(f)
+			findings = append(findings, Duplicates(l.opts.Catalog)...)
 			got := map[ruleKey]int{}
 			messages := map[ruleKey][]string{}
 			for _, fd := range findings {
@@ -566,6 +567,7 @@ func lintOutput(t *testing.T, f fixtureFile) string {
 	parsed := source.Parse(filepath.Base(f.path), wantCommentRE.ReplaceAll(f.data, []byte("# <- ")))
 	collect(l, parsed)
 	fs, _ := l.File(parsed)
+	fs = append(fs, Duplicates(l.opts.Catalog)...)
 	var b strings.Builder
 	if err := report.Render(&b, report.Text, report.Result{Findings: fs}, report.Options{}); err != nil {
 		t.Fatal(err)

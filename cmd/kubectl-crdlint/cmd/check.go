@@ -221,6 +221,9 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	for i := range results {
 		results[i].addTo(&res, &res.Summary.Files)
 	}
+	for _, f := range lint.Duplicates(run.Catalog) {
+		res.Findings = append(res.Findings, o.review(f.File, nil, []report.Finding{f})...)
+	}
 	if o.Cluster.Live {
 		if err := o.lintLive(ctx, run.Catalog, l, &res); err != nil {
 			return err
