@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -49,7 +50,7 @@ func NewCmdCheck(s genericiooptions.IOStreams) *cobra.Command {
 	o := &CheckOptions{Output: report.Text, FailOn: severityFlag(report.Error), Cluster: newClusterOptions(), IOStreams: s}
 	c := &cobra.Command{
 		Use:   "check [PATH|-]... | check --live RESOURCE[/NAME]...",
-		Short: "Tell whether the API server would accept each CRD, and why not",
+		Short: "Tell whether the API server would accept each CRD and custom resource, and why not",
 		Long: `Check CustomResourceDefinitions and custom resources in files, directories
 (recursively: .yaml, .yml, .json; hidden directories skipped) or stdin (-),
 exactly as the API server validates a create, and report every problem at
@@ -100,7 +101,7 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 		},
 	}
 	f := c.Flags()
-	f.VarP(&o.Output, "output", "o", "Output format: text, json, sarif or github")
+	f.VarP(&o.Output, "output", "o", "Output format: "+strings.Join(report.FormatNames(), ", "))
 	f.Var(&o.FailOn, "fail-on", "Exit 1 when a finding is at or above this severity: error, warning or none")
 	f.BoolVar(&o.Strict, "strict", false, "Report unknown and duplicate fields as errors, as the server does under fieldValidation=Strict (kubectl apply --validate=strict)")
 	f.StringArrayVar(&o.Disable, "disable", nil, "Silence a rule by ID (repeatable); see --list-rules")
@@ -112,7 +113,7 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 	f.BoolVar(&o.ListRules, "list-rules", false, "List every rule with its ID, default severity and description, then exit")
 	f.BoolVar(&o.CELCosts, "cel-costs", false, "Print the server's estimated cost of every CEL expression and its share of both budgets, then exit")
 	o.Cluster.addFlags(f, "Read the arguments from the cluster: resource references such as crds, crd/NAME, widgets.example.com or widgets.example.com/NAME (with -n or -A)", true)
-	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json", "sarif", "github"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(report.FormatNames(), cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "none"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("disable", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		ids := make([]string, 0, len(lint.Rules))
