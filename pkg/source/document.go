@@ -216,6 +216,13 @@ func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, fromT
 		d.value.Store(&obj)
 	}
 	f.Documents = append(f.Documents, d)
+	// The text's findings (repeated keys, YAML 1.1 keys) name the object
+	// they are in, as every finding does.
+	for i := range f.Findings {
+		if fd := &f.Findings[i]; fd.Document == index && fd.Object.Kind == "" {
+			fd.Object = d.Object
+		}
+	}
 }
 
 // identify fills Object and reports whether the document looks like a
