@@ -3,6 +3,8 @@ package input
 import (
 	"bytes"
 	"context"
+	"io"
+	"os"
 	"sync/atomic"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
@@ -28,6 +30,9 @@ type Run struct {
 	// CRDs are the files of --crd, or nil.
 	CRDs    *Set
 	Catalog *crd.Catalog
+	// MaxDocumentSize bounds a streamed document (0:
+	// source.DefaultMaxDocumentSize).
+	MaxDocumentSize int
 
 	fillErr error
 	counts  []int
@@ -78,7 +83,18 @@ type Visitor struct {
 	// Skipped, when set, is called for every input that is not manifests
 	// (Set.Skip), which is not read at all; File is not called for it.
 	Skipped func(i int, reason string)
+	// Doc, when set, takes the files the collect pass did not parse
+	// (those without CRDs) instead of File: a document at a time (a File
+	// of one document's worth from source.DocReader, Line set), in order,
+	// then Done. Memory then follows the largest document, not the file;
+	// regular files larger than StreamAbove are not even held.
+	Doc  func(i int, f *source.File) error
+	Done func(i int) error
 }
+
+// StreamAbove is the size over which a command that can (Visitor.Doc)
+// reads a regular file a document at a time.
+const StreamAbove = 16 << 20
 
 // collected is what the collect phase keeps of one input for the judge
 // phase.
@@ -87,6 +103,9 @@ type collected struct {
 	data   []byte       // nil with a file: nothing left to judge
 	reread bool         // neither kept: read the input again
 	crds   []decoded
+	// stream: a file over StreamAbove, read a document at a time; crdsIn
+	// says whether its collect pass found CRDs.
+	stream, crdsIn bool
 }
 
 // decoded is a collected CRD without its document, whose tree can go.
@@ -118,11 +137,15 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 		if in.Skip[i] != "" {
 			return nil
 		}
+		c := &keep[i]
+		if v.Doc != nil && in.cached[p] == nil && size(p) > StreamAbove {
+			c.stream = true
+			return r.collectStream(i, p, v, c)
+		}
 		data, err := in.Bytes(p)
 		if err != nil {
 			return err
 		}
-		c := &keep[i]
 		if !bytes.Contains(data, crdMarker) {
 			if kept.Add(int64(len(data))) <= keepBudget || in.cached[p] != nil {
 				c.data = data
@@ -175,7 +198,13 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 		c := keep[i]
 		keep[i] = collected{}
 		p := in.Files[i]
+		if c.stream {
+			return r.stream(i, p, nil, v, c.crdsIn)
+		}
 		f, data := c.file, c.data
+		if v.Doc != nil && f == nil {
+			return r.stream(i, p, data, v, false) // data is nil to reread
+		}
 		switch {
 		case c.reread:
 			data, err := in.Bytes(p)
@@ -222,4 +251,130 @@ func (s *Set) collect(ctx context.Context, cat *crd.Catalog) ([]int, error) {
 		}
 	}
 	return counts, nil
+}
+
+func size(p string) int64 {
+	st, err := os.Stat(p)
+	if err != nil || !st.Mode().IsRegular() {
+		return 0
+	}
+	return st.Size()
+}
+
+// docReader opens a file as a stream of documents.
+func (r *Run) docReader(p string) (*source.DocReader, *os.File, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		_, err = source.ReadBytes(p) // the reader's one-line wording
+		return nil, nil, err
+	}
+	dr := source.NewDocReader(r.Inputs.Name(p), f)
+	if r.MaxDocumentSize > 0 {
+		dr.MaxDocumentSize = r.MaxDocumentSize
+	}
+	return dr, f, nil
+}
+
+// collectStream is the collect phase for a large file: a scan for the
+// CRD marker without parsing, and only when it is there, the CRDs. (A
+// large file that holds CRDs is then parsed twice, once per phase: rare
+// enough to keep memory bounded rather than hold its documents.)
+func (r *Run) collectStream(i int, p string, v Visitor, c *collected) error {
+	f, err := os.Open(p)
+	if err != nil {
+		_, err = source.ReadBytes(p)
+		return err
+	}
+	found, err := containsStream(f, crdMarker)
+	f.Close()
+	if err != nil || !found {
+		return err
+	}
+	c.crdsIn = true
+	dr, rf, err := r.docReader(p)
+	if err != nil {
+		return err
+	}
+	defer rf.Close()
+	for {
+		piece, err := dr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		found := crd.FindCRDs(piece)
+		if len(found) == 0 {
+			continue
+		}
+		c.crds = append(c.crds, decodedOf(found)...)
+		if v.CRDs != nil {
+			v.CRDs(i, nil, found)
+		}
+	}
+}
+
+// stream is the judge phase of a file read a document at a time: each
+// document to v.Doc, without the CRDs the collect phase judged. data is
+// the file's content when held, else the file is read.
+func (r *Run) stream(i int, p string, data []byte, v Visitor, crdsIn bool) error {
+	var dr *source.DocReader
+	if data != nil {
+		dr = source.NewDocReader(r.Inputs.Name(p), bytes.NewReader(data))
+		if r.MaxDocumentSize > 0 {
+			dr.MaxDocumentSize = r.MaxDocumentSize
+		}
+	} else {
+		var f *os.File
+		var err error
+		dr, f, err = r.docReader(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+	}
+	for {
+		piece, err := dr.Next()
+		if err == io.EOF {
+			return v.Done(i)
+		}
+		if err != nil {
+			return err
+		}
+		if crdsIn {
+			rest := piece.Documents[:0:0]
+			for _, d := range piece.Documents {
+				if !crd.IsCRD(d) {
+					rest = append(rest, d)
+				}
+			}
+			piece.Documents = rest
+		}
+		if err := v.Doc(i, piece); err != nil {
+			return err
+		}
+	}
+}
+
+// containsStream reports whether what r reads contains s, reading it in
+// pieces that overlap by len(s)-1 bytes.
+func containsStream(r io.Reader, s []byte) (bool, error) {
+	buf := make([]byte, 1<<20)
+	carry := 0
+	for {
+		n, err := r.Read(buf[carry:])
+		if bytes.Contains(buf[:carry+n], s) {
+			return true, nil
+		}
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		keep := min(len(s)-1, carry+n)
+		copy(buf, buf[carry+n-keep:carry+n])
+		carry = keep
+	}
 }

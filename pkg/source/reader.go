@@ -323,7 +323,7 @@ func (r *DocReader) skipLine() {
 
 // yamlFile parses one cut YAML document.
 func (r *DocReader) yamlFile(p piece) *File {
-	f := &File{Path: r.path, Base: r.count}
+	f := &File{Path: r.path, Base: r.count, Line: p.line}
 	for _, b := range p.bad {
 		f.Findings = append(f.Findings, report.Finding{
 			Rule: RuleSyntax, Severity: report.Error, File: r.path, Document: r.count, Line: b.line, Column: b.col,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -37,7 +38,9 @@ type CheckOptions struct {
 	// Kustomize are kustomization directories rendered in-process, as
 	// kubectl apply -k renders them.
 	Kustomize []string
-	Cluster   clusterOptions
+	// MaxDocumentSize bounds one document of a file (0: 64 MiB).
+	MaxDocumentSize int
+	Cluster         clusterOptions
 	sourceOptions
 
 	paths []string
@@ -109,6 +112,7 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs to validate custom resources against, in addition to the CRDs among the inputs and the configuration's crds: (repeatable)")
 	f.StringVar(&o.Baseline, "baseline", "", "Report only findings not recorded in this baseline file (see --write-baseline)")
 	f.StringVar(&o.WriteBaseline, "write-baseline", "", "Record today's findings in this baseline file, to report only new ones later with --baseline")
+	f.IntVar(&o.MaxDocumentSize, "max-document-size", 0, "The largest document read, in bytes (default 64 MiB); a larger one is a finding, and a file may hold any number of documents")
 	f.StringArrayVarP(&o.Kustomize, "kustomize", "k", nil, "Render this kustomization directory as kubectl apply -k does and check the result; findings point into the files the objects came from (repeatable)")
 	f.BoolVar(&o.ListRules, "list-rules", false, "List every rule with its ID, default severity and description, then exit")
 	f.BoolVar(&o.CELCosts, "cel-costs", false, "Print the server's estimated cost of every CEL expression and its share of both budgets, then exit")
@@ -187,18 +191,23 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 		return err
 	}
 	l := lint.New(lint.Options{Strict: set.Strict, Disabled: set.Off(), Catalog: run.Catalog, MissingCRDs: o.missing()})
+	run.MaxDocumentSize = o.MaxDocumentSize
 	res := report.Result{Rules: catalogue, Findings: o.configFindings}
 	results := make([]fileResult, len(run.Inputs.Files))
+	prog := newProgress(o.ErrOut, o.Output == report.Text, len(run.Inputs.Files))
 	err = run.Visit(ctx, input.Visitor{
 		CRDs: func(i int, data []byte, found []crd.Found) {
 			r := &results[i]
-			r.set = scan(run.Inputs.Name(run.Inputs.Files[i]), data)
-			r.crds = len(found)
+			if data != nil {
+				r.set = scan(run.Inputs.Name(run.Inputs.Files[i]), data)
+			}
+			r.crds += len(found)
 			for _, fd := range found {
 				r.findings = append(r.findings, l.CRD(fd.Doc, fd.Def)...)
 			}
 		},
 		File: func(i int, data []byte, f *source.File) error {
+			defer prog.file(f.Count)
 			fs, sum := l.File(f)
 			r := &results[i]
 			if data != nil {
@@ -212,10 +221,53 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 			}
 			return nil
 		},
+		// A large file a document at a time: its CRDs' findings (from the
+		// collect pass) wait for their document's suppressions.
+		Doc: func(i int, f *source.File) error {
+			defer prog.docs(f.Count)
+			r := &results[i]
+			if !r.streamed {
+				r.streamed = true
+				r.pending, r.findings = r.findings, nil
+			}
+			fs, sum := l.File(f)
+			r.sum.Add(sum)
+			var mine []report.Finding
+			r.pending = slices.DeleteFunc(r.pending, func(fd report.Finding) bool {
+				if fd.Document >= f.Base && fd.Document < f.Base+f.Count {
+					mine = append(mine, fd)
+					return true
+				}
+				return false
+			})
+			fs = append(mine, fs...)
+			var set *suppress.Set
+			text := f.Text(f.Base)
+			if text != nil {
+				set = suppress.ScanAt(f.Path, text, f.Line, f.Base, catalogue)
+			}
+			fs = o.review(f.Path, set, fs)
+			if k := rendered[f.Path]; k != nil {
+				fs = mapKustomize(k, fs)
+			} else if text != nil && bytes.Contains(text, []byte("# Source: ")) {
+				fs = rebase(mapHelm(helm.Parse(text), rebase(fs, -f.Base)), f.Base)
+			}
+			r.findings = append(r.findings, fs...)
+			return nil
+		},
+		Done: func(i int) error {
+			defer prog.file(0)
+			r := &results[i]
+			r.findings = append(r.findings, o.review(run.Inputs.Name(run.Inputs.Files[i]), nil, r.pending)...)
+			r.pending = nil
+			return nil
+		},
 		Skipped: func(i int, reason string) {
 			results[i].sum.Skip(reason)
+			prog.file(0)
 		},
 	})
+	prog.stop()
 	if err != nil {
 		return inputError(err)
 	}
@@ -270,6 +322,18 @@ type fileResult struct {
 	sum      report.Summary
 	set      *suppress.Set
 	crds     int
+	// pending are a streamed file's CRD findings waiting for their
+	// document.
+	pending  []report.Finding
+	streamed bool
+}
+
+// rebase moves findings' document indexes by delta.
+func rebase(fs []report.Finding, delta int) []report.Finding {
+	for i := range fs {
+		fs[i].Document += delta
+	}
+	return fs
 }
 
 // addTo counts a file (or a live object, in count) into res.
