@@ -2,9 +2,13 @@ package cmd
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
@@ -221,5 +225,129 @@ func TestConfigUnreadable(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestConfigDiscovery: which configuration file a command uses, run from
+// where, with --config and --no-config. config view names the file in its
+// first line; check shows that crds: paths are relative to the file, not
+// to the working directory.
+func TestConfigDiscovery(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "repos", "invalid.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar := txtar.Parse(data)
+	files := map[string]string{
+		".crdlint.yaml":           "crds: [repo/nothing-here]\n", // above every repository: never read
+		"repo/.git/HEAD":          "ref: refs/heads/main\n",
+		"repo/.crdlint.yaml":      "crds: [crds]\n",
+		"repo/sub/dir/.keep":      "",
+		"repo/near/.crdlint.yaml": "strict: true\n",
+		"repo/near/deeper/.keep":  "",
+		"repo/other/cfg.yaml":     "crds: [../crds]\nstrict: true\n",
+		"bare/.git/HEAD":          "ref: refs/heads/main\n",
+		"bare/sub/.keep":          "",
+		"worktree/.git":           "gitdir: ../repo/.git/worktrees/wt\n", // git worktrees and submodules
+		"worktree/sub/.keep":      "",
+		"yml/.git/HEAD":           "ref: refs/heads/main\n",
+		"yml/.crdlint.yml":        "strict: true\n",
+		"both/.git/HEAD":          "ref: refs/heads/main\n",
+		"both/.crdlint.yaml":      "strict: true\n",
+		"both/.crdlint.yml":       "strict: true\n",
+	}
+	for _, f := range ar.Files {
+		files["repo/"+f.Name] = string(f.Data)
+	}
+	root := t.TempDir()
+	writeFiles(t, root, files)
+
+	const none = "# Effective configuration: no configuration file, flags over the defaults.\n"
+	over := func(path string) string {
+		return "# Effective configuration: flags over " + path + " over the defaults.\n"
+	}
+	tests := []struct {
+		name, dir string
+		args      []string
+		want      string // config view's first line, or its stderr
+		code      int
+		// check, when set, is an argument for check, which must then
+		// report exactly this finding on the custom resource.
+		check, finding string
+	}{
+		{"in the working directory", "repo", nil, over(".crdlint.yaml"), ExitClean, "crs/widget.yaml", "crs/widget.yaml unknown-field warning"},
+		{"from a subdirectory, up to the root", "repo/sub/dir", nil, over(filepath.Join("..", "..", ".crdlint.yaml")), ExitClean, "../../crs/widget.yaml", "../../crs/widget.yaml unknown-field warning"},
+		{"the nearest one wins", "repo/near/deeper", nil, over(filepath.Join("..", ".crdlint.yaml")), ExitClean, "", ""},
+		{"--config names one", "repo", []string{"--config", "other/cfg.yaml"}, over(filepath.Join("other", "cfg.yaml")), ExitClean, "crs/widget.yaml", "crs/widget.yaml unknown-field error"},
+		{"--no-config", "repo", []string{"--no-config"}, none, ExitClean, "crs/widget.yaml", "crs/widget.yaml cr-no-crd error"},
+		{"never above the repository root", "bare/sub", nil, none, ExitClean, "", ""},
+		{"a .git file is a root too", "worktree/sub", nil, none, ExitClean, "", ""},
+		{".crdlint.yml", "yml", nil, over(".crdlint.yml"), ExitClean, "", ""},
+		{"both names", "both", nil, "error: both .crdlint.yaml and .crdlint.yml exist: keep one\n", ExitUsage, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir(filepath.Join(root, filepath.FromSlash(tt.dir)))
+			code, out, errOut := runMain(t, append([]string{"config", "view"}, tt.args...)...)
+			got := errOut
+			if code == ExitClean {
+				got, _, _ = strings.Cut(out, "\n")
+				got += "\n"
+			}
+			if code != tt.code || got != tt.want {
+				t.Errorf("config view: exit %d, got %q, want exit %d, %q (stderr %q)", code, got, tt.code, tt.want, errOut)
+			}
+			if tt.check == "" {
+				return
+			}
+			_, res := checkJSON(t, append(slices.Clip(tt.args), tt.check)...)
+			if got := briefs(res.Findings); !slices.Equal(got, []string{tt.finding}) {
+				t.Errorf("check %s: %v, want [%s]", tt.check, got, tt.finding)
+			}
+		})
+	}
+}
+
+// TestExclude: exclude: and --exclude. A directory walk leaves excluded
+// files out silently (not read, not counted); a file named on the command
+// line (as pre-commit names every changed file) is skipped and counted as
+// excluded. Patterns in the file are relative to it, --exclude ones to the
+// working directory.
+func TestExclude(t *testing.T) {
+	const (
+		widget = "crs/widget.yaml cr-schema error"
+		skip   = "crs/skip/bad.yaml cr-schema error"
+		gen    = "generated/gen.yaml cr-schema error"
+		keep   = "generated/keep.yaml cr-schema error"
+	)
+	tests := []struct {
+		name, dir string
+		args      []string
+		want      []string
+		// files is how many files were read; excluded how many named
+		// files were skipped as excluded.
+		files, excluded int
+	}{
+		{"the file's exclude: in a directory walk", ".", []string{"."}, []string{widget}, 2, 0},
+		{"without the file", ".", []string{"--no-config", "--crd", "crds", "."}, []string{skip, widget, gen, keep}, 5, 0},
+		{"named files are skipped and counted", ".", []string{"crs/skip/bad.yaml", "generated/gen.yaml", "crs/widget.yaml"}, []string{widget}, 3, 2},
+		{"--exclude adds a pattern", ".", []string{"--exclude", "crs/widget.yaml", "."}, nil, 1, 0},
+		{"--exclude re-includes with !", ".", []string{"--exclude", "!generated/keep.yaml", "."}, []string{widget, keep}, 3, 0},
+		{"--exclude alone", ".", []string{"--no-config", "--crd", "crds", "--exclude", "generated/", "."}, []string{skip, widget}, 3, 0},
+		{"the file's patterns are relative to it", "crs", []string{"."}, []string{"widget.yaml cr-schema error"}, 1, 0},
+		{"--exclude patterns are relative to the working directory", "crs", []string{"--no-config", "--crd", "../crds", "--exclude", "/skip/", "."}, []string{"widget.yaml cr-schema error"}, 1, 0},
+	}
+	root := fixture(t, "exclude")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir(filepath.Join(root, tt.dir))
+			_, res := checkJSON(t, tt.args...)
+			if got := briefs(res.Findings); !slices.Equal(got, tt.want) {
+				t.Errorf("findings %q, want %q", got, tt.want)
+			}
+			if res.Summary.Files != tt.files || res.Summary.SkippedBy["excluded"] != tt.excluded {
+				t.Errorf("%d files, %d excluded; want %d files, %d excluded (summary %+v)", res.Summary.Files, res.Summary.SkippedBy["excluded"], tt.files, tt.excluded, res.Summary)
+			}
+		})
 	}
 }
