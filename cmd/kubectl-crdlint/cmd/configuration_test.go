@@ -233,7 +233,7 @@ func TestConfigUnreadable(t *testing.T) {
 // first line; check shows that crds: paths are relative to the file, not
 // to the working directory.
 func TestConfigDiscovery(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "repos", "invalid.txtar"))
+	data, err := os.ReadFile(filepath.Join(testdata, "repos", "invalid.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}

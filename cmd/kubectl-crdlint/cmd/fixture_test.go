@@ -14,6 +14,9 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
+// testdata is absolute: most tests here run in a fixture repository.
+var testdata, _ = filepath.Abs("testdata")
+
 // fixture extracts testdata/repos/NAME.txtar into a new temporary
 // directory, marks it as a repository root (a .git directory: where
 // configuration discovery stops) and makes it the working directory for
@@ -21,7 +24,7 @@ import (
 // a clone. A missing archive fails the test.
 func fixture(t *testing.T, name string) string {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("testdata", "repos", name+".txtar"))
+	ar, err := txtar.ParseFile(filepath.Join(testdata, "repos", name+".txtar"))
 	if err != nil {
 		t.Fatalf("fixture repository: %v", err)
 	}
