@@ -2,7 +2,12 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -266,42 +271,36 @@ func (o *CheckOptions) listRules() error {
 
 // baseline applies --baseline (findings it records are suppressed, and
 // its entries no finding matches any more are counted as fixed) or
-// writes --write-baseline.
+// writes --write-baseline; the findings just written are then accepted
+// as --baseline would accept them, so that the run that records them
+// passes.
 func (o *CheckOptions) baseline(res *report.Result, in *input.Set) error {
-	if o.WriteBaseline != "" {
-		var live []report.Finding
-		for _, f := range res.Findings {
-			if f.Suppressed == nil {
-				live = append(live, f)
-			}
-		}
-		b, err := baselinepkg.New(o.WriteBaseline, live, version.Get().Version)
-		if err == nil {
-			err = b.WriteFile()
-		}
-		if err != nil {
-			return &UsageError{err}
-		}
-		fmt.Fprintf(o.ErrOut, "wrote %s: %d findings\n", o.WriteBaseline, len(live))
-		return nil
-	}
-	path := o.settings.Baseline
-	if path == "" {
-		path = o.Baseline
-	}
-	if path == "" {
-		return nil
-	}
-	b, err := baselinepkg.Read(path)
-	if err != nil {
-		return inputError(err)
-	}
 	var live, done []report.Finding
 	for _, f := range res.Findings {
 		if f.Suppressed == nil {
 			live = append(live, f)
 		} else {
 			done = append(done, f)
+		}
+	}
+	var b *baselinepkg.Baseline
+	if o.WriteBaseline != "" {
+		var err error
+		if b, err = writeBaseline(o.WriteBaseline, in.Files, live); err != nil {
+			return &UsageError{err}
+		}
+		fmt.Fprintf(o.ErrOut, "wrote %s: %s\n", o.WriteBaseline, plural(len(live), "finding", "findings"))
+	} else {
+		path := o.settings.Baseline
+		if path == "" {
+			path = o.Baseline
+		}
+		if path == "" {
+			return nil
+		}
+		var err error
+		if b, err = baselinepkg.Read(path); err != nil {
+			return inputError(err)
 		}
 	}
 	fresh, baselined, stale := b.Only(in.Files).Match(live)
@@ -311,4 +310,26 @@ func (o *CheckOptions) baseline(res *report.Result, in *input.Set) error {
 	res.Findings = append(done, fresh...)
 	res.Summary.StaleBaseline = len(stale)
 	return nil
+}
+
+// writeBaseline records the live findings of a run over files in path.
+// An existing baseline keeps its entries about files the run did not
+// check, so that a partial run (a pre-commit hook's) does not forget the
+// rest, unless those files are gone; one that cannot be read (another
+// format version, whose error says to rewrite it) is replaced.
+func writeBaseline(path string, files []string, live []report.Finding) (*baselinepkg.Baseline, error) {
+	b, err := baselinepkg.Read(path)
+	if err != nil {
+		if b, err = baselinepkg.New(path, live, version.Get().Version); err != nil {
+			return nil, err
+		}
+	} else {
+		b = b.Update(files, live, version.Get().Version)
+		dir := filepath.Dir(path)
+		b.Entries = slices.DeleteFunc(b.Entries, func(e baselinepkg.Entry) bool {
+			_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(e.File)))
+			return errors.Is(err, fs.ErrNotExist)
+		})
+	}
+	return b, b.WriteFile()
 }
