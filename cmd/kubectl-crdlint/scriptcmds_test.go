@@ -15,6 +15,9 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
 )
 
 // scriptCmds are the commands testdata/script/*.txtar have besides
@@ -29,12 +32,15 @@ import (
 //	proxy                          an HTTP(S) proxy on loopback that counts
 //	                               connections and serves none
 //	proxied N                      fail unless the proxy saw N connections
+//	cachecrd URL FILE              put FILE in $KUBECTL_CRDLINT_CACHE_DIR as
+//	                               the copy of URL a fetch would have made
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"exits":     cmdExits,
 	"unpack":    cmdUnpack,
 	"precommit": cmdPrecommit,
 	"proxy":     cmdProxy,
 	"proxied":   cmdProxied,
+	"cachecrd":  cmdCacheCRD,
 }
 
 // exitCode runs a program as exec does (its output then checked by
@@ -206,4 +212,26 @@ func cmdProxied(ts *testscript.TestScript, neg bool, args []string) {
 	if got := v.(*atomic.Int32).Load(); int(got) != want {
 		ts.Fatalf("the proxy saw %d connections, want %d", got, want)
 	}
+}
+
+// cmdCacheCRD seeds the cache with a URL's copy, where remote.Fetcher
+// looks for it: scripts then show what a later run does with a fetched
+// CRD (reuse it, offline) without a server the binary would trust.
+// Fetching and caching themselves are tested in-process against an
+// httptest TLS server (cmd.TestCRDsFromURLs).
+func cmdCacheCRD(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: cachecrd URL FILE")
+	}
+	root := ts.Getenv("KUBECTL_CRDLINT_CACHE_DIR")
+	if root == "" {
+		ts.Fatalf("cachecrd: set KUBECTL_CRDLINT_CACHE_DIR first")
+	}
+	src, err := remote.ParseSource(args[0])
+	ts.Check(err)
+	dir, err := cachedir.Sub(root, cachedir.CRDs)
+	ts.Check(err)
+	data, err := os.ReadFile(ts.MkAbs(args[1]))
+	ts.Check(err)
+	ts.Check(os.WriteFile((&remote.Fetcher{Dir: dir}).CachePath(src), data, 0o600))
 }
