@@ -124,19 +124,22 @@ func (o *ConfigInitOptions) Run(context.Context) error {
 
 // writeConfig replaces an existing file atomically (its mode kept), or
 // creates a new one, refusing to clobber a file that appeared since the
-// check.
+// check, and removing what it wrote when the write fails (a partial
+// starter would make the next config init refuse).
 func writeConfig(path string, data []byte, exists bool) error {
 	if exists {
 		return fsutil.WriteAtomic(path, data)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err == nil {
-		_, err = f.Write(data)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, unwrapPath(err))
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
 	if err != nil {
+		os.Remove(path)
 		return fmt.Errorf("write %s: %w", path, unwrapPath(err))
 	}
 	return nil
