@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	baselinepkg "github.com/kubectl-crdlint/kubectl-crdlint/pkg/baseline"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/helm"
@@ -350,42 +349,36 @@ func (o *CheckOptions) listRules() error {
 
 // baseline applies --baseline (findings it records are suppressed, and
 // its entries no finding matches any more are counted as fixed) or
-// writes --write-baseline.
+// writes --write-baseline; the findings just written are then accepted
+// as --baseline would accept them, so that the run that records them
+// passes.
 func (o *CheckOptions) baseline(res *report.Result, in *input.Set) error {
-	if o.WriteBaseline != "" {
-		var live []report.Finding
-		for _, f := range res.Findings {
-			if f.Suppressed == nil {
-				live = append(live, f)
-			}
-		}
-		b, err := baselinepkg.New(o.WriteBaseline, live, version.Get().Version)
-		if err == nil {
-			err = b.WriteFile()
-		}
-		if err != nil {
-			return &UsageError{err}
-		}
-		fmt.Fprintf(o.ErrOut, "wrote %s: %d findings\n", o.WriteBaseline, len(live))
-		return nil
-	}
-	path := o.settings.Baseline
-	if path == "" {
-		path = o.Baseline
-	}
-	if path == "" {
-		return nil
-	}
-	b, err := baselinepkg.Read(path)
-	if err != nil {
-		return inputError(err)
-	}
 	var live, done []report.Finding
 	for _, f := range res.Findings {
 		if f.Suppressed == nil {
 			live = append(live, f)
 		} else {
 			done = append(done, f)
+		}
+	}
+	var b *baselinepkg.Baseline
+	if o.WriteBaseline != "" {
+		var err error
+		if b, err = writeBaseline(o.WriteBaseline, in.Files, live); err != nil {
+			return &UsageError{err}
+		}
+		fmt.Fprintf(o.ErrOut, "wrote %s: %s\n", o.WriteBaseline, plural(len(live), "finding", "findings"))
+	} else {
+		path := o.settings.Baseline
+		if path == "" {
+			path = o.Baseline
+		}
+		if path == "" {
+			return nil
+		}
+		var err error
+		if b, err = baselinepkg.Read(path); err != nil {
+			return inputError(err)
 		}
 	}
 	fresh, baselined, stale := b.Only(in.Files).Match(live)

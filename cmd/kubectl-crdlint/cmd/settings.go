@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -143,6 +144,11 @@ func (o *sourceOptions) exclude() input.Exclude {
 	return o.settings.Excluded
 }
 
+// httpClient is the client CRD URLs are fetched with; nil is the
+// fetcher's default. Tests set it, to reach an httptest TLS server and to
+// count requests.
+var httpClient *http.Client
+
 // crdSources opens the CRD sources in the settings' order (the
 // configuration's crds:, then --crd), fetching URLs — only those listed —
 // through the cache.
@@ -174,7 +180,7 @@ func (o *sourceOptions) crdSources(ctx context.Context, errOut io.Writer) (*inpu
 		if err != nil {
 			return nil, &UsageError{err}
 		}
-		f := &remote.Fetcher{Dir: dir, Offline: o.Offline, UserAgent: "kubectl-crdlint/" + version.Get().Version}
+		f := &remote.Fetcher{Dir: dir, Client: httpClient, Offline: o.Offline, UserAgent: "kubectl-crdlint/" + version.Get().Version}
 		results, err := f.FetchAll(ctx, urls)
 		if err != nil {
 			var re *remote.Error
