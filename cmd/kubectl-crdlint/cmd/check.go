@@ -3,7 +3,10 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"slices"
 	"strings"
 
@@ -376,6 +379,12 @@ func (o *CheckOptions) baseline(res *report.Result, in *input.Set) error {
 		if path == "" {
 			return nil
 		}
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			// Named before the first --write-baseline: nothing is
+			// baselined yet, which every finding being new says.
+			fmt.Fprintf(o.ErrOut, "warning: baseline %s does not exist yet: every finding is new (record them with --write-baseline %s)\n", path, path)
+			return nil
+		}
 		var err error
 		if b, err = baselinepkg.Read(path); err != nil {
 			return inputError(err)
@@ -387,6 +396,12 @@ func (o *CheckOptions) baseline(res *report.Result, in *input.Set) error {
 	}
 	res.Findings = append(done, fresh...)
 	res.Summary.StaleBaseline = len(stale)
+	if o.Output == report.Text {
+		// Text readers are told which; scripts read the count.
+		for _, e := range stale {
+			fmt.Fprintf(o.ErrOut, "baseline entry fixed: %s\n", e)
+		}
+	}
 	return nil
 }
 

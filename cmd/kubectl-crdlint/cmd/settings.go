@@ -125,7 +125,7 @@ func (o *sourceOptions) configErrors() error {
 	if len(lines) == 0 {
 		return nil
 	}
-	return usageErrorf("%s", strings.Join(lines, "\n"))
+	return usageErrorf("%s", strings.Join(lines, "\nerror: "))
 }
 
 // missing is the policy for custom resources whose CRD is not found.
