@@ -83,7 +83,8 @@ func TestOnce(t *testing.T) {
 				},
 			}
 			if !tt.prune {
-				visitor.Doc = func(i int, f *source.File) error { return visitor.File(i, nil, f) }
+				visitor.Doc = func(i int, f *source.File) (any, error) { return nil, visitor.File(i, nil, f) }
+				visitor.Take = func(int, int, any) {}
 				visitor.Done = func(int) error { return nil }
 			}
 			err = run.Visit(context.Background(), visitor)

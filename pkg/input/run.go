@@ -5,6 +5,9 @@ import (
 	"context"
 	"io"
 	"os"
+	"runtime"
+	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
@@ -84,12 +87,18 @@ type Visitor struct {
 	// (Set.Skip), which is not read at all; File is not called for it.
 	Skipped func(i int, reason string)
 	// Doc, when set, takes the files the collect pass did not parse
-	// (those without CRDs) instead of File: a document at a time (a File
-	// of one document's worth from source.DocReader, Line set), in order,
-	// then Done. Memory then follows the largest document, not the file;
-	// regular files larger than StreamAbove are not even held.
-	Doc  func(i int, f *source.File) error
-	Done func(i int) error
+	// (those without CRDs) instead of File, a document at a time: Begin,
+	// then Doc for each document (a File of one document's worth, its
+	// indexes counted from 0, Line set; calls for the documents of one
+	// file run concurrently, each parsing its own), then Take with each
+	// Doc's result in document order and the stream index of its first
+	// document (base), then Done. Memory then follows the documents in
+	// flight, not the file; regular files larger than StreamAbove are not
+	// even held.
+	Begin func(i int)
+	Doc   func(i int, f *source.File) (any, error)
+	Take  func(i, base int, result any)
+	Done  func(i int) error
 }
 
 // StreamAbove is the size over which a command that can (Visitor.Doc)
@@ -316,8 +325,9 @@ func (r *Run) collectStream(i int, p string, v Visitor, c *collected) error {
 }
 
 // stream is the judge phase of a file read a document at a time: each
-// document to v.Doc, without the CRDs the collect phase judged. data is
-// the file's content when held, else the file is read.
+// document to v.Doc, without the CRDs the collect phase judged, on all
+// cores, and the results to v.Take in order. data is the file's content
+// when held, else the file is read.
 func (r *Run) stream(i int, p string, data []byte, v Visitor, crdsIn bool) error {
 	var dr *source.DocReader
 	if data != nil {
@@ -334,27 +344,71 @@ func (r *Run) stream(i int, p string, data []byte, v Visitor, crdsIn bool) error
 		}
 		defer f.Close()
 	}
-	for {
-		piece, err := dr.Next()
-		if err == io.EOF {
-			return v.Done(i)
-		}
-		if err != nil {
-			return err
-		}
-		if crdsIn {
-			rest := piece.Documents[:0:0]
-			for _, d := range piece.Documents {
-				if !crd.IsCRD(d) {
-					rest = append(rest, d)
-				}
-			}
-			piece.Documents = rest
-		}
-		if err := v.Doc(i, piece); err != nil {
-			return err
-		}
+	if v.Begin != nil {
+		v.Begin(i)
 	}
+	type job struct {
+		p     *source.Piece
+		res   any
+		count int
+		err   error
+		done  chan struct{}
+	}
+	workers := runtime.GOMAXPROCS(0)
+	jobs, order := make(chan *job, 2*workers), make(chan *job, 2*workers)
+	var readErr error
+	go func() {
+		defer close(order)
+		defer close(jobs)
+		for {
+			piece, err := dr.NextPiece()
+			if err != nil {
+				if err != io.EOF {
+					readErr = err
+				}
+				return
+			}
+			j := &job{p: piece, done: make(chan struct{})}
+			order <- j
+			jobs <- j
+		}
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				f := j.p.Parse()
+				if crdsIn {
+					f.Documents = slices.DeleteFunc(f.Documents, crd.IsCRD)
+				}
+				j.count = f.Count
+				j.res, j.err = v.Doc(i, f)
+				close(j.done)
+			}
+		}()
+	}
+	var err error
+	base := 0
+	for j := range order {
+		<-j.done
+		if err == nil {
+			err = j.err
+		}
+		if err == nil {
+			v.Take(i, base, j.res)
+		}
+		base += j.count
+	}
+	wg.Wait()
+	if err != nil {
+		return err
+	}
+	if readErr != nil {
+		return readErr
+	}
+	return v.Done(i)
 }
 
 // containsStream reports whether what r reads contains s, reading it in

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -223,44 +222,56 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 			}
 			return nil
 		},
-		// A large file a document at a time: its CRDs' findings (from the
+		// A file a document at a time: its CRDs' findings (from the
 		// collect pass) wait for their document's suppressions.
-		Doc: func(i int, f *source.File) error {
-			defer prog.docs(f.Count)
+		Begin: func(i int) {
 			r := &results[i]
-			if !r.streamed {
-				r.streamed = true
-				r.pending, r.findings = r.findings, nil
+			r.pending = map[int][]report.Finding{}
+			for _, fd := range r.findings {
+				r.pending[fd.Document] = append(r.pending[fd.Document], fd)
 			}
+			r.findings = nil
+		},
+		// Each document is judged counted from 0 (the base of its
+		// stream index is known in order, in Take): its suppressions
+		// come with it, for the CRD findings that wait for it.
+		Doc: func(i int, f *source.File) (any, error) {
 			fs, sum := l.File(f)
-			r.sum.Add(sum)
-			var mine []report.Finding
-			r.pending = slices.DeleteFunc(r.pending, func(fd report.Finding) bool {
-				if fd.Document >= f.Base && fd.Document < f.Base+f.Count {
-					mine = append(mine, fd)
-					return true
-				}
-				return false
-			})
-			fs = append(mine, fs...)
 			var set *suppress.Set
-			text := f.Text(f.Base)
+			text := f.Text(0)
 			if text != nil {
-				set = suppress.ScanAt(f.Path, text, f.Line, f.Base, catalogue)
+				set = suppress.ScanAt(f.Path, text, f.Line, 0, catalogue)
 			}
 			fs = o.review(f.Path, set, fs)
-			if k := rendered[f.Path]; k != nil {
-				fs = mapKustomize(k, fs)
-			} else if text != nil && bytes.Contains(text, []byte("# Source: ")) {
-				fs = rebase(mapHelm(helm.Parse(text), rebase(fs, -f.Base)), f.Base)
+			if text != nil && bytes.Contains(text, []byte("# Source: ")) {
+				fs = mapHelm(helm.Parse(text), fs)
+			}
+			return docResult{fs, sum, set, f.Count}, nil
+		},
+		Take: func(i, base int, v any) {
+			d := v.(docResult)
+			r := &results[i]
+			fs := rebase(d.findings, base)
+			if k := rendered[run.Inputs.Name(run.Inputs.Files[i])]; k != nil {
+				fs = mapKustomize(k, fs) // by the rendered document's index
 			}
 			r.findings = append(r.findings, fs...)
-			return nil
+			r.sum.Add(d.sum)
+			for n := base; n < base+d.count; n++ {
+				if fs := r.pending[n]; fs != nil {
+					fs = o.review(fs[0].File, d.set, rebase(fs, -base))
+					r.findings = append(r.findings, rebase(fs, base)...)
+					delete(r.pending, n)
+				}
+			}
+			prog.docs(d.count)
 		},
 		Done: func(i int) error {
 			defer prog.file(0)
 			r := &results[i]
-			r.findings = append(r.findings, o.review(run.Inputs.Name(run.Inputs.Files[i]), nil, r.pending)...)
+			for _, fs := range r.pending {
+				r.findings = append(r.findings, o.review(run.Inputs.Name(run.Inputs.Files[i]), nil, fs)...)
+			}
 			r.pending = nil
 			return nil
 		},
@@ -325,9 +336,17 @@ type fileResult struct {
 	set      *suppress.Set
 	crds     int
 	// pending are a streamed file's CRD findings waiting for their
-	// document.
-	pending  []report.Finding
-	streamed bool
+	// document, by document index.
+	pending map[int][]report.Finding
+}
+
+// docResult is what one document of a streamed file gave, counted from
+// document 0.
+type docResult struct {
+	findings []report.Finding
+	sum      report.Summary
+	set      *suppress.Set
+	count    int
 }
 
 // rebase moves findings' document indexes by delta.
