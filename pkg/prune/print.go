@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/diff"
 )
@@ -55,7 +56,9 @@ func (p *Printer) Print(results []*Result) error {
 			p.Fields += r.Dropped
 			p.Added += r.Added
 			p.Objects += r.Objects
-			_, err = diff.Unified(p.w, "a/"+filepath.ToSlash(r.Path), "b/"+filepath.ToSlash(r.Path), r.Data, r.Out, diff.Options{Color: p.color})
+			// As git diff --no-index names an absolute path: "a/tmp/x".
+			name := strings.TrimPrefix(filepath.ToSlash(r.Path), "/")
+			_, err = diff.Unified(p.w, "a/"+name, "b/"+name, r.Data, r.Out, diff.Options{Color: p.color})
 		case List:
 			err = p.list(r)
 		default:
@@ -87,6 +90,16 @@ func (p *Printer) Close() error {
 		return err
 	}
 	return nil
+}
+
+// Changes says what a result changes: "2 fields pruned and 1 defaulted
+// in 1 object".
+func (r *Result) Changes() string {
+	what := plural(r.Dropped, "field") + " pruned"
+	if r.Added > 0 {
+		what += fmt.Sprintf(" and %d defaulted", r.Added)
+	}
+	return what + " in " + plural(r.Objects, "object")
 }
 
 func plural(n int, noun string) string {

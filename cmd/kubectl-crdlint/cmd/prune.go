@@ -253,7 +253,7 @@ func (o *PruneOptions) inPlace(results []*prune.Result) error {
 		if err := fsutil.WriteAtomic(r.Path, r.Out); err != nil {
 			return &UsageError{err}
 		}
-		fmt.Fprintf(o.ErrOut, "pruned %s (%d fields in %d objects)\n", r.Path, r.Dropped, r.Objects)
+		fmt.Fprintf(o.ErrOut, "rewrote %s: %s\n", r.Path, r.Changes())
 	}
 	return nil
 }
