@@ -22,16 +22,20 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs testdata/script/*.txtar end to end. $EXAMPLES is the
-// repository's examples directory.
+// repository's examples directory, $REPO its root; scriptCmds are the
+// scripts' own commands.
 func TestScripts(t *testing.T) {
 	examples, err := filepath.Abs("../../examples")
 	if err != nil {
 		t.Fatal(err)
 	}
+	repo := filepath.Dir(examples)
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir:  "testdata/script",
+		Cmds: scriptCmds,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("EXAMPLES", examples)
+			e.Setenv("REPO", repo)
 			e.Setenv("NO_COLOR", "")
 			return nil
 		},

@@ -7,7 +7,7 @@ package count
 import "sync/atomic"
 
 var (
-	// Parses counts files (or texts) parsed into node trees.
+	// Parses counts documents (YAML or JSON) parsed into node trees.
 	Parses atomic.Int64
 	// CRDDecodes counts strict decodes of a CRD's JSON.
 	CRDDecodes atomic.Int64

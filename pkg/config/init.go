@@ -395,7 +395,7 @@ func (s *Repository) Render(version string) []byte {
 	w(`
 # strict: true        # unknown and duplicate fields are errors (as --strict)
 # failOn: warning     # the lowest severity that fails the run: error (default), warning, none
-# missingCRDs: warn  # a custom resource whose CRD is not found: error (default), warn, ignore
+# missingCRDs: warn # a custom resource whose CRD is not found: error (default), warn, ignore
 # baseline: .crdlint-baseline.yaml # accepted findings: check --write-baseline writes it
 
 # Rule levels: error, warning or off; a rule the API server enforces can only

@@ -2,6 +2,7 @@ package crd
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -50,6 +51,7 @@ type Catalog struct {
 
 	mu   sync.RWMutex
 	byGK map[schema.GroupKind]*Entry
+	dups []Duplicate
 
 	fillOnce sync.Once
 	fill     func()
@@ -87,10 +89,44 @@ func (c *Catalog) Add(d *Definition, source string, layer Layer) {
 	gk := schema.GroupKind{Group: d.V1.Spec.Group, Kind: d.V1.Spec.Names.Kind}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old, ok := c.byGK[gk]; ok && old.layer > layer {
+	e := &Entry{Def: d, Source: source, layer: layer, versions: map[string]*Version{}, errs: map[string]error{}}
+	old, ok := c.byGK[gk]
+	if ok && !reflect.DeepEqual(old.Def.V1, d.V1) {
+		dup := Duplicate{Kept: e, Dropped: old}
+		if old.layer > layer {
+			dup.Kept, dup.Dropped = old, e
+		}
+		c.dups = append(c.dups, dup)
+	}
+	if ok && old.layer > layer {
 		return
 	}
-	c.byGK[gk] = &Entry{Def: d, Source: source, layer: layer, versions: map[string]*Version{}, errs: map[string]error{}}
+	c.byGK[gk] = e
+}
+
+// Duplicate is a kind two CRDs of different content define: the one the
+// catalogue keeps and the one it drops.
+type Duplicate struct{ Kept, Dropped *Entry }
+
+// Why says why Kept won: a later CRD of the same layer replaces an
+// earlier one as applying them in order would; the inputs' beat --crd's,
+// which beat a cluster's.
+func (d Duplicate) Why() string {
+	if d.Kept.layer == d.Dropped.layer {
+		return "the later one wins, as applying both in order would"
+	}
+	return fmt.Sprintf("%s beat %s", layerName[d.Kept.layer], layerName[d.Dropped.layer])
+}
+
+var layerName = map[Layer]string{Cluster: "the cluster's CRDs", Extra: "the CRDs of --crd and the configuration", Input: "the CRDs among the inputs"}
+
+// Duplicates lists the kinds defined twice with different content, in
+// the order they were met.
+func (c *Catalog) Duplicates() []Duplicate {
+	c.filled()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return append([]Duplicate(nil), c.dups...)
 }
 
 // FromV1 wraps a CRD already decoded and defaulted (as the server stores

@@ -28,6 +28,8 @@ func FindCRDs(f *source.File) []Found {
 		fd := Found{Doc: d}
 		if IsV1CRD(d) {
 			fd.Def = Decode(d.JSON)
+			pos, _ := d.Locate("metadata.name")
+			fd.Def.Origin = &Origin{File: d.File, Document: d.Index, Line: pos.Line, Column: pos.Column, Object: d.Object}
 		}
 		out = append(out, fd)
 	}

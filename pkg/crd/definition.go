@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
 // Definition is one apiextensions.k8s.io/v1 CustomResourceDefinition as
@@ -31,10 +32,23 @@ type Definition struct {
 	// Immutable Fields design's markers (x-kubernetes-mutability,
 	// x-kubernetes-key-mutability), which the typed decoder drops.
 	Markers map[string]any
+	// Origin is where the CRD was written, when it came from a document.
+	Origin *Origin
 
 	mu      sync.Mutex
 	verdict *CRDVerdict
 }
+
+// Origin is where a CRD was written: its document, and the position of
+// its metadata.name there.
+type Origin struct {
+	File         string
+	Document     int
+	Line, Column int
+	Object       report.ObjectRef
+}
+
+func (o *Origin) String() string { return fmt.Sprintf("%s:%d", o.File, o.Line) }
 
 // Decode decodes a CRD's JSON as the server decodes a create request for
 // apiextensions.k8s.io/v1: strictly (unknown and duplicate fields

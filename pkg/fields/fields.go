@@ -27,9 +27,24 @@ const (
 
 // Field is one selectable field of a CRD version.
 type Field struct {
-	Path   string `json:"path"`
+	Path string `json:"path"`
+	// Type is the schema's type; Format and Enum qualify strings.
 	Type   string `json:"type"`
+	Format string `json:"format,omitempty"`
+	Enum   bool   `json:"enum,omitempty"`
 	Source string `json:"source"`
+}
+
+// Describe is the type as a table shows it: "string (enum)",
+// "integer (int64)".
+func (f Field) Describe() string {
+	switch {
+	case f.Enum:
+		return f.Type + " (enum)"
+	case f.Format != "":
+		return f.Type + " (" + f.Format + ")"
+	}
+	return f.Type
 }
 
 // Selectable lists a CRD version's selectable fields as the server
@@ -43,14 +58,7 @@ func Selectable(v *crd.Version) []Field {
 	}
 	for _, sf := range v.Spec.SelectableFields {
 		f := Field{Path: strings.TrimPrefix(sf.JSONPath, "."), Source: SelectableFields}
-		if typ, format, enum := v.FieldType(sf.JSONPath); typ != "" {
-			f.Type = typ
-			if enum {
-				f.Type += " (enum)"
-			} else if format != "" {
-				f.Type += " (" + format + ")"
-			}
-		}
+		f.Type, f.Format, f.Enum = v.FieldType(sf.JSONPath)
 		out = append(out, f)
 	}
 	return out

@@ -75,7 +75,7 @@ func PrintList(w io.Writer, items []Listing, format string, openAPI bool) error 
 	fmt.Fprintln(tw, "CRD\tVERSION\tFIELD\tTYPE\tSOURCE")
 	for _, it := range items {
 		for _, f := range it.Fields {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", it.CRD, it.Version, f.Path, f.Type, f.Source)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", it.CRD, it.Version, f.Path, f.Describe(), f.Source)
 		}
 	}
 	return tw.Flush()

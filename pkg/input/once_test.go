@@ -15,9 +15,10 @@ import (
 )
 
 // TestOnce runs what check and prune do over the corpus, counting the
-// costly steps: every input file is parsed once, every CRD decoded once
+// costly steps: every document is parsed once, every CRD decoded once
 // and validated at most once, every custom resource decoded at most once
-// — with the CRDs among the inputs and with them given as --crd.
+// — with the CRDs among the inputs and with them given as --crd, check
+// reading the files without CRDs a document at a time as it does.
 func TestOnce(t *testing.T) {
 	corpus := testutil.CorpusDir(t)
 	crds, crs := filepath.Join(corpus, "crds"), filepath.Join(corpus, "crs")
@@ -44,13 +45,13 @@ func TestOnce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			files := len(in.Files) + len(extra.Files)
 			cat := crd.NewCatalog(false)
 			run := NewRun(in, extra, cat)
 			l := lint.New(lint.Options{Catalog: cat})
-			var crdDocs, crDocs, rewritten, findings atomic.Int64
+			var crdDocs, crDocs, rewritten, findings, docs, rewrittenDocs atomic.Int64
 			before := count.Now()
-			err = run.Visit(context.Background(), Visitor{
+			var visitor Visitor
+			visitor = Visitor{
 				CRDs: func(i int, _ []byte, found []crd.Found) {
 					for _, fd := range found {
 						if fd.Def != nil {
@@ -62,6 +63,7 @@ func TestOnce(t *testing.T) {
 					}
 				},
 				File: func(i int, data []byte, f *source.File) error {
+					docs.Add(int64(f.Count))
 					for _, d := range f.Documents {
 						if !crd.IsCRD(d) && !crd.IsBuiltin(d) {
 							crDocs.Add(1)
@@ -71,6 +73,7 @@ func TestOnce(t *testing.T) {
 						r := prune.File(cat, f, data, prune.Options{Defaults: true})
 						if len(r.Docs) > 0 && r.Err == nil && string(r.Out) != string(data) {
 							rewritten.Add(1)
+							rewrittenDocs.Add(int64(len(r.Texts)))
 						}
 						return nil
 					}
@@ -78,26 +81,34 @@ func TestOnce(t *testing.T) {
 					findings.Add(int64(len(fs)))
 					return nil
 				},
-			})
+			}
+			if !tt.prune {
+				visitor.Doc = func(i int, f *source.File) (any, error) { return nil, visitor.File(i, nil, f) }
+				visitor.Take = func(int, int, any) {}
+				visitor.Done = func(int) error { return nil }
+			}
+			err = run.Visit(context.Background(), visitor)
 			if err != nil {
 				t.Fatal(err)
 			}
 			got := count.Now().Sub(before)
-			// --crd files are parsed for the catalogue only: count their CRDs.
+			// --crd files are parsed for the catalogue only: count their
+			// documents and CRDs.
 			for _, p := range extra.Files {
 				f, _, err := extra.Read(p)
 				if err != nil {
 					t.Fatal(err)
 				}
+				docs.Add(int64(f.Count))
 				for _, fd := range crd.FindCRDs(f) {
 					if fd.Def != nil {
 						crdDocs.Add(1)
 					}
 				}
 			}
-			wantParses := int64(files) + rewritten.Load()
+			wantParses := docs.Load() + rewrittenDocs.Load()
 			if got.Parses != wantParses {
-				t.Errorf("parsed %d times, want %d (each of %d files once, plus %d rewrites read back)", got.Parses, wantParses, files, rewritten.Load())
+				t.Errorf("parsed %d documents, want %d (each of %d documents once, plus %d rewritten documents read back)", got.Parses, wantParses, docs.Load(), rewrittenDocs.Load())
 			}
 			if got.CRDDecodes != crdDocs.Load() {
 				t.Errorf("decoded CRDs %d times, want %d (each once)", got.CRDDecodes, crdDocs.Load())
@@ -111,8 +122,8 @@ func TestOnce(t *testing.T) {
 			if crdDocs.Load() < int64(testutil.AtLeast(t, 100, 40)) || crDocs.Load() < int64(testutil.AtLeast(t, 2000, 1000)) || got.CRDValidations == 0 || (!tt.prune && findings.Load() == 0) {
 				t.Fatalf("too little exercised: %d CRDs, %d custom resources, %d validations, %d findings", crdDocs.Load(), crDocs.Load(), got.CRDValidations, findings.Load())
 			}
-			t.Logf("%d files, %d CRDs, %d custom resources: %d parses, %d CRD decodes, %d CRD validations, %d custom resource decodes, %d rewrites",
-				files, crdDocs.Load(), crDocs.Load(), got.Parses, got.CRDDecodes, got.CRDValidations, got.CRDecodes, rewritten.Load())
+			t.Logf("%d files, %d documents, %d CRDs, %d custom resources: %d documents parsed, %d CRD decodes, %d CRD validations, %d custom resource decodes, %d rewrites",
+				len(in.Files)+len(extra.Files), docs.Load(), crdDocs.Load(), crDocs.Load(), got.Parses, got.CRDDecodes, got.CRDValidations, got.CRDecodes, rewritten.Load())
 		})
 	}
 }

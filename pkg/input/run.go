@@ -3,6 +3,11 @@ package input
 import (
 	"bytes"
 	"context"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
@@ -28,6 +33,9 @@ type Run struct {
 	// CRDs are the files of --crd, or nil.
 	CRDs    *Set
 	Catalog *crd.Catalog
+	// MaxDocumentSize bounds a streamed document (0:
+	// source.DefaultMaxDocumentSize).
+	MaxDocumentSize int
 
 	fillErr error
 	counts  []int
@@ -78,7 +86,24 @@ type Visitor struct {
 	// Skipped, when set, is called for every input that is not manifests
 	// (Set.Skip), which is not read at all; File is not called for it.
 	Skipped func(i int, reason string)
+	// Doc, when set, takes the files the collect pass did not parse
+	// (those without CRDs) instead of File, a document at a time: Begin,
+	// then Doc for each document (a File of one document's worth, its
+	// indexes counted from 0, Line set; calls for the documents of one
+	// file run concurrently, each parsing its own), then Take with each
+	// Doc's result in document order and the stream index of its first
+	// document (base), then Done. Memory then follows the documents in
+	// flight, not the file; regular files larger than StreamAbove are not
+	// even held.
+	Begin func(i int)
+	Doc   func(i int, f *source.File) (any, error)
+	Take  func(i, base int, result any)
+	Done  func(i int) error
 }
+
+// StreamAbove is the size over which a command that can (Visitor.Doc)
+// reads a regular file a document at a time.
+const StreamAbove = 16 << 20
 
 // collected is what the collect phase keeps of one input for the judge
 // phase.
@@ -87,6 +112,9 @@ type collected struct {
 	data   []byte       // nil with a file: nothing left to judge
 	reread bool         // neither kept: read the input again
 	crds   []decoded
+	// stream: a file over StreamAbove, read a document at a time; crdsIn
+	// says whether its collect pass found CRDs.
+	stream, crdsIn bool
 }
 
 // decoded is a collected CRD without its document, whose tree can go.
@@ -118,11 +146,15 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 		if in.Skip[i] != "" {
 			return nil
 		}
+		c := &keep[i]
+		if v.Doc != nil && in.cached[p] == nil && size(p) > StreamAbove {
+			c.stream = true
+			return r.collectStream(i, p, v, c)
+		}
 		data, err := in.Bytes(p)
 		if err != nil {
 			return err
 		}
-		c := &keep[i]
 		if !bytes.Contains(data, crdMarker) {
 			if kept.Add(int64(len(data))) <= keepBudget || in.cached[p] != nil {
 				c.data = data
@@ -175,7 +207,13 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 		c := keep[i]
 		keep[i] = collected{}
 		p := in.Files[i]
+		if c.stream {
+			return r.stream(i, p, nil, v, c.crdsIn)
+		}
 		f, data := c.file, c.data
+		if v.Doc != nil && f == nil {
+			return r.stream(i, p, data, v, false) // data is nil to reread
+		}
 		switch {
 		case c.reread:
 			data, err := in.Bytes(p)
@@ -222,4 +260,175 @@ func (s *Set) collect(ctx context.Context, cat *crd.Catalog) ([]int, error) {
 		}
 	}
 	return counts, nil
+}
+
+func size(p string) int64 {
+	st, err := os.Stat(p)
+	if err != nil || !st.Mode().IsRegular() {
+		return 0
+	}
+	return st.Size()
+}
+
+// docReader opens a file as a stream of documents.
+func (r *Run) docReader(p string) (*source.DocReader, *os.File, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		_, err = source.ReadBytes(p) // the reader's one-line wording
+		return nil, nil, err
+	}
+	dr := source.NewDocReader(r.Inputs.Name(p), f)
+	if r.MaxDocumentSize > 0 {
+		dr.MaxDocumentSize = r.MaxDocumentSize
+	}
+	return dr, f, nil
+}
+
+// collectStream is the collect phase for a large file: a scan for the
+// CRD marker without parsing, and only when it is there, the CRDs. (A
+// large file that holds CRDs is then parsed twice, once per phase: rare
+// enough to keep memory bounded rather than hold its documents.)
+func (r *Run) collectStream(i int, p string, v Visitor, c *collected) error {
+	f, err := os.Open(p)
+	if err != nil {
+		_, err = source.ReadBytes(p)
+		return err
+	}
+	found, err := containsStream(f, crdMarker)
+	f.Close()
+	if err != nil || !found {
+		return err
+	}
+	c.crdsIn = true
+	dr, rf, err := r.docReader(p)
+	if err != nil {
+		return err
+	}
+	defer rf.Close()
+	for {
+		piece, err := dr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		found := crd.FindCRDs(piece)
+		if len(found) == 0 {
+			continue
+		}
+		c.crds = append(c.crds, decodedOf(found)...)
+		if v.CRDs != nil {
+			v.CRDs(i, nil, found)
+		}
+	}
+}
+
+// stream is the judge phase of a file read a document at a time: each
+// document to v.Doc, without the CRDs the collect phase judged, on all
+// cores, and the results to v.Take in order. data is the file's content
+// when held, else the file is read.
+func (r *Run) stream(i int, p string, data []byte, v Visitor, crdsIn bool) error {
+	var dr *source.DocReader
+	if data != nil {
+		dr = source.NewDocReader(r.Inputs.Name(p), bytes.NewReader(data))
+		if r.MaxDocumentSize > 0 {
+			dr.MaxDocumentSize = r.MaxDocumentSize
+		}
+	} else {
+		var f *os.File
+		var err error
+		dr, f, err = r.docReader(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+	}
+	if v.Begin != nil {
+		v.Begin(i)
+	}
+	type job struct {
+		p     *source.Piece
+		res   any
+		count int
+		err   error
+		done  chan struct{}
+	}
+	workers := runtime.GOMAXPROCS(0)
+	jobs, order := make(chan *job, 2*workers), make(chan *job, 2*workers)
+	var readErr error
+	go func() {
+		defer close(order)
+		defer close(jobs)
+		for {
+			piece, err := dr.NextPiece()
+			if err != nil {
+				if err != io.EOF {
+					readErr = err
+				}
+				return
+			}
+			j := &job{p: piece, done: make(chan struct{})}
+			order <- j
+			jobs <- j
+		}
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				f := j.p.Parse()
+				if crdsIn {
+					f.Documents = slices.DeleteFunc(f.Documents, crd.IsCRD)
+				}
+				j.count = f.Count
+				j.res, j.err = v.Doc(i, f)
+				close(j.done)
+			}
+		}()
+	}
+	var err error
+	base := 0
+	for j := range order {
+		<-j.done
+		if err == nil {
+			err = j.err
+		}
+		if err == nil {
+			v.Take(i, base, j.res)
+		}
+		base += j.count
+	}
+	wg.Wait()
+	if err != nil {
+		return err
+	}
+	if readErr != nil {
+		return readErr
+	}
+	return v.Done(i)
+}
+
+// containsStream reports whether what r reads contains s, reading it in
+// pieces that overlap by len(s)-1 bytes.
+func containsStream(r io.Reader, s []byte) (bool, error) {
+	buf := make([]byte, 1<<20)
+	carry := 0
+	for {
+		n, err := r.Read(buf[carry:])
+		if bytes.Contains(buf[:carry+n], s) {
+			return true, nil
+		}
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		keep := min(len(s)-1, carry+n)
+		copy(buf, buf[carry+n-keep:carry+n])
+		carry = keep
+	}
 }

@@ -38,7 +38,11 @@ func (l *Linter) CRD(d *source.Document, def *crd.Definition) []report.Finding {
 // then final, filtered.
 func (l *Linter) verdict(d *source.Document, def *crd.Definition, v *crd.CRDVerdict, op string) (out []report.Finding, done bool) {
 	if v.DecodeError != nil {
-		out = append(out, finding(d, RuleCRDDecode, report.Error, decodeField(v.DecodeError),
+		field := decodePath(d.JSON, v.DecodeError)
+		if field == "" {
+			field = decodeField(v.DecodeError)
+		}
+		out = append(out, finding(d, RuleCRDDecode, report.Error, field,
 			"CustomResourceDefinition in version \"v1\" cannot be handled as a CustomResourceDefinition: "+v.DecodeError.Error()))
 		return l.filter(out), true
 	}
@@ -172,4 +176,26 @@ func decodeField(err error) string {
 		return rest[j+1:]
 	}
 	return ""
+}
+
+// Duplicates are the findings for the kinds two different CRDs of a run
+// define, at the one the catalogue does not use.
+func Duplicates(cat *crd.Catalog) []report.Finding {
+	var out []report.Finding
+	for _, d := range cat.Duplicates() {
+		o := d.Dropped.Def.Origin
+		if o == nil {
+			continue
+		}
+		kept := d.Kept.Source
+		if k := d.Kept.Def.Origin; k != nil {
+			kept = k.String()
+		}
+		out = append(out, report.Finding{
+			Rule: RuleCRDDuplicate, Severity: report.Warning, Field: "metadata.name",
+			File: o.File, Document: o.Document, Line: o.Line, Column: o.Column, Object: o.Object,
+			Message: fmt.Sprintf("this CRD is not used: %s defines the same kind with different content and is the one used (%s)", kept, d.Why()),
+		})
+	}
+	return out
 }

@@ -31,6 +31,7 @@ func TestGoldenOutputs(t *testing.T) {
 		f := source.Parse(filepath.ToSlash(path), data)
 		collect(l, f)
 		fs, sum := l.File(f)
+		fs = append(fs, Duplicates(l.opts.Catalog)...)
 		res.Findings = append(res.Findings, fs...)
 		res.Summary.Files++
 		res.Summary.Add(sum)

@@ -1,7 +1,10 @@
 package lint
 
 import (
+	"encoding/json"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
@@ -73,4 +76,70 @@ func schemaPath(p string) string {
 		b.WriteString("." + parts[j])
 	}
 	return b.String()
+}
+
+// decodeErrorRE reads the JSON type and the Go field path of a decoding
+// error: "json: cannot unmarshal string into Go struct field
+// CustomResourceDefinitionVersion.spec.versions.served of type bool".
+var decodeErrorRE = regexp.MustCompile(`cannot unmarshal (\w+) into Go struct field \w+\.(\S+) of type`)
+
+// decodePath finds the value a decoding error is about in the object the
+// document sends: the error names the field without list indexes, so the
+// first value of the named JSON type at that path is the one, and its
+// path with indexes is where the finding belongs. "" when not found.
+func decodePath(js []byte, err error) string {
+	m := decodeErrorRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return ""
+	}
+	var v any
+	if json.Unmarshal(js, &v) != nil {
+		return ""
+	}
+	return findTyped(v, strings.Split(m[2], "."), m[1], "")
+}
+
+func findTyped(v any, segs []string, jsonType, path string) string {
+	if len(segs) == 0 {
+		if jsonTypeOf(v) == jsonType {
+			return path
+		}
+		return ""
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		next, ok := t[segs[0]]
+		if !ok {
+			return ""
+		}
+		p := segs[0]
+		if path != "" {
+			p = path + "." + segs[0]
+		}
+		return findTyped(next, segs[1:], jsonType, p)
+	case []any:
+		for i, item := range t {
+			if p := findTyped(item, segs, jsonType, path+"["+strconv.Itoa(i)+"]"); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// jsonTypeOf names a decoded value's JSON type as encoding/json's errors do.
+func jsonTypeOf(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case float64, json.Number:
+		return "number"
+	case bool:
+		return "bool"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return ""
 }

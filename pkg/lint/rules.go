@@ -17,6 +17,7 @@ const (
 	RuleCRDConversionNone        = "crd-conversion-none"
 	RuleCRDDecode                = "crd-decode"
 	RuleCRDDefault               = "crd-default"
+	RuleCRDDuplicate             = "crd-duplicate"
 	RuleCRDDeprecatedNoWarning   = "crd-deprecated-no-warning"
 	RuleCRDEmptyObject           = "crd-empty-object"
 	RuleCRDGroup                 = "crd-group"
@@ -94,6 +95,7 @@ var Rules = withProse([]report.Rule{
 	{ID: RuleCRDDecode, Severity: report.Error, Doc: "The CRD cannot be decoded (a field has the wrong type); the server answers 400 Bad Request."},
 	{ID: RuleCRDDefault, Severity: report.Error, Doc: "A default value is invalid: not pruned, not valid against its schema, or placed where defaults are forbidden; the server rejects the CRD."},
 	{ID: RuleCRDDeprecatedNoWarning, Severity: report.Warning, Doc: "A served version is deprecated but has no deprecationWarning: clients get only a generic warning."},
+	{ID: RuleCRDDuplicate, Severity: report.Warning, Doc: "Two CRDs of the same kind with different content are among what one run reads: only one is used (the later one, or the inputs' over --crd's over the cluster's); the warning names both."},
 	{ID: RuleCRDEmptyObject, Severity: report.Warning, Doc: "An object schema has neither properties, additionalProperties nor x-kubernetes-preserve-unknown-fields: every field below it is silently pruned."},
 	{ID: RuleCRDGroup, Severity: report.Error, Doc: "spec.group is missing or not a valid DNS subdomain with at least one dot; the server rejects the CRD."},
 	{ID: RuleCRDInvalid, Severity: report.Error, Doc: "The server rejects the CRD for a reason no more specific rule covers."},
@@ -245,6 +247,10 @@ var ruleProse = map[string]struct{ why, fix string }{
 	RuleCRDDefault: {
 		why: "The server checks each `default` when the CRD is created: it must be valid against its own schema, must survive pruning unchanged (no fields the schema does not have), and may not appear where defaults are forbidden (inside `allOf`, `anyOf`, `oneOf` and `not`, and most of `metadata`). A rejected default rejects the CRD.",
 		fix: "Make the default a value its schema accepts (within `enum`, `minimum`, `pattern`; only known fields), or remove it.",
+	},
+	RuleCRDDuplicate: {
+		why: "Custom resources are judged against one CRD per kind, as a server holds one. When two different CRDs of a kind are read (gateway-api's standard and experimental channels side by side, an old copy under vendor/), only one is used and the other is silently ignored: its custom resources may pass against the wrong revision.",
+		fix: "Keep one revision of each CRD among the inputs, or exclude the other (`exclude:` in .crdlint.yaml, `--exclude`). Identical copies are fine and not reported.",
 	},
 	RuleCRDDeprecatedNoWarning: {
 		why: "A deprecated version without `deprecationWarning` sends clients the generic `example.com/v1beta1 Widget is deprecated` with no hint of what to use instead.",

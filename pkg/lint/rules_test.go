@@ -165,6 +165,7 @@ func TestRuleFixtures(t *testing.T) {
 			f := source.Parse(path, data)
 			collect(l, f)
 			findings, _ := l.File(f)
+			findings = append(findings, Duplicates(l.opts.Catalog)...)
 			got := map[ruleKey]int{}
 			messages := map[ruleKey][]string{}
 			for _, fd := range findings {
@@ -442,7 +443,11 @@ const messageDifferences = "## How messages differ from the server's text\n\n" +
 	"  path is written as `kubectl explain` and the server's messages write them:\n" +
 	"  `spec.versions[0].schema.openAPIV3Schema.properties[spec].type`.\n" +
 	"- **A finding the server reports once is printed once**, even when the\n" +
-	"  hoisted field it is about appears in several versions.\n" +
+	"  hoisted field it is about appears in several versions: at the first\n" +
+	"  version, with `(all N versions share this schema)` appended.\n" +
+	"- **`status.storedVersions` stays the server's field.** PrepareForCreate\n" +
+	"  derives it from `spec.versions`, so the finding is positioned there while\n" +
+	"  its `field` is the server's `status.storedVersions`.\n" +
 	"- **The object itself has no field.** The server prints an error about the\n" +
 	"  whole object with the path `<nil>`; crdlint leaves the field empty (JSON,\n" +
 	"  SARIF) and positions the finding at the object.\n" +
@@ -452,8 +457,11 @@ const messageDifferences = "## How messages differ from the server's text\n\n" +
 	"  `object`, and `message` stays the server's text.\n" +
 	"- **CEL rules are quoted as their text.** Where the server prints the whole\n" +
 	"  rule as a Go structure (`Invalid value: {\"Rule\":\"self.replicas >= self.minReplica\",\"Message\":...}`),\n" +
-	"  crdlint quotes the rule (and its message) as written in the CRD; values\n" +
-	"  are printed as YAML/JSON the user wrote, never as Go structures.\n" +
+	"  crdlint quotes the rule's text as written in the CRD\n" +
+	"  (`Invalid value: \"self.replicas >= self.minReplica\": compilation failed: ...`);\n" +
+	"  any other Go structure the server would print as a value (a whole\n" +
+	"  schema, a list of versions) is left out, the field naming it. Values are\n" +
+	"  printed as YAML/JSON the user wrote, never as Go structures.\n" +
 	"- **Dependent errors come after what they depend on.** The server's\n" +
 	"  \"some validation rules were not checked because the object was invalid\"\n" +
 	"  is reported after the errors that stopped the CEL rules, under its own rule\n" +
@@ -566,6 +574,7 @@ func lintOutput(t *testing.T, f fixtureFile) string {
 	parsed := source.Parse(filepath.Base(f.path), wantCommentRE.ReplaceAll(f.data, []byte("# <- ")))
 	collect(l, parsed)
 	fs, _ := l.File(parsed)
+	fs = append(fs, Duplicates(l.opts.Catalog)...)
 	var b strings.Builder
 	if err := report.Render(&b, report.Text, report.Result{Findings: fs}, report.Options{}); err != nil {
 		t.Fatal(err)

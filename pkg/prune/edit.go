@@ -219,6 +219,9 @@ func setFlow(n *yaml.Node) {
 	}
 	// Comments cannot be kept inside a one-line flow collection.
 	n.HeadComment, n.LineComment, n.FootComment = "", "", ""
+	// A fresh slice: the copy must not write into the original's children,
+	// which aliases and later edits still point at.
+	n.Content = append([]*yaml.Node(nil), n.Content...)
 	for i, c := range n.Content {
 		cc := *c
 		setFlow(&cc)

@@ -35,8 +35,9 @@ type Result struct {
 	Texts [][]byte
 	// JSON: the input is JSON, and so is the output.
 	JSON bool
-	// Dropped counts the fields pruned, Objects the objects with any.
-	Dropped, Objects int
+	// Dropped counts the fields pruned, Added those defaulted (with
+	// Options.Defaults), Objects the objects with either.
+	Dropped, Added, Objects int
 	// Notes say why documents were left out, in document order: custom
 	// resources whose kind the catalogue cannot serve among them.
 	Notes []crd.Note
@@ -97,8 +98,10 @@ func File(cat *crd.Catalog, f *source.File, data []byte, opts Options) *Result {
 		}
 		// Count what goes, not only what the server reports: nulls and
 		// empty metadata maps vanish silently too.
-		if n := max(len(dropped), Removed(orig, obj)); n > 0 {
+		n, added := max(len(dropped), Removed(orig, obj)), Removed(obj, orig)
+		if n > 0 || added > 0 {
 			r.Dropped += n
+			r.Added += added
 			r.Objects++
 		}
 		r.Docs = append(r.Docs, Doc{Document: d, Original: orig, Object: obj})

@@ -18,6 +18,9 @@ import (
 type planner struct {
 	t     *text
 	edits []edit
+	// gone holds the nodes of pruned text, to find the aliases kept
+	// elsewhere whose anchor goes with it.
+	gone map[*yaml.Node]bool
 }
 
 // ctx says where a mapping sits, for the edits that need its parent.
@@ -189,6 +192,7 @@ func (p *planner) flow(n *yaml.Node, want any, c ctx) error {
 	if err != nil {
 		return err
 	}
+	p.cutExcept(n, nn)
 	repl, err := flowText(nn)
 	if err != nil {
 		return err
@@ -242,6 +246,8 @@ func (p *planner) mapping(n *yaml.Node, want map[string]any, c ctx) error {
 		return p.emptied(n, c)
 	}
 	for i, e := range removed {
+		p.cut(e.k)
+		p.cut(e.v)
 		start, end, keyFirst := p.t.entrySpan(e.k, e.v)
 		if keyFirst && c.seqItem && e.k == n.Content[0] {
 			// "- # comment" above the item's first key is that key's
@@ -340,6 +346,9 @@ func (p *planner) dashComment(start int) {
 // emptied writes {} for a block mapping whose every field is pruned: with
 // nothing left the value would read as null.
 func (p *planner) emptied(n *yaml.Node, c ctx) error {
+	for _, e := range n.Content {
+		p.cut(e)
+	}
 	first, lastK, lastV := n.Content[0], n.Content[len(n.Content)-2], n.Content[len(n.Content)-1]
 	_, end, _ := p.t.entrySpan(lastK, lastV)
 	switch {
@@ -377,6 +386,105 @@ func (p *planner) merged(n *yaml.Node, want map[string]any, c ctx) error {
 		return nil
 	}
 	return &SharedError{n.Line, "fields would be pruned from a mapping with a merge key (<<)"}
+}
+
+// cut marks a pruned node and everything under it (not what its aliases
+// point at: that text stays).
+func (p *planner) cut(n *yaml.Node) {
+	if p.gone == nil {
+		p.gone = map[*yaml.Node]bool{}
+	}
+	p.gone[n] = true
+	for _, c := range n.Content {
+		p.cut(c)
+	}
+}
+
+// cutExcept marks what of old a rebuilt flow collection no longer holds.
+func (p *planner) cutExcept(old, rebuilt *yaml.Node) {
+	kept := map[*yaml.Node]bool{}
+	var keep func(n *yaml.Node)
+	keep = func(n *yaml.Node) {
+		kept[n] = true
+		for _, c := range n.Content {
+			keep(c)
+		}
+	}
+	keep(rebuilt)
+	var visit func(n *yaml.Node)
+	visit = func(n *yaml.Node) {
+		if !kept[n] {
+			p.cut(n)
+			return
+		}
+		for _, c := range n.Content {
+			visit(c)
+		}
+	}
+	for _, c := range old.Content {
+		visit(c)
+	}
+}
+
+// expandAliases rewrites each alias left in the text whose anchor went
+// with a pruned field as the value it stands for: "*j" would otherwise
+// name an anchor the file no longer has, and the document would not parse.
+func (p *planner) expandAliases(root *yaml.Node) error {
+	if len(p.gone) == 0 {
+		return nil
+	}
+	var err error
+	var visit func(n *yaml.Node)
+	visit = func(n *yaml.Node) {
+		if err != nil || p.gone[n] {
+			return
+		}
+		if n.Kind == yaml.AliasNode {
+			if n.Alias != nil && p.gone[n.Alias] {
+				err = p.expand(n)
+			}
+			return
+		}
+		for _, c := range n.Content {
+			visit(c)
+		}
+	}
+	visit(root)
+	return err
+}
+
+func (p *planner) expand(alias *yaml.Node) error {
+	start := p.t.offset(alias.Line, alias.Column)
+	for _, e := range p.edits {
+		if start >= e.start && start < e.end {
+			return nil // rewritten with its flow collection, value and all
+		}
+	}
+	end := start + 1 + len(alias.Value)
+	if end > len(p.t.b) || string(p.t.b[start:end]) != "*"+alias.Value {
+		return fmt.Errorf("line %d: cannot find the alias *%s", alias.Line, alias.Value)
+	}
+	target := *alias.Alias
+	target.Anchor = ""
+	if sharesMore(&target) {
+		return &SharedError{alias.Line, fmt.Sprintf("the alias *%s stands for a pruned field that holds anchors or aliases itself", alias.Value)}
+	}
+	text, err := flowText(&target)
+	if err != nil {
+		return err
+	}
+	p.edits = append(p.edits, edit{start, end, text})
+	return nil
+}
+
+// sharesMore says whether anything under n is an anchor or an alias.
+func sharesMore(n *yaml.Node) bool {
+	for _, c := range n.Content {
+		if c.Anchor != "" || c.Kind == yaml.AliasNode || sharesMore(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // nodeOf encodes a JSON value as a YAML node.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/diff"
 )
@@ -33,8 +34,9 @@ type Printer struct {
 	printed bool // a YAML document was printed
 	open    bool // the List was opened
 	items   int
-	// Fields and Objects total the pruned fields and objects of Diff.
-	Fields, Objects int
+	// Fields, Added and Objects total the fields pruned, the fields
+	// defaulted and the objects with either, for Diff.
+	Fields, Added, Objects int
 }
 
 // NewPrinter returns a Printer to w; color applies to Diff.
@@ -52,8 +54,11 @@ func (p *Printer) Print(results []*Result) error {
 		switch p.format {
 		case Diff:
 			p.Fields += r.Dropped
+			p.Added += r.Added
 			p.Objects += r.Objects
-			_, err = diff.Unified(p.w, "a/"+filepath.ToSlash(r.Path), "b/"+filepath.ToSlash(r.Path), r.Data, r.Out, diff.Options{Color: p.color})
+			// As git diff --no-index names an absolute path: "a/tmp/x".
+			name := strings.TrimPrefix(filepath.ToSlash(r.Path), "/")
+			_, err = diff.Unified(p.w, "a/"+name, "b/"+name, r.Data, r.Out, diff.Options{Color: p.color})
 		case List:
 			err = p.list(r)
 		default:
@@ -77,10 +82,24 @@ func (p *Printer) Close() error {
 		_, err := io.WriteString(p.w, "]\n}\n")
 		return err
 	case Diff:
-		_, err := fmt.Fprintf(p.w, "%s would be pruned in %s\n", plural(p.Fields, "field"), plural(p.Objects, "object"))
+		what := plural(p.Fields, "field") + " would be pruned"
+		if p.Added > 0 {
+			what += fmt.Sprintf(" and %d defaulted", p.Added)
+		}
+		_, err := fmt.Fprintf(p.w, "%s in %s\n", what, plural(p.Objects, "object"))
 		return err
 	}
 	return nil
+}
+
+// Changes says what a result changes: "2 fields pruned and 1 defaulted
+// in 1 object".
+func (r *Result) Changes() string {
+	what := plural(r.Dropped, "field") + " pruned"
+	if r.Added > 0 {
+		what += fmt.Sprintf(" and %d defaulted", r.Added)
+	}
+	return what + " in " + plural(r.Objects, "object")
 }
 
 func plural(n int, noun string) string {

@@ -47,6 +47,11 @@ func rewrite(f *source.File, data []byte, docs []Doc) ([]byte, [][]byte, error) 
 			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
+	for _, d := range docs {
+		if err := p.expandAliases(d.Document.Root); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
 	if len(p.edits) == 0 {
 		return data, f.Texts, nil
 	}
@@ -88,6 +93,15 @@ func verify(orig *source.File, after []byte, docs []Doc) ([][]byte, error) {
 	}
 	for i := range got.Texts {
 		if !edited[i] && !bytes.Equal(got.Texts[i], orig.Texts[i]) {
+			return nil, fmt.Errorf("%s: rewriting would change the documents of the file (a bug: please report it); use -o json", path)
+		}
+	}
+	found := map[docID]bool{}
+	for _, d := range got.Documents {
+		found[docID{d.Index, d.Item}] = true
+	}
+	for id := range want {
+		if !found[id] {
 			return nil, fmt.Errorf("%s: rewriting would change the documents of the file (a bug: please report it); use -o json", path)
 		}
 	}

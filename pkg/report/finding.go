@@ -103,6 +103,12 @@ type Finding struct {
 	// but they count for nothing: not in Summary, not in Fails, and text,
 	// GitHub, JUnit and GitLab output leave them out.
 	Suppressed *Suppression `json:"suppressed,omitempty"`
+	// Via names where the object came from when File is a rendered
+	// stream or rendered from one: the template of a `helm template`
+	// stream (its "# Source:" comment), or the position in the output of
+	// `kustomize build` for a finding mapped back to a kustomization's
+	// file.
+	Via string `json:"via,omitempty"`
 }
 
 // SuppressionKind says where a suppression was written.

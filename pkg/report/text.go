@@ -88,7 +88,13 @@ func (s textStyle) line(b *strings.Builder, f Finding, withObject bool) {
 	first, rest, _ := strings.Cut(f.Message, "\n")
 	fmt.Fprintf(b, "%s: %s %s: ", s.pos.Sprint(pos), s.severity(f.Severity), s.rule.Sprint(f.Rule))
 	if obj := subject(f); withObject && obj != "" {
-		b.WriteString(s.object.Sprint(strings.TrimSuffix(obj, ": ")) + ": ")
+		obj = strings.TrimSuffix(obj, ": ")
+		if f.Via != "" {
+			obj += " (" + f.Via + ")"
+		}
+		b.WriteString(s.object.Sprint(obj) + ": ")
+	} else if f.Via != "" {
+		b.WriteString(s.object.Sprint("("+f.Via+")") + ": ")
 	}
 	b.WriteString(strings.TrimSuffix(first, "\r"))
 	if f.Field != "" {

@@ -100,6 +100,9 @@ type File struct {
 	// Base is the Index of the first document counted here: 0 for a
 	// whole file, the document's own for a File from DocReader.Next.
 	Base int
+	// Line is the file line where a File from DocReader.Next starts its
+	// text (YAML; 0 for JSON, which has no comments to place).
+	Line int
 }
 
 // Text returns the text of the document with the given Index, or nil.
@@ -116,7 +119,6 @@ var lineRE = regexp.MustCompile(`^yaml: line (\d+): `)
 // reading data would. It never fails: everything wrong with the text is
 // a finding at its position.
 func Parse(path string, data []byte) *File {
-	count.Parses.Add(1)
 	f, _ := readAllDocs(newBytesReader(path, data))
 	return f
 }
@@ -143,6 +145,7 @@ func (f *File) parseChunk(c chunk) int {
 		}
 		pos, msg = tabHint(c, pos, msg)
 		i := f.syntaxError(f.Base+f.Count, pos, msg)
+		count.Parses.Add(1)
 		f.Count++
 		f.Texts = append(f.Texts, c.text)
 		return i
@@ -160,6 +163,9 @@ func (f *File) parseChunk(c chunk) int {
 		return -1
 	}
 	index := f.Base + f.Count
+	// Counted with the documents the stream counts (an empty or null one
+	// parses too, but is no document).
+	count.Parses.Add(1)
 	f.Count++
 	f.Texts = append(f.Texts, c.text)
 	var le *limitError
@@ -216,6 +222,13 @@ func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, fromT
 		d.value.Store(&obj)
 	}
 	f.Documents = append(f.Documents, d)
+	// The text's findings (repeated keys, YAML 1.1 keys) name the object
+	// they are in, as every finding does.
+	for i := range f.Findings {
+		if fd := &f.Findings[i]; fd.Document == index && fd.Object.Kind == "" {
+			fd.Object = d.Object
+		}
+	}
 }
 
 // identify fills Object and reports whether the document looks like a

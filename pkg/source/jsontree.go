@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"unicode/utf8"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -17,6 +18,7 @@ import (
 // keys sorted and numbers as written; repeats are duplicate-field
 // findings, as for YAML.
 func (f *File) parseJSON(raw []byte, at cursor) cursor {
+	count.Parses.Add(1)
 	root, end := jsonTree(raw, at)
 	index := f.Base + f.Count
 	f.Count++

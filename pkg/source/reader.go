@@ -133,6 +133,84 @@ func (r *DocReader) Next() (*File, error) {
 	}
 }
 
+// Piece is a document cut from a stream and not yet parsed (Parse), so
+// that several can be parsed at once; or, where the reader had to parse
+// to cut (JSON streams, a document after a JSON error), parsed already.
+type Piece struct {
+	path   string
+	p      piece
+	max    int
+	parsed *File
+}
+
+// NextPiece is Next without the parsing of YAML documents: Parse does it,
+// on any goroutine. Parsed pieces count their documents from 0 (Base 0):
+// the caller, which takes them in order, knows the real indexes (each
+// piece's File.Count adds to them).
+func (r *DocReader) NextPiece() (*Piece, error) {
+	for {
+		if r.mode == modeYAML && r.fallback == nil && r.err == nil {
+			p, ok := r.cutYAML()
+			if !ok {
+				r.mode = modeDone
+				continue
+			}
+			if len(p.bad) > 0 || p.over {
+				// Findings of the reader's own: parsed here, in order.
+				f := r.yamlFile(p)
+				r.count -= f.Count
+				f.Base = 0
+				rebaseFile(f, -r.count)
+				return &Piece{parsed: f}, nil
+			}
+			return &Piece{path: r.path, p: p, max: r.MaxDocumentSize}, nil
+		}
+		f, err := r.Next()
+		if err != nil {
+			return nil, err
+		}
+		base := f.Base
+		f.Base = 0
+		r.count -= f.Count
+		rebaseFile(f, -base)
+		return &Piece{parsed: f}, nil
+	}
+}
+
+// Parse parses the piece as Next would have: a File of one document's
+// worth (none for an empty or null document), counted from 0.
+func (p *Piece) Parse() *File {
+	if p.parsed != nil {
+		return p.parsed
+	}
+	f := &File{Path: p.path, Line: p.p.line}
+	c := newChunk(p.p.text, p.p.line)
+	c.col0 = p.p.col0
+	f.parseChunk(c)
+	return f
+}
+
+// rebaseFile moves the document indexes of a file's documents and
+// findings by delta.
+func rebaseFile(f *File, delta int) {
+	if delta == 0 {
+		return
+	}
+	for _, d := range f.Documents {
+		d.Index += delta
+	}
+	for i := range f.Findings {
+		f.Findings[i].Document += delta
+	}
+}
+
+// Rebase moves a File parsed from a Piece to the index of its first
+// document in the stream.
+func (f *File) Rebase(base int) {
+	rebaseFile(f, base-f.Base)
+	f.Base = base
+}
+
 // start tells a JSON stream from YAML as kubectl does: a "{" after
 // leading white space within the first 4096 bytes.
 func (r *DocReader) start() {
@@ -323,7 +401,7 @@ func (r *DocReader) skipLine() {
 
 // yamlFile parses one cut YAML document.
 func (r *DocReader) yamlFile(p piece) *File {
-	f := &File{Path: r.path, Base: r.count}
+	f := &File{Path: r.path, Base: r.count, Line: p.line}
 	for _, b := range p.bad {
 		f.Findings = append(f.Findings, report.Finding{
 			Rule: RuleSyntax, Severity: report.Error, File: r.path, Document: r.count, Line: b.line, Column: b.col,

@@ -54,6 +54,31 @@ type Directive struct {
 // document that does not parse as YAML yields no suppressions (its
 // problem is already a finding of its own).
 func Scan(file string, data []byte, rules []report.Rule) *Set {
+	return ScanAt(file, data, 1, 0, rules)
+}
+
+// ScanAt is Scan for a part of a file read on its own (a document of a
+// stream): data starts at the file's line line, with the document of
+// index index.
+func ScanAt(file string, data []byte, line, index int, rules []report.Rule) *Set {
+	s := scan(file, data, rules)
+	if line == 1 && index == 0 {
+		return s
+	}
+	for _, d := range s.Directives {
+		d.Line += line - 1
+		d.First += line - 1
+		d.Last += line - 1
+		d.Index += index
+	}
+	for i := range s.Invalid {
+		s.Invalid[i].Line += line - 1
+		s.Invalid[i].Document += index
+	}
+	return s
+}
+
+func scan(file string, data []byte, rules []report.Rule) *Set {
 	s := &Set{File: file}
 	if !bytes.Contains(data, []byte(directivePrefix)) {
 		return s

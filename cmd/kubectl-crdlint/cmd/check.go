@@ -1,17 +1,23 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	baselinepkg "github.com/kubectl-crdlint/kubectl-crdlint/pkg/baseline"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/helm"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/kustomize"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -30,7 +36,12 @@ type CheckOptions struct {
 	// Baseline reports only findings not in this file; WriteBaseline
 	// records today's findings in it.
 	Baseline, WriteBaseline string
-	Cluster                 clusterOptions
+	// Kustomize are kustomization directories rendered in-process, as
+	// kubectl apply -k renders them.
+	Kustomize []string
+	// MaxDocumentSize bounds one document of a file (0: 64 MiB).
+	MaxDocumentSize int
+	Cluster         clusterOptions
 	sourceOptions
 
 	paths []string
@@ -43,7 +54,7 @@ func NewCmdCheck(s genericiooptions.IOStreams) *cobra.Command {
 	o := &CheckOptions{Output: report.Text, FailOn: severityFlag(report.Error), Cluster: newClusterOptions(), IOStreams: s}
 	c := &cobra.Command{
 		Use:   "check [PATH|-]... | check --live RESOURCE[/NAME]...",
-		Short: "Tell whether the API server would accept each CRD, and why not",
+		Short: "Tell whether the API server would accept each CRD and custom resource, and why not",
 		Long: `Check CustomResourceDefinitions and custom resources in files, directories
 (recursively: .yaml, .yml, .json; hidden directories skipped) or stdin (-),
 exactly as the API server validates a create, and report every problem at
@@ -94,7 +105,7 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 		},
 	}
 	f := c.Flags()
-	f.VarP(&o.Output, "output", "o", "Output format: text, json, sarif or github")
+	f.VarP(&o.Output, "output", "o", "Output format: "+strings.Join(report.FormatNames(), ", "))
 	f.Var(&o.FailOn, "fail-on", "Exit 1 when a finding is at or above this severity: error, warning or none")
 	f.BoolVar(&o.Strict, "strict", false, "Report unknown and duplicate fields as errors, as the server does under fieldValidation=Strict (kubectl apply --validate=strict)")
 	f.StringArrayVar(&o.Disable, "disable", nil, "Silence a rule by ID (repeatable); see --list-rules")
@@ -102,10 +113,12 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs to validate custom resources against, in addition to the CRDs among the inputs and the configuration's crds: (repeatable)")
 	f.StringVar(&o.Baseline, "baseline", "", "Report only findings not recorded in this baseline file (see --write-baseline)")
 	f.StringVar(&o.WriteBaseline, "write-baseline", "", "Record today's findings in this baseline file, to report only new ones later with --baseline")
+	f.IntVar(&o.MaxDocumentSize, "max-document-size", 0, "The largest document read, in bytes (default 64 MiB); a larger one is a finding, and a file may hold any number of documents")
+	f.StringArrayVarP(&o.Kustomize, "kustomize", "k", nil, "Render this kustomization directory as kubectl apply -k does and check the result; findings point into the files the objects came from (repeatable)")
 	f.BoolVar(&o.ListRules, "list-rules", false, "List every rule with its ID, default severity and description, then exit")
 	f.BoolVar(&o.CELCosts, "cel-costs", false, "Print the server's estimated cost of every CEL expression and its share of both budgets, then exit")
 	o.Cluster.addFlags(f, "Read the arguments from the cluster: resource references such as crds, crd/NAME, widgets.example.com or widgets.example.com/NAME (with -n or -A)", true)
-	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json", "sarif", "github"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(report.FormatNames(), cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "none"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("disable", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		ids := make([]string, 0, len(lint.Rules))
@@ -143,8 +156,8 @@ func (o *CheckOptions) Validate() error {
 		if o.CELCosts {
 			return usageErrorf("--cel-costs reads CRD files; it cannot be combined with --live")
 		}
-	} else if len(o.paths) == 0 {
-		return usageErrorf("no input: give files, directories, or - for stdin\nSee 'kubectl crdlint check --help' for usage.")
+	} else if len(o.paths) == 0 && len(o.Kustomize) == 0 {
+		return usageErrorf("no input: give files, directories, - for stdin, or -k DIR\nSee 'kubectl crdlint check --help' for usage.")
 	}
 	if err := stdinOnce(o.paths); err != nil {
 		return err
@@ -174,36 +187,108 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	rendered, err := o.render(run.Inputs)
+	if err != nil {
+		return err
+	}
 	l := lint.New(lint.Options{Strict: set.Strict, Disabled: set.Off(), Catalog: run.Catalog, MissingCRDs: o.missing()})
+	run.MaxDocumentSize = o.MaxDocumentSize
 	res := report.Result{Rules: catalogue, Findings: o.configFindings}
 	results := make([]fileResult, len(run.Inputs.Files))
+	prog := newProgress(o.ErrOut, o.Output == report.Text, len(run.Inputs.Files))
 	err = run.Visit(ctx, input.Visitor{
 		CRDs: func(i int, data []byte, found []crd.Found) {
 			r := &results[i]
-			r.set = scan(run.Inputs.Name(run.Inputs.Files[i]), data)
-			r.crds = len(found)
+			if data != nil {
+				r.set = scan(run.Inputs.Name(run.Inputs.Files[i]), data)
+			}
+			r.crds += len(found)
 			for _, fd := range found {
 				r.findings = append(r.findings, l.CRD(fd.Doc, fd.Def)...)
 			}
 		},
 		File: func(i int, data []byte, f *source.File) error {
+			defer prog.file(f.Count)
 			fs, sum := l.File(f)
 			r := &results[i]
 			if data != nil {
 				r.set = scan(f.Path, data)
 			}
 			r.findings, r.sum = o.review(f.Path, r.set, append(r.findings, fs...)), sum
+			if k := rendered[f.Path]; k != nil {
+				r.findings = mapKustomize(k, r.findings)
+			} else if data != nil && bytes.Contains(data, []byte("# Source: ")) {
+				r.findings = mapHelm(helm.Parse(data), r.findings)
+			}
+			return nil
+		},
+		// A file a document at a time: its CRDs' findings (from the
+		// collect pass) wait for their document's suppressions.
+		Begin: func(i int) {
+			r := &results[i]
+			r.pending = map[int][]report.Finding{}
+			for _, fd := range r.findings {
+				r.pending[fd.Document] = append(r.pending[fd.Document], fd)
+			}
+			r.findings = nil
+		},
+		// Each document is judged counted from 0 (the base of its
+		// stream index is known in order, in Take): its suppressions
+		// come with it, for the CRD findings that wait for it.
+		Doc: func(i int, f *source.File) (any, error) {
+			fs, sum := l.File(f)
+			var set *suppress.Set
+			text := f.Text(0)
+			if text != nil {
+				set = suppress.ScanAt(f.Path, text, f.Line, 0, catalogue)
+			}
+			fs = o.review(f.Path, set, fs)
+			if text != nil && bytes.Contains(text, []byte("# Source: ")) {
+				fs = mapHelm(helm.Parse(text), fs)
+			}
+			return docResult{fs, sum, set, f.Count}, nil
+		},
+		Take: func(i, base int, v any) {
+			d := v.(docResult)
+			r := &results[i]
+			fs := rebase(d.findings, base)
+			if k := rendered[run.Inputs.Name(run.Inputs.Files[i])]; k != nil {
+				fs = mapKustomize(k, fs) // by the rendered document's index
+			}
+			r.findings = append(r.findings, fs...)
+			r.sum.Add(d.sum)
+			for n := base; n < base+d.count; n++ {
+				if fs := r.pending[n]; fs != nil {
+					fs = o.review(fs[0].File, d.set, rebase(fs, -base))
+					r.findings = append(r.findings, rebase(fs, base)...)
+					delete(r.pending, n)
+				}
+			}
+			prog.docs(d.count)
+		},
+		Done: func(i int) error {
+			defer prog.file(0)
+			r := &results[i]
+			for _, fs := range r.pending {
+				r.findings = append(r.findings, o.review(run.Inputs.Name(run.Inputs.Files[i]), nil, fs)...)
+			}
+			r.pending = nil
 			return nil
 		},
 		Skipped: func(i int, reason string) {
 			results[i].sum.Skip(reason)
+			prog.file(0)
 		},
 	})
+	prog.stop()
 	if err != nil {
 		return inputError(err)
 	}
 	for i := range results {
 		results[i].addTo(&res, &res.Summary.Files)
+	}
+	for _, f := range lint.Duplicates(run.Catalog) {
+		res.Findings = append(res.Findings, o.review(f.File, nil, []report.Finding{f})...)
 	}
 	if o.Cluster.Live {
 		if err := o.lintLive(ctx, run.Catalog, l, &res); err != nil {
@@ -250,6 +335,26 @@ type fileResult struct {
 	sum      report.Summary
 	set      *suppress.Set
 	crds     int
+	// pending are a streamed file's CRD findings waiting for their
+	// document, by document index.
+	pending map[int][]report.Finding
+}
+
+// docResult is what one document of a streamed file gave, counted from
+// document 0.
+type docResult struct {
+	findings []report.Finding
+	sum      report.Summary
+	set      *suppress.Set
+	count    int
+}
+
+// rebase moves findings' document indexes by delta.
+func rebase(fs []report.Finding, delta int) []report.Finding {
+	for i := range fs {
+		fs[i].Document += delta
+	}
+	return fs
 }
 
 // addTo counts a file (or a live object, in count) into res.
@@ -266,36 +371,10 @@ func (o *CheckOptions) listRules() error {
 
 // baseline applies --baseline (findings it records are suppressed, and
 // its entries no finding matches any more are counted as fixed) or
-// writes --write-baseline.
+// writes --write-baseline; the findings just written are then accepted
+// as --baseline would accept them, so that the run that records them
+// passes.
 func (o *CheckOptions) baseline(res *report.Result, in *input.Set) error {
-	if o.WriteBaseline != "" {
-		var live []report.Finding
-		for _, f := range res.Findings {
-			if f.Suppressed == nil {
-				live = append(live, f)
-			}
-		}
-		b, err := baselinepkg.New(o.WriteBaseline, live, version.Get().Version)
-		if err == nil {
-			err = b.WriteFile()
-		}
-		if err != nil {
-			return &UsageError{err}
-		}
-		fmt.Fprintf(o.ErrOut, "wrote %s: %d findings\n", o.WriteBaseline, len(live))
-		return nil
-	}
-	path := o.settings.Baseline
-	if path == "" {
-		path = o.Baseline
-	}
-	if path == "" {
-		return nil
-	}
-	b, err := baselinepkg.Read(path)
-	if err != nil {
-		return inputError(err)
-	}
 	var live, done []report.Finding
 	for _, f := range res.Findings {
 		if f.Suppressed == nil {
@@ -304,11 +383,85 @@ func (o *CheckOptions) baseline(res *report.Result, in *input.Set) error {
 			done = append(done, f)
 		}
 	}
+	var b *baselinepkg.Baseline
+	if o.WriteBaseline != "" {
+		var err error
+		if b, err = writeBaseline(o.WriteBaseline, in.Files, live); err != nil {
+			return &UsageError{err}
+		}
+		fmt.Fprintf(o.ErrOut, "wrote %s: %s\n", o.WriteBaseline, plural(len(live), "finding", "findings"))
+	} else {
+		path := o.settings.Baseline
+		if path == "" {
+			path = o.Baseline
+		}
+		if path == "" {
+			return nil
+		}
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			// Named before the first --write-baseline: nothing is
+			// baselined yet, which every finding being new says.
+			fmt.Fprintf(o.ErrOut, "warning: baseline %s does not exist yet: every finding is new (record them with --write-baseline %s)\n", path, path)
+			return nil
+		}
+		var err error
+		if b, err = baselinepkg.Read(path); err != nil {
+			return inputError(err)
+		}
+	}
 	fresh, baselined, stale := b.Only(in.Files).Match(live)
 	for _, f := range baselined {
 		done = append(done, f.Marked())
 	}
 	res.Findings = append(done, fresh...)
 	res.Summary.StaleBaseline = len(stale)
+	if o.Output == report.Text {
+		// Text readers are told which; scripts read the count.
+		for _, e := range stale {
+			fmt.Fprintf(o.ErrOut, "baseline entry fixed: %s\n", e)
+		}
+	}
 	return nil
+}
+
+// render renders each -k directory in-process and adds its output to the
+// inputs, named as `kustomize build DIR`.
+func (o *CheckOptions) render(in *input.Set) (map[string]*kustomize.Rendered, error) {
+	out := map[string]*kustomize.Rendered{}
+	for _, dir := range o.Kustomize {
+		r, err := kustomize.Render(dir)
+		if err != nil {
+			return nil, inputError(err)
+		}
+		in.Add(r.Name, -1, r.YAML)
+		out[r.Name] = r
+	}
+	return out, nil
+}
+
+// mapKustomize points findings on a rendered kustomization at the files
+// the objects came from, keeping the rendered position in Via.
+func mapKustomize(r *kustomize.Rendered, fs []report.Finding) []report.Finding {
+	for i, f := range fs {
+		m := r.Map(f)
+		if m.File != f.File {
+			m.Via = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
+		}
+		fs[i] = m
+	}
+	return fs
+}
+
+// mapHelm names, for findings on a `helm template` stream, the template
+// each object came from (its "# Source:" comment).
+func mapHelm(srcs helm.Sources, fs []report.Finding) []report.Finding {
+	if !srcs.Found() {
+		return fs
+	}
+	for i := range fs {
+		if p := srcs.Path(fs[i].Document); p != "" {
+			fs[i].Via = p
+		}
+	}
+	return fs
 }

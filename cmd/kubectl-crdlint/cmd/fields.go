@@ -23,6 +23,7 @@ type FieldsOptions struct {
 	FieldSelector string
 	Output        string
 	OpenAPI       bool
+	NoColor       bool
 	Cluster       clusterOptions
 	sourceOptions
 
@@ -82,6 +83,7 @@ judged under the cluster's CRD of their kind unless --crd gives one, and
 	f.StringVar(&o.FieldSelector, "field-selector", "", "Keep only objects that match, as the server would (e.g. spec.color=red,metadata.name!=x)")
 	f.StringVarP(&o.Output, "output", "o", "", "Output format: table (default), json, yaml or name (name, yaml and json print the matching objects)")
 	f.BoolVar(&o.OpenAPI, "openapi", false, "Print the x-kubernetes-selectable-fields extension of each CRD version as the server publishes it in OpenAPI")
+	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the output (accepted by every command; fields prints no colour)")
 	o.Cluster.addFlags(f, "Read the arguments from the cluster: resource references such as crds, crd/NAME, widgets.example.com or widgets.example.com/NAME (with -n or -A)", true)
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"table", "json", "yaml", "name"}, cobra.ShellCompDirectiveNoFileComp))
 	return c

@@ -49,9 +49,12 @@ YAML output keeps the input's key order, comments and style for everything that
 is kept; JSON input gives JSON output. Documents that cannot be pruned (no CRD,
 built-in kinds) are reported on stderr and left out.
 
---dry-run shows a unified diff per file of what would be dropped and exits 1
-when anything would be; --in-place rewrites the files (atomically), leaving
-unchanged files untouched. Nothing else ever writes.
+--dry-run shows a unified diff per file of what would be dropped (and, with
+--defaults, added) and exits 1 when anything would change; --in-place
+rewrites the files (atomically), leaving unchanged files untouched. Nothing
+else ever writes. A custom resource whose CRD is not found, or whose version
+the CRD does not serve, is an error (exit 1) unless --missing-crds relaxes a
+missing CRD.
 
 With --live the arguments are kubectl resource references (widgets.example.com,
 widgets.example.com/NAME, short names; -n or -A) read from the cluster, a page
@@ -82,7 +85,7 @@ objects? Without --crd, the cluster's CRD of each kind is used.`,
 	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs, in addition to the CRDs among the inputs and the configuration's crds: (repeatable)")
 	f.BoolVar(&o.Defaults, "defaults", false, "Apply the schema's defaults too, as the server does after pruning")
 	f.StringVarP(&o.Output, "output", "o", o.Output, "Output format: yaml or json (a v1 List)")
-	f.BoolVar(&o.DryRun, "dry-run", false, "Print a unified diff of what would be pruned, per file; exit 1 when anything would be")
+	f.BoolVar(&o.DryRun, "dry-run", false, "Print a unified diff of what would be pruned (and defaulted, with --defaults), per file; exit 1 when anything would change")
 	f.BoolVar(&o.InPlace, "in-place", false, "Rewrite the files in place (atomically), keeping comments and key order")
 	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the diff (NO_COLOR is honoured too)")
 	o.Cluster.addFlags(f, "Read the arguments from the cluster: resource references such as widgets.example.com or widgets.example.com/NAME (with -n or -A)", true)
@@ -235,7 +238,7 @@ func (s *pruneSink) finish() error {
 		}
 		return usageErrorf("%d of %d %s could not be pruned", s.failed, s.files, what)
 	}
-	if s.unserved > 0 || o.DryRun && s.p.Fields > 0 {
+	if s.unserved > 0 || o.DryRun && s.p.Fields+s.p.Added > 0 {
 		return errFindings
 	}
 	return nil
@@ -250,7 +253,7 @@ func (o *PruneOptions) inPlace(results []*prune.Result) error {
 		if err := fsutil.WriteAtomic(r.Path, r.Out); err != nil {
 			return &UsageError{err}
 		}
-		fmt.Fprintf(o.ErrOut, "pruned %s (%d fields in %d objects)\n", r.Path, r.Dropped, r.Objects)
+		fmt.Fprintf(o.ErrOut, "rewrote %s: %s\n", r.Path, r.Changes())
 	}
 	return nil
 }

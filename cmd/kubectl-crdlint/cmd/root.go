@@ -65,7 +65,7 @@ would reject and why, positioned at file:line:column, in the server's words.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &UsageError{fmt.Errorf("%w\nSee '%s --help' for usage.", err, c.CommandPath())}
 	})
-	root.AddCommand(NewCmdCheck(s), NewCmdPrune(s), NewCmdFields(s), NewCmdImmutable(s), NewCmdUpgrade(s), NewCmdExplain(s), NewCmdVersion(s), NewCmdCompletion(s))
+	root.AddCommand(NewCmdCheck(s), NewCmdPrune(s), NewCmdFields(s), NewCmdImmutable(s), NewCmdUpgrade(s), NewCmdConfig(s), NewCmdExplain(s), NewCmdVersion(s), NewCmdCompletion(s))
 	return root
 }
 
@@ -124,6 +124,10 @@ func useColor(w io.Writer, noColor bool) bool {
 	if noColor || os.Getenv("NO_COLOR") != "" {
 		return false
 	}
+	return isTerminal(w)
+}
+
+func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }

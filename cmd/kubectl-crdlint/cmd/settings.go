@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -124,7 +125,7 @@ func (o *sourceOptions) configErrors() error {
 	if len(lines) == 0 {
 		return nil
 	}
-	return usageErrorf("%s", strings.Join(lines, "\n"))
+	return usageErrorf("%s", strings.Join(lines, "\nerror: "))
 }
 
 // missing is the policy for custom resources whose CRD is not found.
@@ -142,6 +143,11 @@ func (o *sourceOptions) exclude() input.Exclude {
 	}
 	return o.settings.Excluded
 }
+
+// httpClient is the client CRD URLs are fetched with; nil is the
+// fetcher's default. Tests set it, to reach an httptest TLS server and to
+// count requests.
+var httpClient *http.Client
 
 // crdSources opens the CRD sources in the settings' order (the
 // configuration's crds:, then --crd), fetching URLs — only those listed —
@@ -174,7 +180,7 @@ func (o *sourceOptions) crdSources(ctx context.Context, errOut io.Writer) (*inpu
 		if err != nil {
 			return nil, &UsageError{err}
 		}
-		f := &remote.Fetcher{Dir: dir, Offline: o.Offline, UserAgent: "kubectl-crdlint/" + version.Get().Version}
+		f := &remote.Fetcher{Dir: dir, Client: httpClient, Offline: o.Offline, UserAgent: "kubectl-crdlint/" + version.Get().Version}
 		results, err := f.FetchAll(ctx, urls)
 		if err != nil {
 			var re *remote.Error

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/cli-runtime/pkg/genericiooptions"
-
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
@@ -49,17 +47,15 @@ func TestUpgradeValidate(t *testing.T) {
 	}
 }
 
-// runMain runs the command line in-process from dir (the repository's
+// runMainIn runs the command line in-process from dir (the repository's
 // root when ""), returning exit code, stdout and stderr.
-func runMain(t *testing.T, dir string, args ...string) (int, string, string) {
+func runMainIn(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
 	if dir == "" {
 		dir = filepath.Join("..", "..", "..")
 	}
 	t.Chdir(dir)
-	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
-	code := Main(streams, args)
-	return code, out.String(), errOut.String()
+	return runMain(t, args...)
 }
 
 // TestUpgradeGolden: the command's text and JSON outputs on
@@ -83,7 +79,7 @@ func TestUpgradeGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			path := filepath.Join(wd, "testdata", "upgrade", tt.golden)
-			code, out, errOut := runMain(t, "", tt.args...)
+			code, out, errOut := runMainIn(t, "", tt.args...)
 			if code != tt.code || errOut != "" {
 				t.Fatalf("exit %d, stderr %q; want exit %d and no stderr", code, errOut, tt.code)
 			}
@@ -150,12 +146,12 @@ func TestUpgradeGitRevision(t *testing.T) {
 	copyFile(filepath.Join(examples, "widget-v2.yaml"), crdPath)
 
 	// The revision read with git equals the file on disk.
-	code, fromGit, errOut := runMain(t, repo, "upgrade", "-o", "json", "v1.0.0:config/crd/widget.yaml", "config/crd/widget.yaml")
+	code, fromGit, errOut := runMainIn(t, repo, "upgrade", "-o", "json", "v1.0.0:config/crd/widget.yaml", "config/crd/widget.yaml")
 	if code != ExitFindings || errOut != "" {
 		t.Fatalf("from git: exit %d, stderr %q", code, errOut)
 	}
 	copyFile(filepath.Join(examples, "widget-v1.yaml"), filepath.Join(repo, "old.yaml"))
-	_, fromFile, _ := runMain(t, repo, "upgrade", "-o", "json", "old.yaml", "config/crd/widget.yaml")
+	_, fromFile, _ := runMainIn(t, repo, "upgrade", "-o", "json", "old.yaml", "config/crd/widget.yaml")
 	if strings.ReplaceAll(fromGit, "v1.0.0:config/crd/widget.yaml", "old.yaml") != fromFile {
 		t.Errorf("OLD from git reports otherwise than OLD from a file:\n%s\n%s", fromGit, fromFile)
 	}
@@ -184,7 +180,7 @@ func TestUpgradeGitRevision(t *testing.T) {
 				t.Setenv("PATH", tt.path)
 			}
 			t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(tt.dir))
-			code, out, errOut := runMain(t, tt.dir, append([]string{"upgrade"}, tt.args...)...)
+			code, out, errOut := runMainIn(t, tt.dir, append([]string{"upgrade"}, tt.args...)...)
 			if code != ExitUsage || out != "" || errOut != tt.want {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, errOut, tt.want)
 			}
