@@ -12,7 +12,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/golden/* from the current output")
+var update = flag.Bool("update", false, "rewrite the golden files (testdata/golden, testdata/upgrade) from the current output")
 
 // TestSuppressionForms: each way of silencing a finding, in the fixture
 // repository testdata/repos/suppress, as check reports it: the finding

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,8 +10,6 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
-
-var updateGolden = flag.Bool("update", false, "rewrite testdata/upgrade/* from the current output")
 
 func TestUpgradeValidate(t *testing.T) {
 	live := newClusterOptions()
@@ -83,7 +80,7 @@ func TestUpgradeGolden(t *testing.T) {
 			if code != tt.code || errOut != "" {
 				t.Fatalf("exit %d, stderr %q; want exit %d and no stderr", code, errOut, tt.code)
 			}
-			if *updateGolden {
+			if *update {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
 				}
