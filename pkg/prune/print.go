@@ -92,6 +92,18 @@ func (p *Printer) Close() error {
 	return nil
 }
 
+// Interrupt ends output that stops short of what was asked for (a
+// cluster list failed part way): a YAML stream gets a comment saying so,
+// which a saved copy keeps and kubectl ignores; a List is left unclosed,
+// so that no JSON reader takes it for complete; diffs get no totals.
+func (p *Printer) Interrupt(note string) error {
+	if p.format != YAML || !p.printed {
+		return nil
+	}
+	_, err := fmt.Fprintf(p.w, "# %s\n", note)
+	return err
+}
+
 // Changes says what a result changes: "2 fields pruned and 1 defaulted
 // in 1 object".
 func (r *Result) Changes() string {

@@ -184,6 +184,19 @@ func (o *PruneOptions) pruneLive(ctx context.Context, cat *crd.Catalog, opts pru
 	if err == nil && n == 0 {
 		noResources(o.ErrOut, c, o.Cluster.Flags.AllNamespaces)
 	}
+	if err != nil && sink.written > 0 {
+		// What was printed is valid on its own: say where it stops, in
+		// the output and in the error, so that nobody applies it as all.
+		objects := "objects"
+		if sink.written == 1 {
+			objects = "object"
+		}
+		stop := fmt.Sprintf("the output stops after %d %s (the last %s)", sink.written, objects, sink.last)
+		if perr := sink.p.Interrupt("kubectl-crdlint: incomplete: " + stop + "; reading the rest from the cluster failed"); perr != nil {
+			return perr
+		}
+		return &UsageError{fmt.Errorf("%v; %s", clusterError(err), stop)}
+	}
 	return clusterError(err)
 }
 
@@ -194,6 +207,9 @@ type pruneSink struct {
 	p             *prune.Printer
 	files, failed int
 	unserved      int // custom resources that could not be pruned
+	// written counts the results printed, last names the last of them.
+	written int
+	last    string
 }
 
 func newPruneSink(o *PruneOptions) *pruneSink {
@@ -220,7 +236,16 @@ func (s *pruneSink) emit(results []*prune.Result) error {
 	if o.InPlace {
 		return o.inPlace(results)
 	}
-	return s.p.Print(results)
+	if err := s.p.Print(results); err != nil {
+		return err
+	}
+	for _, r := range results {
+		if r.Err == nil {
+			s.written++
+			s.last = r.Path
+		}
+	}
+	return nil
 }
 
 // finish ends the output; a dry run that would prune anything exits 1.
