@@ -94,4 +94,3 @@ func TestWrite(t *testing.T) {
 		})
 	}
 }
-
