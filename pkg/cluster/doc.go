@@ -11,6 +11,11 @@
 // can reproduce, under a name that says where it came from:
 // cluster/NAMESPACE/RESOURCE.GROUP/NAME.
 //
+// For comparing a local revision with the installed one, CRD reads one CRD
+// by name (nil when the cluster has none), StorageRef lists a CRD's objects
+// in its storage version, and WrittenIn says which versions an object's
+// managers wrote it in (managedFields, which the rendering omits).
+//
 // Nothing here touches the network until a Client is asked for objects, and
 // nothing is written: discovery is cached in memory only, not in
 // ~/.kube/cache. Errors are one line each (Describe), naming the server but

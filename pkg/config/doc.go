@@ -18,7 +18,8 @@
 //
 // The package also writes configuration: Init scans a repository and
 // returns a commented starter file (CRD directories, Helm templates and
-// kustomize patches to exclude), Settings.View renders the effective
+// kustomize patches to exclude), Target and Write say where it goes and
+// write it without clobbering, Settings.View renders the effective
 // configuration, and SchemaJSON is the file's JSON Schema for editors,
 // generated from the rule catalogue.
 //

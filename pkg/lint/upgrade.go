@@ -7,8 +7,8 @@ import (
 )
 
 // At is a finding about field of d, positioned (Document.Locate): for
-// commands whose verdicts come from elsewhere (kubectl crdlint upgrade)
-// to position them as every other finding is.
+// features whose verdicts come from elsewhere (pkg/upgrade) to position
+// them as every other finding is.
 func At(d *source.Document, rule string, sev report.Severity, field, msg string) report.Finding {
 	return finding(d, rule, sev, field, msg)
 }

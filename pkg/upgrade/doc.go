@@ -47,6 +47,17 @@
 // pkg/source's Document.Locate; a path to a field the server's defaulting
 // added (spec.conversion.strategy) resolves to its nearest ancestor.
 //
+// Judge is the command's work on top of both, with findings positioned as
+// check positions its own (pkg/lint): CRDs takes the CRDs of a file of
+// OLD or NEW; Judge pairs OLD's with NEW's by name, reports those of one
+// side only, and adds the server's verdict on each update (a refusal the
+// comparison knows too under the comparison's rule, reported once); the
+// Pairs it returns replay a file of objects (File) or an object read from
+// storage (Stored), and Report gives the comparison's changes and each
+// CRD's report.UpgradeSummary once every object is replayed. Reading the
+// files, git revisions and the cluster, the configuration and the inline
+// suppressions are the command's.
+//
 // Example:
 //
 //	for _, c := range upgrade.Compare(old, new, upgrade.Options{}) {
@@ -61,4 +72,11 @@
 //		}
 //	}
 //	changes := r.Changes() // Compare, with the CEL changes judged
+//
+//	pairs, findings := upgrade.Judge(l, oldCRDs, newCRDs, upgrade.JudgeOptions{})
+//	for _, f := range objectFiles {
+//		fs, sum := pairs.File(f)
+//		...
+//	}
+//	changes, summaries := pairs.Report()
 package upgrade

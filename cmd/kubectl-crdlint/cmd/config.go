@@ -2,16 +2,11 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/internal/fsutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
@@ -97,9 +92,9 @@ func (o *ConfigInitOptions) Validate() error {
 
 // Run scans the directory and writes (or prints) the starter.
 func (o *ConfigInitOptions) Run(context.Context) error {
-	target, exists, err := configTarget(o.dir)
+	target, exists, err := config.Target(o.dir)
 	if err != nil {
-		return err
+		return &UsageError{err}
 	}
 	if exists && !o.Stdout && !o.Force {
 		return usageErrorf("%s exists: give --force to overwrite it, or --stdout to print the starter", target)
@@ -113,59 +108,13 @@ func (o *ConfigInitOptions) Run(context.Context) error {
 		_, err := o.Out.Write(data)
 		return err
 	}
-	if err := writeConfig(target, data, exists); err != nil {
+	if err := config.Write(target, data, exists); err != nil {
 		return &UsageError{err}
 	}
 	fmt.Fprintf(o.ErrOut, "wrote %s (%s, %s): review it, then commit it\n", target,
 		plural(len(repo.CRDDirs)+len(repo.CRDFiles), "CRD source", "CRD sources"),
 		plural(len(repo.Templates)+len(repo.Patches), "exclude", "excludes"))
 	return nil
-}
-
-// writeConfig replaces an existing file atomically (its mode kept), or
-// creates a new one, refusing to clobber a file that appeared since the
-// check, and removing what it wrote when the write fails (a partial
-// starter would make the next config init refuse).
-func writeConfig(path string, data []byte, exists bool) error {
-	if exists {
-		return fsutil.WriteAtomic(path, data)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, unwrapPath(err))
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-		return fmt.Errorf("write %s: %w", path, unwrapPath(err))
-	}
-	return nil
-}
-
-// configTarget is the file "config init" writes in dir: the configuration
-// file already there, so that --force replaces it rather than adding a
-// second one (both .crdlint.yaml and .crdlint.yml is an error for every
-// command), else the first of config.FileNames.
-func configTarget(dir string) (path string, exists bool, err error) {
-	st, err := os.Stat(dir)
-	switch {
-	case err != nil:
-		return "", false, &UsageError{fmt.Errorf("read %s: %w", dir, unwrapPath(err))}
-	case !st.IsDir():
-		return "", false, usageErrorf("%s is not a directory", dir)
-	}
-	for _, name := range config.FileNames {
-		p := filepath.Join(dir, name)
-		if _, err := os.Lstat(p); err == nil {
-			return p, true, nil
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return "", false, &UsageError{fmt.Errorf("look for %s: %w", p, unwrapPath(err))}
-		}
-	}
-	return filepath.Join(dir, config.FileNames[0]), false, nil
 }
 
 // ConfigViewOptions prints the configuration in effect. It takes the
@@ -256,16 +205,6 @@ func (o *ConfigViewOptions) Run(context.Context) error {
 		return errFindings
 	}
 	return nil
-}
-
-// unwrapPath drops the path an *fs.PathError repeats, for messages that
-// name the path themselves.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // plural counts: "1 CRD source", "2 CRD sources".

@@ -1,26 +1,17 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
-	"os"
-	"os/exec"
-	"slices"
 	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/gitrev"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
@@ -172,22 +163,6 @@ func (o *UpgradeOptions) validateCluster() error {
 	return nil
 }
 
-// crdDoc is one CRD of OLD or NEW: its document and its decoding.
-type crdDoc struct {
-	doc *source.Document
-	def *crd.Definition
-}
-
-// pair is a CRD of NEW with its OLD, and what the command found.
-type pair struct {
-	old, new crdDoc
-	verdict  *crd.CRDVerdict
-	replayer *upgrade.Replayer
-	// refusedRules are the comparison rules the server's verdict reports
-	// (upgrade.ServerRule): their changes are left out.
-	refusedRules map[string]bool
-}
-
 // Run reads both revisions, judges each pair and the objects, and reports.
 func (o *UpgradeOptions) Run(ctx context.Context) error {
 	set := o.resolved(false, report.Severity(o.FailOn), o.Disable)
@@ -200,20 +175,18 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var oldCRDs []crdDoc
+	var oldCRDs []upgrade.CRD
+	opts := upgrade.JudgeOptions{StoredVersions: o.StoredVersions}
 	if o.Cluster.Live {
-		oldCRDs, err = o.liveCRDs(ctx, newCRDs)
+		opts.OldName = "the cluster"
+		oldCRDs, err = o.liveCRDs(ctx, l, newCRDs)
 	} else {
 		oldCRDs, err = o.readCRDs(o.oldArg, l, &res, suppressions)
 	}
 	if err != nil {
 		return err
 	}
-	var crdFindings []report.Finding
-	pairs := o.pairs(oldCRDs, newCRDs, &crdFindings)
-	for _, p := range pairs {
-		crdFindings = append(crdFindings, o.judgeCRD(l, p)...)
-	}
+	pairs, crdFindings := upgrade.Judge(l, oldCRDs, newCRDs, opts)
 	if len(o.objects) > 0 {
 		if err := o.replayFiles(ctx, pairs, &res); err != nil {
 			return err
@@ -223,21 +196,9 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	for _, p := range pairs {
-		for _, c := range p.replayer.Changes() {
-			if p.refusedRules[c.Rule] {
-				continue
-			}
-			d := p.new.doc
-			if c.InOld {
-				d = p.old.doc
-			}
-			crdFindings = append(crdFindings, lint.At(d, c.Rule, c.Severity, c.Path, c.Message))
-		}
-		s := p.replayer.Summary()
-		s.UpdateRefused = p.verdict.Rejected(false)
-		res.Upgrades = append(res.Upgrades, s)
-	}
+	changes, summaries := pairs.Report()
+	crdFindings = append(crdFindings, changes...)
+	res.Upgrades = summaries
 	// The configuration and suppressions, file by file.
 	byFile := map[string][]report.Finding{}
 	var files []string
@@ -253,73 +214,19 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	return render(o.IOStreams, res, o.Output, severityFlag(set.FailOn), o.NoColor)
 }
 
-// judgeCRD adds the server's verdict on the update to the findings and
-// prepares the replay.
-func (o *UpgradeOptions) judgeCRD(l *lint.Linter, p *pair) []report.Finding {
-	if len(o.StoredVersions) > 0 {
-		p.old.def.V1.Status.StoredVersions = o.StoredVersions
-	}
-	p.verdict = crd.ValidateUpdate(p.old.def, p.new.def)
-	p.refusedRules = map[string]bool{}
-	var out []report.Finding
-	for _, f := range l.CRDUpdate(p.new.doc, p.new.def, p.verdict) {
-		if r := upgrade.ServerRule(f.Field, f.Message); r != "" && f.Severity == report.Error {
-			f.Rule = r
-			p.refusedRules[r] = true
-		}
-		out = append(out, f)
-	}
-	p.replayer = upgrade.NewReplayer(p.old.def.V1, p.new.def.V1, upgrade.Options{StoredVersions: o.StoredVersions})
-	return out
-}
-
-// pairs pairs OLD's CRDs with NEW's by name, in NEW's order; CRDs on one
-// side only are reported.
-func (o *UpgradeOptions) pairs(oldCRDs, newCRDs []crdDoc, findings *[]report.Finding) []*pair {
-	byName := map[string]crdDoc{}
-	for _, c := range oldCRDs {
-		byName[c.def.Name()] = c
-	}
-	var out []*pair
-	paired := map[string]bool{}
-	for _, n := range newCRDs {
-		name := n.def.Name()
-		oc, ok := byName[name]
-		if !ok {
-			where := "OLD has no CRD " + name
-			if o.Cluster.Live {
-				where = "the cluster has no CRD " + name
-			}
-			*findings = append(*findings, lint.At(n.doc, upgrade.RuleCRDUnpaired, report.Warning, "metadata.name",
-				where+": applying NEW installs it, there is nothing to upgrade"))
-			continue
-		}
-		paired[name] = true
-		out = append(out, &pair{old: oc, new: n})
-	}
-	for _, c := range oldCRDs {
-		if !paired[c.def.Name()] {
-			*findings = append(*findings, lint.At(c.doc, upgrade.RuleCRDUnpaired, report.Warning, "metadata.name",
-				"NEW has no CRD "+c.def.Name()+": applying NEW leaves it as it is (deleting it would delete all its objects)"))
-		}
-	}
-	return out
-}
-
 // readCRDs reads the CRDs of a revision argument: files, directories, or
-// REV:PATH from git. Documents that are not CRDs are counted as skipped;
-// CRDs that do not decode are reported as check reports them. Each file's
-// inline suppressions go into suppressions.
-func (o *UpgradeOptions) readCRDs(arg string, l *lint.Linter, res *report.Result, suppressions map[string]*suppress.Set) ([]crdDoc, error) {
+// REV:PATH from git. Each file's inline suppressions go into
+// suppressions.
+func (o *UpgradeOptions) readCRDs(arg string, l *lint.Linter, res *report.Result, suppressions map[string]*suppress.Set) ([]upgrade.CRD, error) {
 	type read struct {
 		f    *source.File
 		data []byte
 	}
 	var files []read
-	if rev, path, ok := gitRevision(arg); ok {
-		data, err := gitShow(rev, path)
+	if rev, path, ok := gitrev.Split(arg); ok {
+		data, err := gitrev.Show(rev, path)
 		if err != nil {
-			return nil, err
+			return nil, &UsageError{err}
 		}
 		files = append(files, read{source.Parse(arg, data), data})
 	} else {
@@ -335,31 +242,13 @@ func (o *UpgradeOptions) readCRDs(arg string, l *lint.Linter, res *report.Result
 			files = append(files, read{f, data})
 		}
 	}
-	var out []crdDoc
+	var out []upgrade.CRD
 	for _, r := range files {
-		f := r.f
-		suppressions[f.Path] = scan(f.Path, r.data)
-		res.Summary.Files++
-		res.Summary.Documents += f.Count
-		var fs []report.Finding
-		fs = append(fs, f.Findings...)
-		for i := 0; i < f.Skipped; i++ {
-			res.Summary.Skip(lint.SkipNotObject)
-		}
-		for _, fd := range crd.FindCRDs(f) {
-			res.Summary.CRDs++
-			if fd.Def == nil || fd.Def.V1 == nil {
-				fs = append(fs, l.CRD(fd.Doc, fd.Def)...)
-				continue
-			}
-			out = append(out, crdDoc{fd.Doc, fd.Def})
-		}
-		for _, d := range f.Documents {
-			if !crd.IsCRD(d) {
-				res.Summary.Skip("not a CRD")
-			}
-		}
-		res.Findings = append(res.Findings, o.review(f.Path, suppressions[f.Path], fs)...)
+		crds, fs, sum := upgrade.CRDs(r.f, l)
+		out = append(out, crds...)
+		res.Summary.Add(sum)
+		suppressions[r.f.Path] = scan(r.f.Path, r.data)
+		res.Findings = append(res.Findings, o.review(r.f.Path, suppressions[r.f.Path], fs)...)
 	}
 	if len(out) == 0 && res.Summary.Errors == 0 && len(res.Findings) == 0 {
 		return nil, usageErrorf("%s: no CustomResourceDefinition found", arg)
@@ -367,90 +256,33 @@ func (o *UpgradeOptions) readCRDs(arg string, l *lint.Linter, res *report.Result
 	return out, nil
 }
 
-// gitRevision splits REV:PATH, for an argument that is not a path on disk.
-func gitRevision(arg string) (rev, path string, ok bool) {
-	if arg == "-" {
-		return "", "", false
-	}
-	if _, err := os.Stat(arg); err == nil {
-		return "", "", false
-	}
-	rev, path, ok = strings.Cut(arg, ":")
-	if !ok || rev == "" || path == "" {
-		return "", "", false
-	}
-	return rev, path, true
-}
-
-// gitShow reads PATH at revision REV of the repository of the working
-// directory, as crdify's git:// source does: git show REV:PATH.
-func gitShow(rev, path string) ([]byte, error) {
-	git, err := exec.LookPath("git")
-	if err != nil {
-		return nil, usageErrorf("%s:%s: reading a file at a git revision needs git, which is not on PATH", rev, path)
-	}
-	cmd := exec.Command(git, "show", rev+":"+path)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if i := strings.IndexByte(msg, '\n'); i >= 0 {
-			msg = msg[:i]
-		}
-		msg = strings.TrimPrefix(msg, "fatal: ")
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, usageErrorf("cannot read %s at git revision %s: %s", path, rev, msg)
-	}
-	if bytes.HasPrefix(out, []byte("tree ")) {
-		return nil, usageErrorf("cannot read %s at git revision %s: it is a directory; give a file", path, rev)
-	}
-	return out, nil
-}
-
 // liveCRDs reads from the cluster the CRD of each of NEW's, as OLD; a CRD
-// the cluster lacks is reported by pairs.
-func (o *UpgradeOptions) liveCRDs(ctx context.Context, newCRDs []crdDoc) ([]crdDoc, error) {
+// the cluster lacks is reported by upgrade.Judge.
+func (o *UpgradeOptions) liveCRDs(ctx context.Context, l *lint.Linter, newCRDs []upgrade.CRD) ([]upgrade.CRD, error) {
 	c, err := o.Cluster.connect()
 	if err != nil {
 		return nil, err
 	}
-	var out []crdDoc
+	var out []upgrade.CRD
 	for _, n := range newCRDs {
-		var u *unstructured.Unstructured
-		err := c.Visit(ctx, []string{"customresourcedefinitions.apiextensions.k8s.io/" + n.def.Name()}, func(page []*unstructured.Unstructured) error {
-			u = page[0]
-			return nil
-		})
-		if apierrors.IsNotFound(err) {
-			continue
-		}
+		f, err := c.CRD(ctx, n.Def.Name())
 		if err != nil {
 			return nil, clusterError(err)
 		}
-		f, _, err := c.File(u)
-		if err != nil {
-			return nil, err
-		}
-		for _, fd := range crd.FindCRDs(f) {
-			if fd.Def != nil && fd.Def.V1 != nil {
-				out = append(out, crdDoc{fd.Doc, fd.Def})
-			}
+		if f != nil {
+			crds, _, _ := upgrade.CRDs(f, l)
+			out = append(out, crds...)
 		}
 	}
 	return out, nil
 }
 
-// replayFiles replays the custom resources of the object files, each
-// with the pair whose OLD defines its kind.
-func (o *UpgradeOptions) replayFiles(ctx context.Context, pairs []*pair, res *report.Result) error {
+// replayFiles replays the custom resources of the object files.
+func (o *UpgradeOptions) replayFiles(ctx context.Context, pairs *upgrade.Pairs, res *report.Result) error {
 	in, err := input.Open(o.objects, o.In, o.exclude())
 	if err != nil {
 		return inputError(err)
 	}
-	byGK := pairsByKind(pairs)
 	results := make([]fileResult, len(in.Files))
 	err = input.Parallel(ctx, len(in.Files), func(i int) error {
 		r := &results[i]
@@ -462,21 +294,8 @@ func (o *UpgradeOptions) replayFiles(ctx context.Context, pairs []*pair, res *re
 		if err != nil {
 			return err
 		}
-		r.sum.Documents = f.Count
-		for j := 0; j < f.Skipped; j++ {
-			r.sum.Skip(lint.SkipNotObject)
-		}
-		fs := append([]report.Finding{}, f.Findings...)
-		for _, d := range f.Documents {
-			more, ok := replayDoc(d, byGK, false, nil)
-			if ok {
-				r.sum.CustomResources++
-			} else {
-				r.sum.Skip("not a custom resource")
-			}
-			fs = append(fs, more...)
-		}
-		r.findings = o.review(f.Path, scan(f.Path, data), fs)
+		fs, sum := pairs.File(f)
+		r.findings, r.sum = o.review(f.Path, scan(f.Path, data), fs), sum
 		return nil
 	})
 	if err != nil {
@@ -488,68 +307,24 @@ func (o *UpgradeOptions) replayFiles(ctx context.Context, pairs []*pair, res *re
 	return nil
 }
 
-func pairsByKind(pairs []*pair) map[schema.GroupKind]*pair {
-	m := map[schema.GroupKind]*pair{}
-	for _, p := range pairs {
-		c := p.old.def.V1
-		m[schema.GroupKind{Group: c.Spec.Group, Kind: c.Spec.Names.Kind}] = p
-	}
-	return m
-}
-
-// replayDoc replays one document; ok is false for a document that is not
-// a custom resource (skipped).
-func replayDoc(d *source.Document, byGK map[schema.GroupKind]*pair, stored bool, writtenIn []string) ([]report.Finding, bool) {
-	if !crd.IsCustomResource(d) {
-		return nil, false
-	}
-	gk := crd.GVK(d).GroupKind()
-	p := byGK[gk]
-	if p == nil {
-		return []report.Finding{lint.At(d, upgrade.RuleObjectNotReplayed, report.Warning, "kind",
-			fmt.Sprintf("no CRD of OLD defines kind %s: the object is not replayed", gk))}, true
-	}
-	obj, ok := d.TakeValue()
-	if !ok {
-		if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
-			return []report.Finding{lint.At(d, upgrade.RuleObjectNotReplayed, report.Warning, "", "the object does not decode: "+err.Error())}, true
-		}
-	}
-	r := p.replayer.Replay(upgrade.Object{Value: obj, Stored: stored, WrittenIn: writtenIn})
-	out := make([]report.Finding, 0, len(r.Outcomes))
-	for _, oc := range r.Outcomes {
-		out = append(out, lint.At(d, oc.Rule, oc.Severity, oc.Field, oc.Message))
-	}
-	return out, true
-}
-
 // replayLive replays every stored object of each pair's CRD, a page at a
-// time: read in OLD's storage version when OLD serves it (what storage
-// holds, converted by the server itself), in every namespace unless -n
-// says one.
-func (o *UpgradeOptions) replayLive(ctx context.Context, pairs []*pair, res *report.Result) error {
+// time, in every namespace unless -n says one.
+func (o *UpgradeOptions) replayLive(ctx context.Context, pairs *upgrade.Pairs, res *report.Result) error {
 	c, err := o.Cluster.connect()
 	if err != nil {
 		return err
 	}
-	byGK := pairsByKind(pairs)
-	for _, p := range pairs {
-		ref := liveRef(p.old.def)
+	for _, p := range pairs.List {
 		var mu sync.Mutex
-		err := c.Visit(ctx, []string{ref}, func(page []*unstructured.Unstructured) error {
+		err := c.Visit(ctx, []string{cluster.StorageRef(p.Old.Def.V1)}, func(page []*unstructured.Unstructured) error {
 			files, _, err := c.Files(page)
 			if err != nil {
 				return err
 			}
 			results := make([]fileResult, len(files))
 			input.Parallel(ctx, len(files), func(i int) error {
-				var fs []report.Finding
-				written := writtenIn(page[i])
-				for _, d := range files[i].Documents {
-					f, _ := replayDoc(d, byGK, true, written)
-					fs = append(fs, f...)
-				}
-				results[i] = fileResult{findings: o.review(files[i].Path, nil, fs), sum: report.Summary{Documents: files[i].Count, CustomResources: len(files[i].Documents)}}
+				fs, sum := pairs.Stored(files[i], cluster.WrittenIn(page[i]))
+				results[i] = fileResult{findings: o.review(files[i].Path, nil, fs), sum: sum}
 				return nil
 			})
 			mu.Lock()
@@ -560,47 +335,11 @@ func (o *UpgradeOptions) replayLive(ctx context.Context, pairs []*pair, res *rep
 			return ctx.Err()
 		})
 		if err != nil {
-			var ce *cluster.Error
-			if errors.As(err, &ce) {
-				return &UsageError{ce}
-			}
-			return err
+			return clusterError(err)
 		}
 	}
 	res.Summary.Live = true
 	return nil
-}
-
-// writtenIn are the versions of its own group an object's managers
-// wrote it in (managedFields), sorted: the versions its clients use.
-func writtenIn(u *unstructured.Unstructured) []string {
-	group := u.GroupVersionKind().Group
-	var out []string
-	for _, m := range u.GetManagedFields() {
-		gv, err := schema.ParseGroupVersion(m.APIVersion)
-		if err == nil && gv.Group == group && !slices.Contains(out, gv.Version) {
-			out = append(out, gv.Version)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// liveRef is the resource reference that lists a CRD's objects in its
-// storage version (RESOURCE.VERSION.GROUP), or its preferred served one
-// when the storage version is not served.
-func liveRef(def *crd.Definition) string {
-	c := def.V1
-	version := ""
-	for _, v := range c.Spec.Versions {
-		if v.Storage && v.Served {
-			version = v.Name
-		}
-	}
-	if version == "" {
-		return c.Spec.Names.Plural + "." + c.Spec.Group
-	}
-	return c.Spec.Names.Plural + "." + version + "." + c.Spec.Group
 }
 
 // parseRulesIn reads --disable's values against a catalogue.

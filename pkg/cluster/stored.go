@@ -1,0 +1,66 @@
+package cluster
+
+import (
+	"context"
+	"slices"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// CRD reads the CustomResourceDefinition named name as a file, or nil
+// when the cluster has none: for comparing a local revision with the
+// installed one, where a CRD the cluster lacks is a finding, not an error.
+func (c *Client) CRD(ctx context.Context, name string) (*source.File, error) {
+	var u *unstructured.Unstructured
+	err := c.Visit(ctx, []string{"customresourcedefinitions.apiextensions.k8s.io/" + name}, func(page []*unstructured.Unstructured) error {
+		u = page[0]
+		return nil
+	})
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	f, _, err := c.File(u)
+	return f, err
+}
+
+// StorageRef is the reference that lists a CRD's objects in its storage
+// version (RESOURCE.VERSION.GROUP): what storage holds, converted by
+// nothing but the server's own decoding. When the storage version is not
+// served, the server would refuse that version, so the reference names
+// none and the server picks its preferred one.
+func StorageRef(c *apiextensionsv1.CustomResourceDefinition) string {
+	version := ""
+	for _, v := range c.Spec.Versions {
+		if v.Storage && v.Served {
+			version = v.Name
+		}
+	}
+	if version == "" {
+		return c.Spec.Names.Plural + "." + c.Spec.Group
+	}
+	return c.Spec.Names.Plural + "." + version + "." + c.Spec.Group
+}
+
+// WrittenIn are the versions of its own group an object's managers wrote
+// it in (managedFields), sorted: the versions its clients use, which a
+// rendered object no longer shows (Render omits managed fields).
+func WrittenIn(u *unstructured.Unstructured) []string {
+	group := u.GroupVersionKind().Group
+	var out []string
+	for _, m := range u.GetManagedFields() {
+		gv, err := schema.ParseGroupVersion(m.APIVersion)
+		if err == nil && gv.Group == group && !slices.Contains(out, gv.Version) {
+			out = append(out, gv.Version)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

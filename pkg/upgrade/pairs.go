@@ -1,0 +1,218 @@
+package upgrade
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// CRD is one CRD of OLD or NEW: its document, where its findings are
+// positioned, and its decoding.
+type CRD struct {
+	Doc *source.Document
+	Def *crd.Definition
+}
+
+// CRDs takes the CRDs of one file of OLD or NEW, counted in a Summary of
+// one file. A CRD that does not decode has nothing to compare: it is
+// reported as check reports it and left out. Documents that are not CRDs
+// are counted as skipped.
+func CRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.Summary) {
+	sum := report.Summary{Files: 1, Documents: f.Count}
+	fs := append([]report.Finding{}, f.Findings...)
+	for i := 0; i < f.Skipped; i++ {
+		sum.Skip(lint.SkipNotObject)
+	}
+	var out []CRD
+	for _, fd := range crd.FindCRDs(f) {
+		sum.CRDs++
+		if fd.Def == nil || fd.Def.V1 == nil {
+			fs = append(fs, l.CRD(fd.Doc, fd.Def)...)
+			continue
+		}
+		out = append(out, CRD{fd.Doc, fd.Def})
+	}
+	for _, d := range f.Documents {
+		if !crd.IsCRD(d) {
+			sum.Skip("not a CRD")
+		}
+	}
+	return out, fs, sum
+}
+
+// JudgeOptions are what Judge needs beyond the CRDs.
+type JudgeOptions struct {
+	// OldName names where OLD comes from in the finding about a CRD of
+	// NEW that OLD lacks: "the cluster" with --live; "OLD" when empty.
+	OldName string
+	// StoredVersions replaces the status.storedVersions of every CRD of
+	// OLD, when OLD's file cannot say.
+	StoredVersions []string
+}
+
+// Pair is a CRD of NEW with its OLD, judged.
+type Pair struct {
+	Old, New CRD
+	verdict  *crd.CRDVerdict
+	replayer *Replayer
+	// refused are the comparison rules the server's verdict reports
+	// (ServerRule): their changes are left out, so that each refusal is
+	// reported once.
+	refused map[string]bool
+}
+
+// Pairs are the upgrade of a set of CRDs: NEW's CRDs, in NEW's order, each
+// with its OLD, and the replay of the objects that exist today through
+// them. Objects of different files may be replayed concurrently.
+type Pairs struct {
+	List   []*Pair
+	byKind map[schema.GroupKind]*Pair
+}
+
+// Judge pairs OLD's CRDs with NEW's by name, reports the CRDs of one side
+// only, and asks the server about each pair's update: its findings, in
+// NEW, with the rule ID of the comparison for the refusals the comparison
+// knows too. It prepares the replay.
+func Judge(l *lint.Linter, oldCRDs, newCRDs []CRD, opts JudgeOptions) (*Pairs, []report.Finding) {
+	if opts.OldName == "" {
+		opts.OldName = "OLD"
+	}
+	byName := map[string]CRD{}
+	for _, c := range oldCRDs {
+		byName[c.Def.Name()] = c
+	}
+	ps := &Pairs{byKind: map[schema.GroupKind]*Pair{}}
+	var out []report.Finding
+	paired := map[string]bool{}
+	for _, n := range newCRDs {
+		name := n.Def.Name()
+		oc, ok := byName[name]
+		if !ok {
+			out = append(out, lint.At(n.Doc, RuleCRDUnpaired, report.Warning, "metadata.name",
+				opts.OldName+" has no CRD "+name+": applying NEW installs it, there is nothing to upgrade"))
+			continue
+		}
+		paired[name] = true
+		ps.List = append(ps.List, &Pair{Old: oc, New: n})
+	}
+	for _, c := range oldCRDs {
+		if !paired[c.Def.Name()] {
+			out = append(out, lint.At(c.Doc, RuleCRDUnpaired, report.Warning, "metadata.name",
+				"NEW has no CRD "+c.Def.Name()+": applying NEW leaves it as it is (deleting it would delete all its objects)"))
+		}
+	}
+	for _, p := range ps.List {
+		out = append(out, p.judge(l, opts.StoredVersions)...)
+		c := p.Old.Def.V1
+		ps.byKind[schema.GroupKind{Group: c.Spec.Group, Kind: c.Spec.Names.Kind}] = p
+	}
+	return ps, out
+}
+
+// judge asks the server about the update and prepares the replay.
+func (p *Pair) judge(l *lint.Linter, storedVersions []string) []report.Finding {
+	if len(storedVersions) > 0 {
+		p.Old.Def.V1.Status.StoredVersions = storedVersions
+	}
+	p.verdict = crd.ValidateUpdate(p.Old.Def, p.New.Def)
+	p.refused = map[string]bool{}
+	var out []report.Finding
+	for _, f := range l.CRDUpdate(p.New.Doc, p.New.Def, p.verdict) {
+		if r := ServerRule(f.Field, f.Message); r != "" && f.Severity == report.Error {
+			f.Rule = r
+			p.refused[r] = true
+		}
+		out = append(out, f)
+	}
+	p.replayer = NewReplayer(p.Old.Def.V1, p.New.Def.V1, Options{StoredVersions: storedVersions})
+	return out
+}
+
+// File replays the custom resources of a file of objects that exist
+// today, each with the pair whose OLD defines its kind; documents that
+// are not custom resources are counted as skipped.
+func (ps *Pairs) File(f *source.File) ([]report.Finding, report.Summary) {
+	sum := report.Summary{Documents: f.Count}
+	for i := 0; i < f.Skipped; i++ {
+		sum.Skip(lint.SkipNotObject)
+	}
+	fs := append([]report.Finding{}, f.Findings...)
+	for _, d := range f.Documents {
+		more, ok := ps.replay(d, false, nil)
+		if ok {
+			sum.CustomResources++
+		} else {
+			sum.Skip("not a custom resource")
+		}
+		fs = append(fs, more...)
+	}
+	return fs, sum
+}
+
+// Stored replays an object read from storage (a cluster), which its
+// clients wrote in the versions writtenIn.
+func (ps *Pairs) Stored(f *source.File, writtenIn []string) ([]report.Finding, report.Summary) {
+	var fs []report.Finding
+	for _, d := range f.Documents {
+		more, _ := ps.replay(d, true, writtenIn)
+		fs = append(fs, more...)
+	}
+	return fs, report.Summary{Documents: f.Count, CustomResources: len(f.Documents)}
+}
+
+// replay replays one document; ok is false for a document that is not a
+// custom resource.
+func (ps *Pairs) replay(d *source.Document, stored bool, writtenIn []string) ([]report.Finding, bool) {
+	if !crd.IsCustomResource(d) {
+		return nil, false
+	}
+	gk := crd.GVK(d).GroupKind()
+	p := ps.byKind[gk]
+	if p == nil {
+		return []report.Finding{lint.At(d, RuleObjectNotReplayed, report.Warning, "kind",
+			fmt.Sprintf("no CRD of OLD defines kind %s: the object is not replayed", gk))}, true
+	}
+	obj, ok := d.TakeValue()
+	if !ok {
+		if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
+			return []report.Finding{lint.At(d, RuleObjectNotReplayed, report.Warning, "", "the object does not decode: "+err.Error())}, true
+		}
+	}
+	r := p.replayer.Replay(Object{Value: obj, Stored: stored, WrittenIn: writtenIn})
+	out := make([]report.Finding, 0, len(r.Outcomes))
+	for _, oc := range r.Outcomes {
+		out = append(out, lint.At(d, oc.Rule, oc.Severity, oc.Field, oc.Message))
+	}
+	return out, true
+}
+
+// Report is what the replay leaves to say, once every object is
+// replayed: the comparison's changes with the CEL changes judged on the
+// objects, positioned in NEW (or OLD for what was removed), and each
+// CRD's summary.
+func (ps *Pairs) Report() ([]report.Finding, []report.UpgradeSummary) {
+	var fs []report.Finding
+	var sums []report.UpgradeSummary
+	for _, p := range ps.List {
+		for _, c := range p.replayer.Changes() {
+			if p.refused[c.Rule] {
+				continue
+			}
+			d := p.New.Doc
+			if c.InOld {
+				d = p.Old.Doc
+			}
+			fs = append(fs, lint.At(d, c.Rule, c.Severity, c.Path, c.Message))
+		}
+		s := p.replayer.Summary()
+		s.UpdateRefused = p.verdict.Rejected(false)
+		sums = append(sums, s)
+	}
+	return fs, sums
+}

@@ -1,0 +1,265 @@
+package upgrade
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// crdYAML is a CRD of kind in example.org serving versions, the last of
+// them the storage version.
+func crdYAML(kind string, versions ...string) string {
+	plural := strings.ToLower(kind) + "s"
+	var b strings.Builder
+	fmt.Fprintf(&b, `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: %[1]s.example.org
+spec:
+  group: example.org
+  scope: Namespaced
+  names: {plural: %[1]s, singular: %[2]s, kind: %[3]s, listKind: %[3]sList}
+  versions:
+`, plural, strings.ToLower(kind), kind)
+	for i, v := range versions {
+		fmt.Fprintf(&b, `  - name: %s
+    served: true
+    storage: %t
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: string}
+`, v, i == len(versions)-1)
+	}
+	return b.String()
+}
+
+// readCRDs takes the CRDs of a stream, failing the test on any finding.
+func readCRDs(t *testing.T, path string, docs ...string) []CRD {
+	t.Helper()
+	crds, fs, _ := CRDs(source.Parse(path, []byte(strings.Join(docs, "---\n"))), lint.New(lint.Options{}))
+	if len(fs) > 0 {
+		t.Fatalf("%s: %v", path, fs)
+	}
+	return crds
+}
+
+func TestCRDs(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		docs      []string
+		wantCRDs  []string // names of the CRDs taken
+		wantSum   report.Summary
+		wantRules []string
+	}{
+		{
+			name:     "one CRD",
+			docs:     []string{crdYAML("Widget", "v1")},
+			wantCRDs: []string{"widgets.example.org"},
+			wantSum:  report.Summary{Files: 1, Documents: 1, CRDs: 1},
+		},
+		{
+			name:     "CRDs in order, other objects skipped",
+			docs:     []string{crdYAML("Widget", "v1"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", crdYAML("Gadget", "v1")},
+			wantCRDs: []string{"widgets.example.org", "gadgets.example.org"},
+			wantSum:  report.Summary{Files: 1, Documents: 3, CRDs: 2, Skipped: 1, SkippedBy: map[string]int{"not a CRD": 1}},
+		},
+		{
+			name:    "a mapping without apiVersion and kind",
+			docs:    []string{"name: values\n"},
+			wantSum: report.Summary{Files: 1, Documents: 1, Skipped: 1, SkippedBy: map[string]int{lint.SkipNotObject: 1}},
+		},
+		{
+			name:      "a scalar is reported",
+			docs:      []string{"just text\n"},
+			wantSum:   report.Summary{Files: 1, Documents: 1},
+			wantRules: []string{"document-not-object"},
+		},
+		{
+			name:      "a CRD that does not decode is reported and left out",
+			docs:      []string{strings.Replace(crdYAML("Widget", "v1"), "  versions:\n", "  versions: {}\n  x:\n", 1)},
+			wantSum:   report.Summary{Files: 1, Documents: 1, CRDs: 1},
+			wantRules: []string{"crd-decode"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := source.Parse("crds.yaml", []byte(strings.Join(tt.docs, "---\n")))
+			crds, fs, sum := CRDs(f, lint.New(lint.Options{}))
+			var names []string
+			for _, c := range crds {
+				names = append(names, c.Def.Name())
+			}
+			if !slices.Equal(names, tt.wantCRDs) {
+				t.Errorf("CRDs %q, want %q", names, tt.wantCRDs)
+			}
+			if sum.Files != tt.wantSum.Files || sum.Documents != tt.wantSum.Documents || sum.CRDs != tt.wantSum.CRDs ||
+				sum.Skipped != tt.wantSum.Skipped || !maps.Equal(sum.SkippedBy, tt.wantSum.SkippedBy) {
+				t.Errorf("summary %+v, want %+v", sum, tt.wantSum)
+			}
+			var rules []string
+			for _, f := range fs {
+				rules = append(rules, f.Rule)
+			}
+			if !slices.Equal(rules, tt.wantRules) {
+				t.Errorf("rules %q, want %q (%v)", rules, tt.wantRules, fs)
+			}
+		})
+	}
+}
+
+func TestJudgePairs(t *testing.T) {
+	widget, gadget, gizmo := crdYAML("Widget", "v1"), crdYAML("Gadget", "v1"), crdYAML("Gizmo", "v1")
+	for _, tt := range []struct {
+		name      string
+		old, new  []string
+		oldName   string
+		wantPairs []string
+		want      []string // FILE: MESSAGE of the findings
+	}{
+		{
+			name:      "paired by name in NEW's order",
+			old:       []string{widget, gadget},
+			new:       []string{gadget, widget},
+			wantPairs: []string{"gadgets.example.org", "widgets.example.org"},
+		},
+		{
+			name:      "NEW only",
+			old:       []string{widget},
+			new:       []string{widget, gadget},
+			wantPairs: []string{"widgets.example.org"},
+			want:      []string{"new.yaml: OLD has no CRD gadgets.example.org: applying NEW installs it, there is nothing to upgrade"},
+		},
+		{
+			name:      "NEW only, OLD from the cluster",
+			old:       []string{widget},
+			new:       []string{gadget, widget},
+			oldName:   "the cluster",
+			wantPairs: []string{"widgets.example.org"},
+			want:      []string{"new.yaml: the cluster has no CRD gadgets.example.org: applying NEW installs it, there is nothing to upgrade"},
+		},
+		{
+			name:      "OLD only",
+			old:       []string{gizmo, widget},
+			new:       []string{widget},
+			wantPairs: []string{"widgets.example.org"},
+			want:      []string{"old.yaml: NEW has no CRD gizmos.example.org: applying NEW leaves it as it is (deleting it would delete all its objects)"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ps, fs := Judge(lint.New(lint.Options{}), readCRDs(t, "old.yaml", tt.old...), readCRDs(t, "new.yaml", tt.new...), JudgeOptions{OldName: tt.oldName})
+			var pairs []string
+			for _, p := range ps.List {
+				if p.Old.Def.Name() != p.New.Def.Name() {
+					t.Errorf("OLD %s paired with NEW %s", p.Old.Def.Name(), p.New.Def.Name())
+				}
+				pairs = append(pairs, p.New.Def.Name())
+			}
+			if !slices.Equal(pairs, tt.wantPairs) {
+				t.Errorf("pairs %q, want %q", pairs, tt.wantPairs)
+			}
+			var got []string
+			for _, f := range fs {
+				if f.Rule != RuleCRDUnpaired || f.Severity != report.Warning || f.Field != "metadata.name" || f.Line == 0 {
+					t.Errorf("unexpected finding %+v", f)
+				}
+				got = append(got, f.File+": "+f.Message)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("findings\n%q\nwant\n%q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestJudgeStoredVersions: --stored-versions decides whether removing a
+// version is the server's refusal, reported once under the comparison's
+// rule, and the summary says the update is refused.
+func TestJudgeStoredVersions(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		stored      []string
+		wantRules   []string // of Judge's findings, then of Report's
+		wantRefused bool
+	}{
+		{"storage version only", nil, []string{RuleVersionRemoved}, false},
+		{"removed version stored", []string{"v1beta1", "v1"}, []string{RuleStoredVersionRemoved}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			old := readCRDs(t, "old.yaml", crdYAML("Widget", "v1beta1", "v1"))
+			new := readCRDs(t, "new.yaml", crdYAML("Widget", "v1"))
+			ps, fs := Judge(lint.New(lint.Options{}), old, new, JudgeOptions{StoredVersions: tt.stored})
+			changes, sums := ps.Report()
+			var rules []string
+			for _, f := range append(fs, changes...) {
+				rules = append(rules, f.Rule)
+			}
+			if !slices.Equal(rules, tt.wantRules) {
+				t.Errorf("rules %q, want %q", rules, tt.wantRules)
+			}
+			if len(sums) != 1 || sums[0].CRD != "widgets.example.org" || sums[0].UpdateRefused != tt.wantRefused {
+				t.Errorf("summaries %+v, want one of widgets.example.org with UpdateRefused %t", sums, tt.wantRefused)
+			}
+		})
+	}
+}
+
+func TestPairsReplay(t *testing.T) {
+	ps, _ := Judge(lint.New(lint.Options{}), readCRDs(t, "old.yaml", crdYAML("Widget", "v1")), readCRDs(t, "new.yaml", crdYAML("Widget", "v1")), JudgeOptions{})
+	objects := strings.Join([]string{
+		"apiVersion: example.org/v1\nkind: Widget\nmetadata: {name: w, namespace: ns}\nspec: {size: small}\n",
+		"apiVersion: example.org/v1\nkind: Gadget\nmetadata: {name: g, namespace: ns}\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+		"name: values\n",
+	}, "---\n")
+	for _, tt := range []struct {
+		name     string
+		replay   func(*source.File) ([]report.Finding, report.Summary)
+		wantSum  report.Summary
+		wantMsgs []string
+	}{
+		{
+			name:   "files",
+			replay: ps.File,
+			wantSum: report.Summary{Documents: 4, CustomResources: 2, Skipped: 2,
+				SkippedBy: map[string]int{"not a custom resource": 1, lint.SkipNotObject: 1}},
+			wantMsgs: []string{"no CRD of OLD defines kind Gadget.example.org: the object is not replayed"},
+		},
+		{
+			name:     "stored",
+			replay:   func(f *source.File) ([]report.Finding, report.Summary) { return ps.Stored(f, []string{"v1"}) },
+			wantSum:  report.Summary{Documents: 4, CustomResources: 3},
+			wantMsgs: []string{"no CRD of OLD defines kind Gadget.example.org: the object is not replayed"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fs, sum := tt.replay(source.Parse("objects.yaml", []byte(objects)))
+			if sum.Documents != tt.wantSum.Documents || sum.CustomResources != tt.wantSum.CustomResources ||
+				sum.Skipped != tt.wantSum.Skipped || !maps.Equal(sum.SkippedBy, tt.wantSum.SkippedBy) {
+				t.Errorf("summary %+v, want %+v", sum, tt.wantSum)
+			}
+			var msgs []string
+			for _, f := range fs {
+				if f.Rule != RuleObjectNotReplayed || f.File != "objects.yaml" || f.Line == 0 {
+					t.Errorf("unexpected finding %+v", f)
+				}
+				msgs = append(msgs, f.Message)
+			}
+			if !slices.Equal(msgs, tt.wantMsgs) {
+				t.Errorf("messages %q, want %q", msgs, tt.wantMsgs)
+			}
+		})
+	}
+	if _, sums := ps.Report(); len(sums) != 1 || sums[0].Objects != 2 {
+		t.Errorf("summaries %+v, want the Widget replayed twice", sums)
+	}
+}
