@@ -208,8 +208,8 @@ var ruleProse = map[string]struct{ why, fix, noExample string }{
 		fix: "Change the value to what the message asks for; the CRD's schema at the reported field path says what is allowed.",
 	},
 	RuleCRServerPanic: {
-		why: "The server recovers from the panic and fails the request with 500 Internal Server Error: the object cannot be created, and the error does not say why.",
-		fix: "This is a bug in the Kubernetes version crdlint embeds; please report it with the object. Until then, change the object until the finding goes away (the other findings point at what is unusual about it).",
+		why:       "The server recovers from the panic and fails the request with 500 Internal Server Error: the object cannot be created, and the error does not say why.",
+		fix:       "This is a bug in the Kubernetes version crdlint embeds; please report it with the object. Until then, change the object until the finding goes away (the other findings point at what is unusual about it).",
 		noExample: "No example: no known custom resource makes the server panic; the rule guards against one.",
 	},
 	RuleCRServerWarning: {
@@ -217,8 +217,8 @@ var ruleProse = map[string]struct{ why, fix, noExample string }{
 		fix: "Do what the warning says; for finalizers, qualify the name with a domain you own (`example.com/cleanup`).",
 	},
 	RuleCRTypeMeta: {
-		why: "The server checks that an object's `apiVersion` and `kind` are those of the CRD version the request was routed to.",
-		fix: "Set `apiVersion` to `<group>/<version>` and `kind` to `spec.names.kind` of the CRD.",
+		why:       "The server checks that an object's `apiVersion` and `kind` are those of the CRD version the request was routed to.",
+		fix:       "Set `apiVersion` to `<group>/<version>` and `kind` to `spec.names.kind` of the CRD.",
 		noExample: "No example: crdlint finds a custom resource's CRD by the resource's own apiVersion and kind, so they always match; the rule is kept for the server's check.",
 	},
 	RuleCRVersion: {
@@ -278,8 +278,8 @@ var ruleProse = map[string]struct{ why, fix, noExample string }{
 		fix: "Use a domain you own (`example.com`, `widgets.example.com`), and rename the CRD to `<plural>.<group>`.",
 	},
 	RuleCRDInvalid: {
-		why: "The server rejects the CRD. crdlint gives the server's errors specific rule IDs; this one is the fallback for an error no other rule covers, which should not happen.",
-		fix: "Follow the server's message. Please report the finding, so that it gets a rule of its own.",
+		why:       "The server rejects the CRD. crdlint gives the server's errors specific rule IDs; this one is the fallback for an error no other rule covers, which should not happen.",
+		fix:       "Follow the server's message. Please report the finding, so that it gets a rule of its own.",
 		noExample: "No example: no known CRD reaches this rule, and the differential tests against the server fail when one does.",
 	},
 	RuleCRDListSetObjects: {
@@ -371,23 +371,23 @@ var ruleProse = map[string]struct{ why, fix, noExample string }{
 		fix: "Correct the spelling or indentation, or move the field to where the schema has it. If the field should be kept, add it to the CRD's schema.",
 	},
 	RuleUpdateCEL: {
-		why: "Transition rules (`x-kubernetes-validations` that use `oldSelf`) judge an update by comparing the new value with the old. The server rejects an update that breaks one, so the change cannot be applied to an existing object.",
-		fix: "Keep the value the rule protects, or replace the object (delete and create) if the change is intended.",
+		why:       "Transition rules (`x-kubernetes-validations` that use `oldSelf`) judge an update by comparing the new value with the old. The server rejects an update that breaks one, so the change cannot be applied to an existing object.",
+		fix:       "Keep the value the rule protects, or replace the object (delete and create) if the change is intended.",
 		noExample: immutableOnly,
 	},
 	RuleUpdateImmutable: {
-		why: "The field is marked immutable (or add-only, remove-only) by the Immutable Fields markers. Real servers do not enforce the markers (see `crd-mutability-unenforced`), so the update would be accepted and the intended rule broken.",
-		fix: "Keep the value, or translate the markers to CEL with `kubectl crdlint immutable --to-cel` so that servers enforce them.",
+		why:       "The field is marked immutable (or add-only, remove-only) by the Immutable Fields markers. Real servers do not enforce the markers (see `crd-mutability-unenforced`), so the update would be accepted and the intended rule broken.",
+		fix:       "Keep the value, or translate the markers to CEL with `kubectl crdlint immutable --to-cel` so that servers enforce them.",
 		noExample: immutableOnly,
 	},
 	RuleUpdateInvalid: {
-		why: "The server validates an update like a create, except that it ratchets: values that did not change may keep breaking rules the old object already broke. What is left is a problem the update introduces.",
-		fix: "Follow the message; the update's changed fields are the cause.",
+		why:       "The server validates an update like a create, except that it ratchets: values that did not change may keep breaking rules the old object already broke. What is left is a problem the update introduces.",
+		fix:       "Follow the message; the update's changed fields are the cause.",
 		noExample: immutableOnly,
 	},
 	RuleUpdateUnpaired: {
-		why: "`kubectl crdlint immutable` pairs objects of OLD and NEW by kind, namespace and name; an object found on one side only is a create or a delete, which transition rules do not judge.",
-		fix: "Check that the object was not renamed or moved to another namespace by mistake; otherwise nothing to do.",
+		why:       "`kubectl crdlint immutable` pairs objects of OLD and NEW by kind, namespace and name; an object found on one side only is a create or a delete, which transition rules do not judge.",
+		fix:       "Check that the object was not renamed or moved to another namespace by mistake; otherwise nothing to do.",
 		noExample: immutableOnly,
 	},
 	source.RuleAliasBudget: {
@@ -395,8 +395,8 @@ var ruleProse = map[string]struct{ why, fix, noExample string }{
 		fix: "Write the repeated values out, or anchor less: an alias of a large value that itself holds aliases is usually a generator's mistake. If the document is not meant to be applied, keep it out of the inputs (`--exclude`, `exclude:` in .crdlint.yaml).",
 	},
 	source.RuleDocumentSize: {
-		why: "The API server refuses request bodies over 3 MiB, so a document this large is no manifest that can be applied; crdlint bounds what it reads so that a huge or endless input (a log, a dump, `/dev/zero`) costs one finding rather than all the memory of the machine. The rest of the file is still read.",
-		fix: "Keep generated data, archives and dumps out of the inputs (`--exclude`, `exclude:` in .crdlint.yaml), or split a real manifest into several objects.",
+		why:       "The API server refuses request bodies over 3 MiB, so a document this large is no manifest that can be applied; crdlint bounds what it reads so that a huge or endless input (a log, a dump, `/dev/zero`) costs one finding rather than all the memory of the machine. The rest of the file is still read.",
+		fix:       "Keep generated data, archives and dumps out of the inputs (`--exclude`, `exclude:` in .crdlint.yaml), or split a real manifest into several objects.",
 		noExample: "No example: the rule needs a document over 64 MiB, too large for a fixture; pkg/source's tests read one from a generated stream.",
 	},
 	source.RuleYAML11Key: {
