@@ -44,7 +44,7 @@ fuzz-ci: ## Run every fuzz target for 10s (what CI runs)
 
 golden: ## Rewrite golden files from the current output
 	go test ./pkg/report -update
-	go test ./pkg/lint -run TestRulesDoc -update-rules
+	go test ./pkg/catalogue -run TestRulesDoc -update-rules
 	go test ./pkg/lint -run TestGoldenOutputs -update-golden
 	go test ./pkg/upgrade -update
 

@@ -2,14 +2,14 @@
 // `kubectl crdlint explain RULE` prints exactly the page the repository
 // shows, from the binary, offline.
 //
-// The pages are generated from the rule catalogue (pkg/lint/rules.go) and
-// the rule fixtures (pkg/lint/testdata/rules/) by
+// The pages are generated from the rule catalogue (pkg/catalogue) and the
+// rules' fixtures by
 //
-//	go test ./pkg/lint -run TestRulesDoc -update-rules
+//	go test ./pkg/catalogue -run TestRulesDoc -update-rules
 //
 // and that test fails when a page is out of date. This package only embeds
-// them: which rules exist, their severities and their prose are the lint
-// package's; printing is the command's.
+// them: which rules exist, their severities and their prose are the
+// catalogue's; printing is the command's.
 //
 // Example:
 //

@@ -20,7 +20,10 @@ const RuleInvalid = "config-invalid"
 
 // Rules is what this package adds to the rule catalogue.
 var Rules = []report.Rule{
-	{ID: RuleInvalid, Severity: report.Error, Doc: "The .crdlint.yaml configuration has an unknown key, a value of the wrong type or an invalid value; the run ignores that entry and uses the rest."},
+	{ID: RuleInvalid, Severity: report.Error, Doc: "The .crdlint.yaml configuration has an unknown key, a value of the wrong type or an invalid value; the run ignores that entry and uses the rest.",
+		Why: "crdlint reads .crdlint.yaml strictly, so that a typo does not silently do nothing: a misspelt key (`rule:` for `rules:`), a rule ID that does not exist, or a value of the wrong type would otherwise leave the run checking something else than the file says. The entry is ignored and the rest of the file applies, and the finding fails the run.",
+		Fix: "Correct the entry at the reported line: the message names the key and what it accepts. `kubectl crdlint config view` prints the settings a run resolves, and `kubectl crdlint check --list-rules` the rule IDs.",
+	},
 }
 
 // Level is what the configuration asks of a rule.

@@ -12,16 +12,17 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/**/*.golden from the current output")
 
-// catalogue is the real rule catalogue with what this branch adds to it
-// (until the lead merges them into lint.Rules), without duplicates.
+// catalogue is pkg/catalogue's join of every rule, built here because
+// that package imports this one.
 func catalogue() []report.Rule {
 	var out []report.Rule
 	seen := map[string]bool{}
-	for _, rs := range [][]report.Rule{lint.Rules, Rules, suppress.Rules} {
+	for _, rs := range [][]report.Rule{lint.Rules, Rules, suppress.Rules, upgrade.Rules, upgrade.ReplayRules} {
 		for _, r := range rs {
 			if !seen[r.ID] {
 				seen[r.ID] = true

@@ -119,24 +119,33 @@ var Rules = withProse([]report.Rule{
 	{ID: RuleCRDUnrecognizedFormat, Severity: report.Warning, Doc: "A schema uses a format the server does not recognize, so the format is not validated (server warning)."},
 	{ID: RuleCRDVersions, Severity: report.Error, Doc: "spec.versions is invalid (names, duplicates, exactly one storage version, schema required, deprecationWarning); the server rejects the CRD."},
 	{ID: source.RuleNotAnObject, Severity: report.Error, Doc: "A YAML document is a list or a scalar, not an object; kubectl cannot send it."},
+	{ID: source.RuleDocumentSize, Severity: report.Error, Doc: "A document is larger than crdlint reads (64 MiB): it is skipped; the API server refuses request bodies over 3 MiB anyway."},
 	{ID: source.RuleDuplicate, Severity: report.Warning, Doc: "A mapping repeats a key: kubectl sends only the last value, so the first is silently lost. An error with --strict."},
 	{ID: RuleUnknownField, Severity: report.Warning, Doc: "A field is unknown to the schema and would be dropped by the server; rejected under fieldValidation=Strict (--strict)."},
 	{ID: RuleUpdateCEL, Severity: report.Error, Doc: "immutable: an x-kubernetes-validations rule (a transition rule with oldSelf, or any rule on a changed value) refuses the update from OLD to NEW."},
 	{ID: RuleUpdateImmutable, Severity: report.Error, Doc: "immutable: the update breaks an x-kubernetes-mutability or x-kubernetes-key-mutability marker (Immutable Fields design); real servers ignore the markers, see --to-cel."},
 	{ID: RuleUpdateInvalid, Severity: report.Error, Doc: "immutable: the server refuses the update for another reason (schema, metadata, list types), after ratcheting unchanged values."},
 	{ID: RuleUpdateUnpaired, Severity: report.Warning, Doc: "immutable: an object is only in OLD or only in NEW, so there is no update to judge."},
+	{ID: source.RuleAliasBudget, Severity: report.Error, Doc: "A document's YAML aliases would expand beyond the budget crdlint reads (1,000,000 nodes or 16 MiB): the document is refused, as kubectl refuses excessive aliasing."},
 	{ID: source.RuleSyntax, Severity: report.Error, Doc: "The file is not valid YAML (or has an invalid document separator)."},
+	{ID: source.RuleYAML11Key, Severity: report.Warning, Doc: "An unquoted key such as on, off, yes, no, y or n is read by kubectl's YAML 1.1 as a boolean: the object gets a field \"true\" or \"false\" instead."},
 })
 
-// withProse fills each rule's Why and Fix from ruleProse. A rule without
-// prose keeps them empty, which TestRulesCatalogue refuses.
+// withProse fills each rule's Why, Fix and NoExample from ruleProse. A
+// rule without prose keeps them empty, which TestRulesCatalogue refuses.
 func withProse(rules []report.Rule) []report.Rule {
 	for i, r := range rules {
 		p := ruleProse[r.ID]
-		rules[i].Why, rules[i].Fix = p.why, p.fix
+		rules[i].Why, rules[i].Fix, rules[i].NoExample = p.why, p.fix, p.noExample
 	}
 	return rules
 }
+
+// immutableOnly is the update rules' note in place of an example: they
+// judge two revisions, which the immutable command's scripts
+// (cmd/kubectl-crdlint/testdata/script/immutable.txtar) and pkg/immutable's
+// tables test.
+const immutableOnly = "Reported by `kubectl crdlint immutable OLD NEW`, which judges the update of each object from OLD to NEW; see [immutability](../immutability.md) for examples."
 
 // ruleByID indexes Rules.
 var ruleByID = func() map[string]report.Rule {
@@ -150,7 +159,9 @@ var ruleByID = func() map[string]report.Rule {
 // ruleProse is each rule's page beyond its one-line Doc: why it matters
 // and how to fix it, in Markdown. The rule pages (docs/rules/<ID>.md),
 // `kubectl crdlint explain` and SARIF's rule help all come from here.
-var ruleProse = map[string]struct{ why, fix string }{
+// noExample is set for the few rules no fixture under testdata/rules/ can
+// trigger, and says why on the rule's page.
+var ruleProse = map[string]struct{ why, fix, noExample string }{
 	RuleCRCELSkipped: {
 		why: "The server runs a custom resource's CEL rules only when the object passes its schema, metadata and list checks: with those errors it answers one more, saying the rules were not checked. Fixing the other errors can reveal CEL failures that were hidden, so the object is not done once they are fixed.",
 		fix: "Fix the other errors of the object first (they are listed before this one), then check again: the CEL rules then run and report their own failures, if any.",
@@ -197,16 +208,18 @@ var ruleProse = map[string]struct{ why, fix string }{
 		fix: "Change the value to what the message asks for; the CRD's schema at the reported field path says what is allowed.",
 	},
 	RuleCRServerPanic: {
-		why: "The server recovers from the panic and fails the request with 500 Internal Server Error: the object cannot be created, and the error does not say why.",
-		fix: "This is a bug in the Kubernetes version crdlint embeds; please report it with the object. Until then, change the object until the finding goes away (the other findings point at what is unusual about it).",
+		why:       "The server recovers from the panic and fails the request with 500 Internal Server Error: the object cannot be created, and the error does not say why.",
+		fix:       "This is a bug in the Kubernetes version crdlint embeds; please report it with the object. Until then, change the object until the finding goes away (the other findings point at what is unusual about it).",
+		noExample: "No example: no known custom resource makes the server panic; the rule guards against one.",
 	},
 	RuleCRServerWarning: {
 		why: "The server accepts the object but returns a warning, which `kubectl apply` prints and CI logs hide. Warnings announce what a later release may reject (a finalizer that is not domain-qualified, for example).",
 		fix: "Do what the warning says; for finalizers, qualify the name with a domain you own (`example.com/cleanup`).",
 	},
 	RuleCRTypeMeta: {
-		why: "The server checks that an object's `apiVersion` and `kind` are those of the CRD version the request was routed to.",
-		fix: "Set `apiVersion` to `<group>/<version>` and `kind` to `spec.names.kind` of the CRD.",
+		why:       "The server checks that an object's `apiVersion` and `kind` are those of the CRD version the request was routed to.",
+		fix:       "Set `apiVersion` to `<group>/<version>` and `kind` to `spec.names.kind` of the CRD.",
+		noExample: "No example: crdlint finds a custom resource's CRD by the resource's own apiVersion and kind, so they always match; the rule is kept for the server's check.",
 	},
 	RuleCRVersion: {
 		why: "The server serves a custom resource only at the versions of its CRD that have `served: true`. Any other version is answered with 404 Not Found (`kubectl apply`: `no matches for kind`).",
@@ -265,8 +278,9 @@ var ruleProse = map[string]struct{ why, fix string }{
 		fix: "Use a domain you own (`example.com`, `widgets.example.com`), and rename the CRD to `<plural>.<group>`.",
 	},
 	RuleCRDInvalid: {
-		why: "The server rejects the CRD. crdlint gives the server's errors specific rule IDs; this one is the fallback for an error no other rule covers, which should not happen.",
-		fix: "Follow the server's message. Please report the finding, so that it gets a rule of its own.",
+		why:       "The server rejects the CRD. crdlint gives the server's errors specific rule IDs; this one is the fallback for an error no other rule covers, which should not happen.",
+		fix:       "Follow the server's message. Please report the finding, so that it gets a rule of its own.",
+		noExample: "No example: no known CRD reaches this rule, and the differential tests against the server fail when one does.",
 	},
 	RuleCRDListSetObjects: {
 		why: "Server-side apply merges a `set` list by comparing whole items, and CEL cannot address one object of a set; for items of type object or array the server accepts the schema but warns that neither works as expected.",
@@ -357,20 +371,37 @@ var ruleProse = map[string]struct{ why, fix string }{
 		fix: "Correct the spelling or indentation, or move the field to where the schema has it. If the field should be kept, add it to the CRD's schema.",
 	},
 	RuleUpdateCEL: {
-		why: "Transition rules (`x-kubernetes-validations` that use `oldSelf`) judge an update by comparing the new value with the old. The server rejects an update that breaks one, so the change cannot be applied to an existing object.",
-		fix: "Keep the value the rule protects, or replace the object (delete and create) if the change is intended.",
+		why:       "Transition rules (`x-kubernetes-validations` that use `oldSelf`) judge an update by comparing the new value with the old. The server rejects an update that breaks one, so the change cannot be applied to an existing object.",
+		fix:       "Keep the value the rule protects, or replace the object (delete and create) if the change is intended.",
+		noExample: immutableOnly,
 	},
 	RuleUpdateImmutable: {
-		why: "The field is marked immutable (or add-only, remove-only) by the Immutable Fields markers. Real servers do not enforce the markers (see `crd-mutability-unenforced`), so the update would be accepted and the intended rule broken.",
-		fix: "Keep the value, or translate the markers to CEL with `kubectl crdlint immutable --to-cel` so that servers enforce them.",
+		why:       "The field is marked immutable (or add-only, remove-only) by the Immutable Fields markers. Real servers do not enforce the markers (see `crd-mutability-unenforced`), so the update would be accepted and the intended rule broken.",
+		fix:       "Keep the value, or translate the markers to CEL with `kubectl crdlint immutable --to-cel` so that servers enforce them.",
+		noExample: immutableOnly,
 	},
 	RuleUpdateInvalid: {
-		why: "The server validates an update like a create, except that it ratchets: values that did not change may keep breaking rules the old object already broke. What is left is a problem the update introduces.",
-		fix: "Follow the message; the update's changed fields are the cause.",
+		why:       "The server validates an update like a create, except that it ratchets: values that did not change may keep breaking rules the old object already broke. What is left is a problem the update introduces.",
+		fix:       "Follow the message; the update's changed fields are the cause.",
+		noExample: immutableOnly,
 	},
 	RuleUpdateUnpaired: {
-		why: "`kubectl crdlint immutable` pairs objects of OLD and NEW by kind, namespace and name; an object found on one side only is a create or a delete, which transition rules do not judge.",
-		fix: "Check that the object was not renamed or moved to another namespace by mistake; otherwise nothing to do.",
+		why:       "`kubectl crdlint immutable` pairs objects of OLD and NEW by kind, namespace and name; an object found on one side only is a create or a delete, which transition rules do not judge.",
+		fix:       "Check that the object was not renamed or moved to another namespace by mistake; otherwise nothing to do.",
+		noExample: immutableOnly,
+	},
+	source.RuleAliasBudget: {
+		why: "YAML aliases (`*name`) repeat an anchored value (`&name`) wherever they appear, and aliases of aliases multiply: a few lines can expand to gigabytes (the \"billion laughs\"). kubectl refuses a document whose aliases expand too far (\"document contains excessive aliasing\"), and crdlint refuses it before expanding anything, so that one hostile file cannot exhaust the machine that checks it.",
+		fix: "Write the repeated values out, or anchor less: an alias of a large value that itself holds aliases is usually a generator's mistake. If the document is not meant to be applied, keep it out of the inputs (`--exclude`, `exclude:` in .crdlint.yaml).",
+	},
+	source.RuleDocumentSize: {
+		why:       "The API server refuses request bodies over 3 MiB, so a document this large is no manifest that can be applied; crdlint bounds what it reads so that a huge or endless input (a log, a dump, `/dev/zero`) costs one finding rather than all the memory of the machine. The rest of the file is still read.",
+		fix:       "Keep generated data, archives and dumps out of the inputs (`--exclude`, `exclude:` in .crdlint.yaml), or split a real manifest into several objects.",
+		noExample: "No example: the rule needs a document over 64 MiB, too large for a fixture; pkg/source's tests read one from a generated stream.",
+	},
+	source.RuleYAML11Key: {
+		why: "kubectl reads YAML with the YAML 1.1 rules of sigs.k8s.io/yaml, in which the unquoted words `y`, `n`, `yes`, `no`, `on` and `off` (in any case) are booleans. As a key, such a word becomes the string `\"true\"` or `\"false\"`: `on: push` is sent as `\"true\": push`, and the field the author meant is missing (or pruned, or unknown). YAML 1.2 tools and editors show the word, so the mistake is invisible in review.",
+		fix: "Quote the key (`\"on\": push`, `'y': 1`) so that it stays a string; or rename the field if the schema has another name for it.",
 	},
 	source.RuleSyntax: {
 		why: "A file that is not valid YAML cannot be read by kubectl at all: nothing in it is applied, and every later document of the file is lost with it.",

@@ -158,6 +158,11 @@ type Rule struct {
 	// the prose of the rule's page (docs/rules/<ID>.md) and of SARIF's
 	// rule help.
 	Why, Fix string
+	// Commands are the kubectl crdlint commands that report the rule.
+	Commands []string
+	// NoExample, when set, says why the rule's page has no example: no
+	// small input triggers it. A rule without it must have a fixture.
+	NoExample string
 }
 
 // RulesDocBase is where the rule pages are published; a rule's page is

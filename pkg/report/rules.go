@@ -16,6 +16,7 @@ type jsonRule struct {
 	Why         string   `json:"why,omitempty"`
 	Fix         string   `json:"fix,omitempty"`
 	HelpURI     string   `json:"helpUri"`
+	Commands    []string `json:"commands,omitempty"`
 }
 
 // RenderRules prints a rule catalogue, for --list-rules: a table of ID,
@@ -36,7 +37,7 @@ func RenderRules(w io.Writer, rules []Rule, f Format) error {
 			Rules []jsonRule `json:"rules"`
 		}{Rules: make([]jsonRule, 0, len(rules))}
 		for _, r := range rules {
-			out.Rules = append(out.Rules, jsonRule{ID: r.ID, Severity: r.Severity, Description: r.Doc, Why: r.Why, Fix: r.Fix, HelpURI: r.HelpURI()})
+			out.Rules = append(out.Rules, jsonRule{ID: r.ID, Severity: r.Severity, Description: r.Doc, Why: r.Why, Fix: r.Fix, HelpURI: r.HelpURI(), Commands: r.Commands})
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

@@ -36,6 +36,14 @@ const (
 
 // Rules is what this package adds to the rule catalogue.
 var Rules = []report.Rule{
-	{ID: RuleInvalid, Severity: report.Warning, Doc: "A # crdlint:ignore comment is malformed: no rule, an unknown rule, an unknown directive, or no \"-- reason\"; it silences nothing."},
-	{ID: RuleUnused, Severity: report.Warning, Doc: "A # crdlint:ignore comment silences nothing: the rule it names reports nothing there (any more)."},
+	{
+		ID: RuleInvalid, Severity: report.Warning, Doc: "A # crdlint:ignore comment is malformed: no rule, an unknown rule, an unknown directive, or no \"-- reason\"; it silences nothing.",
+		Why: "A malformed suppression silences nothing, so the finding it was meant for still fails the run, and a reader of the file believes it is silenced. The reason after `--` is required so that every exception says why it is one.",
+		Fix: "Write the comment as `# crdlint:ignore RULE -- reason` (or `# crdlint:ignore-document RULE -- reason` for the whole document), with a rule ID from `kubectl crdlint check --list-rules` and a reason after `--`.",
+	},
+	{
+		ID: RuleUnused, Severity: report.Warning, Doc: "A # crdlint:ignore comment silences nothing: the rule it names reports nothing there (any more).",
+		Why: "A suppression outlives its finding when the problem is fixed or the rule no longer reports there: it then hides nothing today but would hide a new problem of the same rule at that place tomorrow.",
+		Fix: "Remove the comment; or, if it names the wrong rule or sits on the wrong line, move it to the finding it is meant for.",
+	},
 }

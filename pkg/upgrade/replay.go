@@ -55,7 +55,7 @@ const (
 
 // ReplayRules are the rules of the replay and of pairing CRDs, sorted by
 // ID: the command's catalogue is lint.Rules, Rules and ReplayRules.
-var ReplayRules = []report.Rule{
+var ReplayRules = withProse([]report.Rule{
 	{ID: RuleCRDUnpaired, Severity: report.Warning, Doc: "upgrade: a CRD is only in OLD or only in NEW (or not installed in the cluster): nothing to compare; applying NEW leaves a CRD only in OLD as it is."},
 	{ID: RuleObjectCreateRefused, Severity: report.Error, Doc: "upgrade: NEW refuses a create of an existing object's manifest that OLD accepts (new objects from the same templates fail); the server's message."},
 	{ID: RuleObjectDataLost, Severity: report.Error, Doc: "upgrade: NEW prunes a field an existing object has stored: the value is gone at the object's next write."},
@@ -64,7 +64,7 @@ var ReplayRules = []report.Rule{
 	{ID: RuleObjectStoredVersionGone, Severity: report.Error, Doc: "upgrade: an existing object is stored in a version NEW removes: the server refuses the CRD update until the object is rewritten in another version."},
 	{ID: RuleObjectUpdateRefused, Severity: report.Error, Doc: "upgrade: NEW refuses an update of an existing object that changes only its labels, with ratcheting, where OLD accepts it (controllers cannot write it); the server's message."},
 	{ID: RuleObjectVersionUnserved, Severity: report.Error, Doc: "upgrade: an existing object's manifest is in a version NEW does not serve: creates, reads and updates in it fail."},
-}
+})
 
 // ReplayLabel is the label the replayed update adds, as a controller's
 // write changes labels only.

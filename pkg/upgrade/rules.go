@@ -53,7 +53,7 @@ const (
 // update, refuses to create or update an object it accepted under OLD, or
 // drops stored data); Warning when clients may notice but the server and
 // the stored data do not.
-var Rules = []report.Rule{
+var Rules = withProse([]report.Rule{
 	{ID: RuleBoundTightened, Severity: report.Error, Doc: "upgrade: a minimum, maximum, length, items or properties bound is added or tightened (or made exclusive): values OLD accepted are refused."},
 	{ID: RuleCELRuleAdded, Severity: report.Error, Doc: "upgrade: an x-kubernetes-validations rule without oldSelf is added to an existing field: it may refuse objects OLD accepted (judged on the objects when they are given)."},
 	{ID: RuleCELRuleChanged, Severity: report.Error, Doc: "upgrade: an x-kubernetes-validations rule's expression (or optionalOldSelf) changed: it may refuse objects OLD accepted (judged on the objects when they are given)."},
@@ -93,7 +93,7 @@ var Rules = []report.Rule{
 	{ID: RuleVersionDeprecated, Severity: report.Warning, Doc: "upgrade: a version becomes deprecated: clients get a warning on every request."},
 	{ID: RuleVersionRemoved, Severity: report.Error, Doc: "upgrade: a served version not in status.storedVersions is removed: requests for it fail."},
 	{ID: RuleVersionUnserved, Severity: report.Error, Doc: "upgrade: a version is no longer served: requests for it fail."},
-}
+})
 
 // severity is each rule's severity; a Change always carries its rule's.
 var severity = func() map[string]report.Severity {

@@ -11,7 +11,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	rulepages "github.com/kubectl-crdlint/kubectl-crdlint/docs/rules"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
@@ -46,8 +45,8 @@ every finding, and of 'kubectl crdlint check --list-rules'.`,
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
-			ids := make([]string, 0, len(lint.Rules))
-			for _, r := range lint.Rules {
+			ids := make([]string, 0, len(catalogue))
+			for _, r := range catalogue {
 				ids = append(ids, r.ID+"\t"+r.Doc)
 			}
 			return ids, cobra.ShellCompDirectiveNoFileComp
@@ -85,14 +84,14 @@ func (o *ExplainOptions) Validate() error {
 		return usageErrorf("explain needs one rule ID, e.g. 'kubectl crdlint explain crd-structural' (see 'kubectl crdlint check --list-rules')")
 	}
 	id := strings.ToLower(strings.TrimSpace(o.args[0]))
-	for _, r := range lint.Rules {
+	for _, r := range catalogue {
 		if r.ID == id {
 			o.rule = r
 			return nil
 		}
 	}
-	ids := make([]string, 0, len(lint.Rules))
-	for _, r := range lint.Rules {
+	ids := make([]string, 0, len(catalogue))
+	for _, r := range catalogue {
 		ids = append(ids, r.ID)
 	}
 	if close := closeIDs(id, ids); len(close) > 0 {

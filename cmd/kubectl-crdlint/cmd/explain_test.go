@@ -7,7 +7,8 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	rulepages "github.com/kubectl-crdlint/kubectl-crdlint/docs/rules"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
 func TestExplainValidate(t *testing.T) {
@@ -103,7 +104,7 @@ func TestExplainMain(t *testing.T) {
 // TestExplainEveryRule: every rule of the catalogue has a page the
 // command prints, and its JSON form names the rule.
 func TestExplainEveryRule(t *testing.T) {
-	for _, r := range lint.Rules {
+	for _, r := range catalogue {
 		streams, _, out, errOut := genericiooptions.NewTestIOStreams()
 		if code := Main(streams, []string{"explain", r.ID}); code != 0 || !strings.HasPrefix(out.String(), "# "+r.ID+"\n") {
 			t.Errorf("explain %s: exit %d, stderr %q, stdout starts %.40q", r.ID, code, errOut, out)
@@ -118,6 +119,48 @@ func TestExplainEveryRule(t *testing.T) {
 		}
 		if err := json.Unmarshal(out.Bytes(), &got); err != nil || len(got.Rules) != 1 || got.Rules[0].ID != r.ID || got.Rules[0].Severity != r.Severity.String() {
 			t.Errorf("explain -o json %s: got %s (%v)", r.ID, out, err)
+		}
+	}
+}
+
+// TestListRulesEveryRule: --list-rules lists every rule of the catalogue,
+// in text and JSON, and each rule's helpUri (SARIF's too) is its page.
+func TestListRulesEveryRule(t *testing.T) {
+	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+	if code := Main(streams, []string{"check", "--list-rules"}); code != 0 {
+		t.Fatalf("check --list-rules: exit %d, stderr %q", code, errOut)
+	}
+	text := out.String()
+	streams, _, out, errOut = genericiooptions.NewTestIOStreams()
+	if code := Main(streams, []string{"check", "--list-rules", "-o", "json"}); code != 0 {
+		t.Fatalf("check --list-rules -o json: exit %d, stderr %q", code, errOut)
+	}
+	var got struct {
+		Rules []struct {
+			ID       string   `json:"id"`
+			HelpURI  string   `json:"helpUri"`
+			Commands []string `json:"commands"`
+		} `json:"rules"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Rules) != len(catalogue) {
+		t.Errorf("-o json lists %d rules, want %d", len(got.Rules), len(catalogue))
+	}
+	for i, r := range catalogue {
+		if !strings.Contains(text, "\n"+r.ID+" ") {
+			t.Errorf("--list-rules does not list %s", r.ID)
+		}
+		if i >= len(got.Rules) {
+			continue
+		}
+		j := got.Rules[i]
+		if j.ID != r.ID || j.HelpURI != report.RulesDocBase+r.ID+".md" || len(j.Commands) == 0 {
+			t.Errorf("-o json rule %d: got %+v, want %s with its page and commands", i, j, r.ID)
+		}
+		if _, ok := rulepages.Page(r.ID); !ok {
+			t.Errorf("%s: helpUri %s names no page", r.ID, r.HelpURI())
 		}
 	}
 }

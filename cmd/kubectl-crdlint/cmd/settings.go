@@ -13,31 +13,17 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
+	rulecatalogue "github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade"
 )
 
-// catalogue is every rule a run can report: the linter's and those of the
-// configuration, suppressions and upgrade checks, sorted by ID.
-var catalogue = func() []report.Rule {
-	var out []report.Rule
-	seen := map[string]bool{}
-	for _, rs := range [][]report.Rule{lint.Rules, config.Rules, suppress.Rules, upgrade.Rules, upgrade.ReplayRules} {
-		for _, r := range rs {
-			if !seen[r.ID] {
-				seen[r.ID] = true
-				out = append(out, r)
-			}
-		}
-	}
-	slices.SortFunc(out, func(a, b report.Rule) int { return strings.Compare(a.ID, b.ID) })
-	return out
-}()
+// catalogue is every rule a run can report (pkg/catalogue joins them).
+var catalogue = rulecatalogue.Rules
 
 // sourceOptions are what every command that reads manifests shares: the
 // configuration file, CRD sources (files, directories, URLs), excludes,
