@@ -162,7 +162,7 @@ func (o *CheckOptions) Validate() error {
 	if err := stdinOnce(o.paths); err != nil {
 		return err
 	}
-	if _, err := parseRules(o.Disable); err != nil {
+	if _, err := parseRules(o.Disable, catalogue); err != nil {
 		return err
 	}
 	if o.Baseline != "" && o.WriteBaseline != "" {

@@ -19,7 +19,6 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -148,9 +147,9 @@ func (s *severityFlag) Set(v string) error {
 
 // parseRules reads --disable's values (repeatable, comma-separated) into
 // a set, refusing unknown rule IDs.
-func parseRules(values []string) (map[string]bool, error) {
+func parseRules(values []string, rules []report.Rule) (map[string]bool, error) {
 	known := map[string]bool{}
-	for _, r := range lint.Rules {
+	for _, r := range rules {
 		known[r.ID] = true
 	}
 	out := map[string]bool{}

@@ -143,7 +143,7 @@ func (o *UpgradeOptions) Validate() error {
 	if err := stdinOnce(append([]string{o.oldArg, o.newArg}, o.objects...)); err != nil {
 		return err
 	}
-	_, err := parseRulesIn(o.Disable, catalogue)
+	_, err := parseRules(o.Disable, catalogue)
 	return err
 }
 
@@ -340,23 +340,4 @@ func (o *UpgradeOptions) replayLive(ctx context.Context, pairs *upgrade.Pairs, r
 	}
 	res.Summary.Live = true
 	return nil
-}
-
-// parseRulesIn reads --disable's values against a catalogue.
-func parseRulesIn(values []string, rules []report.Rule) (map[string]bool, error) {
-	known := map[string]bool{}
-	for _, r := range rules {
-		known[r.ID] = true
-	}
-	out := map[string]bool{}
-	for _, v := range values {
-		for _, id := range strings.Split(v, ",") {
-			id = strings.TrimSpace(id)
-			if !known[id] {
-				return nil, usageErrorf("--disable: unknown rule %q", id)
-			}
-			out[id] = true
-		}
-	}
-	return out, nil
 }
