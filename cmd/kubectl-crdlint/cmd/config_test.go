@@ -179,7 +179,7 @@ func TestConfigView(t *testing.T) {
 		}, ""},
 		{"a problem in the file", "failOn: warning\nstrict: yes\n", nil, ExitFindings, []string{"\nstrict: false # default\nfailOn: warning\n"},
 			".crdlint.yaml:2:9: error config-invalid: strict must be true or false, not the string \"yes\" [strict]\n"},
-		{"--disable an unknown rule", "", []string{"--disable", "no-such-rule"}, ExitUsage, nil, "error: --disable: unknown rule \"no-such-rule\" (see --list-rules)\n"},
+		{"--disable an unknown rule", "", []string{"--disable", "no-such-rule"}, ExitUsage, nil, "error: --disable: unknown rule \"no-such-rule\" (see 'kubectl crdlint check --list-rules')\n"},
 		{"an argument", "", []string{"crs/"}, ExitUsage, nil, "error: unknown command \"crs/\" for \"kubectl crdlint config view\"\nSee 'kubectl crdlint --help' for usage.\n"},
 	}
 	root := fixture(t, "rules")

@@ -157,7 +157,7 @@ func parseRules(values []string, rules []report.Rule) (map[string]bool, error) {
 		for _, id := range strings.Split(v, ",") {
 			id = strings.TrimSpace(id)
 			if !known[id] {
-				return nil, usageErrorf("--disable: unknown rule %q (see --list-rules)", id)
+				return nil, usageErrorf("--disable: unknown rule %q (see 'kubectl crdlint check --list-rules')", id)
 			}
 			out[id] = true
 		}
