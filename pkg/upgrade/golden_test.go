@@ -12,7 +12,10 @@ package upgrade
 // changes, their paths located in the file with pkg/source, with the
 // annotations exactly: nothing expected may be missing and nothing else may
 // appear. Every fixture must expect its directory's rule, but for the
-// directory "none", whose fixtures expect no change at all. <case>.json is
+// directory "none", whose fixtures expect no change at all, and for
+// pass-<case>.yaml, the fix a rule's page shows, which must not: run as
+// the command runs it, it is an upgrade of valid CRDs that reports neither
+// the rule nor any error. Every rule has both. <case>.json is
 // the golden form of the changes (messages, values, CEL details): go test
 // ./pkg/upgrade -update rewrites it.
 
@@ -108,7 +111,7 @@ func TestRuleFixtures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	covered := map[string]bool{}
+	covered, passing := map[string]bool{}, map[string]bool{}
 	for _, dir := range dirs {
 		rule := filepath.Base(dir)
 		if _, ok := severity[rule]; !ok && rule != "none" {
@@ -159,14 +162,24 @@ func TestRuleFixtures(t *testing.T) {
 						t.Errorf("line %d: unexpected %d × %s: %s", k.line, n, k.rule, messages(cs, k.rule))
 					}
 				}
-				if rule == "none" {
+				has := slices.ContainsFunc(cs, func(c Change) bool { return c.Rule == rule })
+				switch {
+				case rule == "none":
 					if len(cs) > 0 {
 						t.Errorf("want no change, got %d", len(cs))
 					}
-				} else if !slices.ContainsFunc(cs, func(c Change) bool { return c.Rule == rule }) {
+				case strings.HasPrefix(filepath.Base(path), passPrefix):
+					if has {
+						t.Errorf("a passing fixture has a %s change: %s", rule, messages(cs, rule))
+					} else {
+						passing[rule] = true
+					}
+					checkCommand(t, rule, path)
+				case !has:
 					t.Errorf("no %s change", rule)
-				} else {
+				default:
 					covered[rule] = true
+					checkCommand(t, rule, path)
 				}
 				b, err := json.MarshalIndent(cs, "", "  ")
 				if err != nil {
@@ -179,6 +192,9 @@ func TestRuleFixtures(t *testing.T) {
 	for _, r := range Rules {
 		if !covered[r.ID] {
 			t.Errorf("rule %s has no fixture under %s that reports it", r.ID, rulesDir)
+		}
+		if !passing[r.ID] {
+			t.Errorf("rule %s has no %s*.yaml fixture under %s/%s that shows its fix", r.ID, passPrefix, rulesDir, r.ID)
 		}
 	}
 }
