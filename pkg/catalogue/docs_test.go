@@ -10,12 +10,16 @@ package catalogue_test
 //     fixture.
 //   - upgrade rules: pkg/upgrade/testdata/rules/<rule>/ (changes) and
 //     pkg/upgrade/testdata/replay/<rule>/ (existing objects): OLD, NEW and
-//     the objects in one file, run through `kubectl crdlint upgrade`.
+//     the objects in one file, run through `kubectl crdlint upgrade`; the
+//     page shows the first failing fixture and the pass-*.yaml fixture
+//     (the fix), each with what the command reports.
 //   - configuration and suppression rules: testdata/rules/<rule>/ here,
 //     run through `kubectl crdlint check`.
 //
 // A fixture that no longer produces its rule's finding fails the test, so
-// a page cannot show an example that stopped working. A rule without any
+// a page cannot show an example that stopped working, and so does a
+// passing fixture that produces it (or, for upgrade rules, any error): a
+// page cannot show a fix that does not work. A rule without any
 // fixture must say why in its NoExample. TestRulesDoc checks the pages are
 // up to date, and rewrites them with
 //
@@ -151,7 +155,7 @@ func renderRulesIndex(rules []report.Rule) string {
 	w("examples taken from the rule's test fixtures and what crdlint reports for\n")
 	w("them: for the linter's rules a failing and a passing example from\n")
 	w("[`pkg/lint/testdata/rules/`](../pkg/lint/testdata/rules/), for the upgrade\n")
-	w("rules OLD and NEW (and existing objects) from\n")
+	w("rules a failing and a passing OLD and NEW (and existing objects) from\n")
 	w("[`pkg/upgrade/testdata/`](../pkg/upgrade/testdata/).\n\n")
 	for _, g := range catalogue.Groups {
 		w("## %s\n\n", g.Title())
@@ -600,17 +604,14 @@ func splitUpgradeFixture(t *testing.T, path string) upgradeFixture {
 	return f
 }
 
-func renderUpgradeExample(t *testing.T, b *strings.Builder, r report.Rule, dir string) {
+// upgradeOutput runs an upgrade fixture as its page shows it: OLD in
+// old.yaml, NEW in new.yaml and the objects in objects.yaml, through
+// `kubectl crdlint upgrade`. args are the command line as the page writes
+// it.
+func upgradeOutput(t *testing.T, f upgradeFixture) (args, out string) {
 	t.Helper()
-	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
-	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
-	if err != nil || len(files) == 0 {
-		t.Errorf("%s: no fixture in %s", r.ID, dir)
-		return
-	}
-	f := splitUpgradeFixture(t, files[0])
 	tmp := t.TempDir()
-	args := []string{"upgrade", "--no-config", "old.yaml", "new.yaml"}
+	run := []string{"upgrade", "--no-config", "old.yaml", "new.yaml"}
 	write := func(name, text string) {
 		if err := os.WriteFile(filepath.Join(tmp, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -620,17 +621,48 @@ func renderUpgradeExample(t *testing.T, b *strings.Builder, r report.Rule, dir s
 	write("new.yaml", f.new)
 	if f.object != "" {
 		write("objects.yaml", f.object)
-		args = append(args, "objects.yaml")
+		run = append(run, "objects.yaml")
 	}
-	out := runCommand(t, tmp, args...)
-	reports(t, r.ID, out)
-	w("\n## Example\n\n")
-	w("%s ([`%s`](%s))\n\n", f.caption, filepath.Base(files[0]), fixtureLink(files[0]))
+	out = runCommand(t, tmp, run...)
+	return run[0] + " " + strings.Join(run[2:], " "), out
+}
+
+// renderUpgradeFixture writes an upgrade fixture's OLD, NEW, objects and
+// what the command reports for them.
+func renderUpgradeFixture(b *strings.Builder, path string, f upgradeFixture, args, out string) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	w("%s ([`%s`](%s))\n\n", f.caption, filepath.Base(path), fixtureLink(path))
 	w("OLD (`old.yaml`):\n\n```yaml\n%s```\n\n", f.old)
 	w("NEW (`new.yaml`):\n\n```yaml\n%s```\n\n", f.new)
 	if f.object != "" {
 		w("Existing objects (`objects.yaml`):\n\n```yaml\n%s```\n\n", f.object)
 	}
-	w("`kubectl crdlint %s` reports:\n\n```\n%s```\n", strings.Join(args[:1], " ")+" "+strings.Join(args[2:], " "), out)
-	moreExamples(b, files)
+	w("`kubectl crdlint %s` reports", args)
+	if out == "" {
+		w(" nothing.\n")
+		return
+	}
+	w(":\n\n```\n%s```\n", out)
+}
+
+func renderUpgradeExample(t *testing.T, b *strings.Builder, r report.Rule, dir string) {
+	t.Helper()
+	failing, pass := failingAndPassing(t, dir, "*.yaml")
+	if len(failing) == 0 || pass == "" {
+		t.Errorf("%s: want a failing and a passing fixture in %s", r.ID, dir)
+		return
+	}
+	bad, good := splitUpgradeFixture(t, failing[0]), splitUpgradeFixture(t, pass)
+	args, out := upgradeOutput(t, bad)
+	reports(t, r.ID, out)
+	passArgs, passOut := upgradeOutput(t, good)
+	// The passing example is the fix: the command lets it through.
+	if strings.Contains(passOut, " "+r.ID+": ") || regexp.MustCompile(`(?m) error [a-z-]+: `).MatchString(passOut) {
+		t.Errorf("%s: the passing example %s reports it or an error:\n%s", r.ID, pass, passOut)
+	}
+	b.WriteString("\n## Failing example\n\n")
+	renderUpgradeFixture(b, failing[0], bad, args, out)
+	b.WriteString("\n## Passing example\n\n")
+	renderUpgradeFixture(b, pass, good, passArgs, passOut)
+	moreExamples(b, failing)
 }
