@@ -155,7 +155,7 @@ func renderRulesIndex(rules []report.Rule) string {
 	w("examples taken from the rule's test fixtures and what crdlint reports for\n")
 	w("them: for the linter's rules a failing and a passing example from\n")
 	w("[`pkg/lint/testdata/rules/`](../pkg/lint/testdata/rules/), for the upgrade\n")
-	w("rules a failing and a passing OLD and NEW (and existing objects) from\n")
+	w("rules a failing and a passing upgrade (OLD, NEW and existing objects) from\n")
 	w("[`pkg/upgrade/testdata/`](../pkg/upgrade/testdata/).\n\n")
 	for _, g := range catalogue.Groups {
 		w("## %s\n\n", g.Title())
@@ -637,12 +637,7 @@ func renderUpgradeFixture(b *strings.Builder, path string, f upgradeFixture, arg
 	if f.object != "" {
 		w("Existing objects (`objects.yaml`):\n\n```yaml\n%s```\n\n", f.object)
 	}
-	w("`kubectl crdlint %s` reports", args)
-	if out == "" {
-		w(" nothing.\n")
-		return
-	}
-	w(":\n\n```\n%s```\n", out)
+	w("`kubectl crdlint %s` reports:\n\n```\n%s```\n", args, out)
 }
 
 func renderUpgradeExample(t *testing.T, b *strings.Builder, r report.Rule, dir string) {

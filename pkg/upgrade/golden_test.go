@@ -170,7 +170,7 @@ func TestRuleFixtures(t *testing.T) {
 					}
 				case strings.HasPrefix(filepath.Base(path), passPrefix):
 					if has {
-						t.Errorf("the passing fixture changes what %s reports: %s", rule, messages(cs, rule))
+						t.Errorf("the passing fixture has %s changes: %s", rule, messages(cs, rule))
 					} else {
 						passing[rule] = true
 					}
