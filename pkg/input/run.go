@@ -173,7 +173,10 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 		if v.CRDs != nil {
 			v.CRDs(i, data, found)
 		}
-		rest := f.Documents[:0:0]
+		// Not f.Documents[:0:0]: an empty slice of the old array still
+		// points at it, and that kept every CRD document's tree (a third
+		// of the live heap) until the judge phase.
+		var rest []*source.Document
 		for _, d := range f.Documents {
 			if !crd.IsCRD(d) {
 				rest = append(rest, d)
