@@ -1,6 +1,7 @@
 package crd
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"sort"
@@ -34,13 +35,15 @@ type Entry struct {
 	Source string
 	layer  Layer
 
-	mu       sync.Mutex
-	versions map[string]*Version
-	errs     map[string]error
+	// mu serialises compiles of the entry's versions, so that documents
+	// met together do not compile the same version twice.
+	mu    sync.Mutex
+	errs  map[string]error
+	cache *versionCache
 }
 
-// CRD is the decoded CRD. Once a version is compiled its schema is gone
-// from it (see release): read versions by index, never copy one whole.
+// CRD is the decoded CRD, without the versions' schemas once in a
+// catalogue (Definition.Shed): the compiled versions are the schemas.
 func (e *Entry) CRD() *apiextensionsv1.CustomResourceDefinition { return e.Def.V1 }
 
 // Catalog indexes CRDs by group and kind, as the server's discovery and
@@ -53,6 +56,8 @@ type Catalog struct {
 	byGK map[schema.GroupKind]*Entry
 	dups []Duplicate
 
+	versions *versionCache
+
 	fillOnce sync.Once
 	fill     func()
 }
@@ -61,7 +66,15 @@ type Catalog struct {
 // fieldValidation=Strict (a CRD with unknown fields is rejected, so its
 // kind does not exist), as kubectl apply's default.
 func NewCatalog(strict bool) *Catalog {
-	return &Catalog{strict: strict, byGK: map[schema.GroupKind]*Entry{}}
+	return &Catalog{strict: strict, byGK: map[schema.GroupKind]*Entry{}, versions: newVersionCache(DefaultVersionBudget)}
+}
+
+// SetVersionBudget bounds the estimated bytes of the compiled versions the
+// catalogue keeps (DefaultVersionBudget unless set); past it the least
+// recently used are let go and compiled again when needed. It changes
+// memory and time, never an answer. Call it before any lookup.
+func (c *Catalog) SetVersionBudget(bytes int64) {
+	c.versions = newVersionCache(bytes)
 }
 
 // Fill sets what adds CRDs when the catalogue is first read (Lookup,
@@ -80,18 +93,19 @@ func (c *Catalog) filled() {
 }
 
 // Add registers a decoded CRD of a layer. Definitions that did not decode
-// are ignored: no kind can come from them. The catalogue takes d over:
-// once a version is compiled, its decoded schema is dropped from d.V1.
+// are ignored: no kind can come from them. The catalogue takes d over and
+// sheds it (Definition.Shed): d.V1 loses its schemas.
 func (c *Catalog) Add(d *Definition, source string, layer Layer) {
 	if d.V1 == nil {
 		return
 	}
+	d.Shed()
 	gk := schema.GroupKind{Group: d.V1.Spec.Group, Kind: d.V1.Spec.Names.Kind}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := &Entry{Def: d, Source: source, layer: layer, versions: map[string]*Version{}, errs: map[string]error{}}
+	e := &Entry{Def: d, Source: source, layer: layer, errs: map[string]error{}, cache: c.versions}
 	old, ok := c.byGK[gk]
-	if ok && !reflect.DeepEqual(old.Def.V1, d.V1) {
+	if ok && !same(old.Def, d) {
 		dup := Duplicate{Kept: e, Dropped: old}
 		if old.layer > layer {
 			dup.Kept, dup.Dropped = old, e
@@ -102,6 +116,19 @@ func (c *Catalog) Add(d *Definition, source string, layer Layer) {
 		return
 	}
 	c.byGK[gk] = e
+}
+
+// same reports whether two CRDs are equal as decoded: their JSON, when it
+// is the same text, or else (rarely: the same kind written twice
+// differently) their decoded objects, schemas and all.
+func same(a, b *Definition) bool {
+	if !reflect.DeepEqual(withoutSchemas(a.V1), withoutSchemas(b.V1)) {
+		return false
+	}
+	if a.raw != nil && bytes.Equal(a.raw, b.raw) {
+		return true
+	}
+	return reflect.DeepEqual(a.Full(), b.Full())
 }
 
 // Duplicate is a kind two CRDs of different content define: the one the
@@ -289,46 +316,33 @@ func (c *Catalog) Lookup(gvk schema.GroupVersionKind) (*Version, error) {
 }
 
 func (e *Entry) version(name string) (*Version, error) {
+	key := versionKey{e, name}
+	if v := e.cache.get(key); v != nil {
+		return v, nil
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if v, ok := e.versions[name]; ok {
+	if v := e.cache.get(key); v != nil {
 		return v, nil
 	}
 	if err, ok := e.errs[name]; ok {
 		return nil, err
 	}
-	v, err := compile(e.CRD(), name)
+	v, err := compile(e.Def.Full(), name)
 	if err != nil {
 		e.errs[name] = err
 		return nil, err
 	}
-	e.versions[name] = v
-	e.release(v, name)
-	return v, nil
-}
-
-// release drops the decoded v1 schema of a compiled version: the compiled
-// form is all that is used from then on, and on a large run the decoded
-// schemas are a fifth of the live heap, which the garbage collector scans
-// over and over. The verdict has been computed by now (Lookup asks it
-// first). Readers of e.CRD() that may run concurrently read versions by
-// index, never a whole version, so clearing one field races with nothing;
-// v keeps a CRD of its own, without schemas (it uses its compiled one).
-func (e *Entry) release(v *Version, name string) {
-	crd := e.CRD()
-	for i := range crd.Spec.Versions {
-		if crd.Spec.Versions[i].Name == name {
-			crd.Spec.Versions[i].Schema = nil
-		}
+	// The compiled form is the schema from here on: v keeps a CRD
+	// without schemas, shared with the entry's when it is shed.
+	if e.Def.shedNow() {
+		v.CRD = e.Def.V1
+	} else {
+		v.CRD = withoutSchemas(v.CRD)
 	}
-	own := *crd
-	own.Spec.Versions = make([]apiextensionsv1.CustomResourceDefinitionVersion, len(crd.Spec.Versions))
-	for i := range crd.Spec.Versions {
-		own.Spec.Versions[i] = crd.Spec.Versions[i]
-		own.Spec.Versions[i].Schema = nil
-	}
-	v.CRD = &own
 	v.Spec.Schema = nil
+	e.cache.put(key, v)
+	return v, nil
 }
 
 // Versions lists the CRD's version names, served ones first in the

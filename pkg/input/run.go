@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -76,7 +77,9 @@ type Visitor struct {
 	// CRDs, when set, is called in the collect phase with the CRD
 	// documents of input i, decoded, while their trees are alive, and the
 	// input's bytes (which File may not get again): check lints them
-	// there. Calls for different files run concurrently.
+	// there. Calls for different files run concurrently. The
+	// Definitions are shed when it returns (crd.Definition.Shed): their
+	// V1 no longer has the schemas.
 	CRDs func(i int, data []byte, found []crd.Found)
 	// File is called for every input i once the catalogue is complete,
 	// with the input's bytes and the file parsed, its CRD documents
@@ -115,6 +118,9 @@ type collected struct {
 	// stream: a file over StreamAbove, read a document at a time; crdsIn
 	// says whether its collect pass found CRDs.
 	stream, crdsIn bool
+	// kind is the kind most of the file's documents have, as far as a
+	// glance at its text tells, to judge files of a kind together.
+	kind string
 }
 
 // decoded is a collected CRD without its document, whose tree can go.
@@ -123,10 +129,15 @@ type decoded struct {
 	source string
 }
 
+// decodedOf keeps found CRDs for the catalogue, shed (crd.Definition.Shed)
+// at once rather than when the catalogue takes them: the collect phase
+// would otherwise hold every CRD's decoded schemas at the same time.
+// Visitor.CRDs has had them whole.
 func decodedOf(found []crd.Found) []decoded {
 	var out []decoded
 	for _, fd := range found {
 		if fd.Def != nil {
+			fd.Def.Shed()
 			out = append(out, decoded{fd.Def, fd.Source()})
 		}
 	}
@@ -156,6 +167,7 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 			return err
 		}
 		if !bytes.Contains(data, crdMarker) {
+			c.kind = mainKind(data)
 			if kept.Add(int64(len(data))) <= keepBudget || in.cached[p] != nil {
 				c.data = data
 			} else {
@@ -165,14 +177,15 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 		}
 		f := source.Parse(in.Name(p), data)
 		found := crd.FindCRDs(f)
+		c.kind = mainKind(data)
 		if len(found) == 0 {
 			c.file, c.data = f, data
 			return nil
 		}
-		c.crds = decodedOf(found)
 		if v.CRDs != nil {
 			v.CRDs(i, data, found)
 		}
+		c.crds = decodedOf(found)
 		// Not f.Documents[:0:0]: an empty slice of the old array still
 		// points at it, and that kept every CRD document's tree (a third
 		// of the live heap) until the judge phase.
@@ -200,7 +213,7 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 		}
 		keep[i].crds = nil
 	}
-	err = Parallel(ctx, len(in.Files), func(i int) error {
+	err = parallelIn(ctx, byKind(keep), len(in.Files), func(i int) error {
 		if in.Skip[i] != "" {
 			if v.Skipped != nil {
 				v.Skipped(i, in.Skip[i])
@@ -320,10 +333,10 @@ func (r *Run) collectStream(i int, p string, v Visitor, c *collected) error {
 		if len(found) == 0 {
 			continue
 		}
-		c.crds = append(c.crds, decodedOf(found)...)
 		if v.CRDs != nil {
 			v.CRDs(i, nil, found)
 		}
+		c.crds = append(c.crds, decodedOf(found)...)
 	}
 }
 
@@ -434,4 +447,43 @@ func containsStream(r io.Reader, s []byte) (bool, error) {
 		copy(buf, buf[carry+n-keep:carry+n])
 		carry = keep
 	}
+}
+
+// byKind orders the inputs for the judge phase by their main kind, in
+// input order within a kind: documents of a kind then meet their
+// compiled version while the catalogue still holds it (it keeps only so
+// many, crd.DefaultVersionBudget). The order changes no result.
+func byKind(keep []collected) []int {
+	order := make([]int, len(keep))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(keep[a].kind, keep[b].kind) })
+	return order
+}
+
+var kindLine = []byte("\nkind:")
+
+// mainKind is the value of the most frequent top-level "kind:" line of a
+// YAML text ("" for none, or JSON): a guess, good enough for ordering.
+func mainKind(data []byte) string {
+	counts := map[string]int{}
+	best, most := "", 0
+	for rest := data; ; {
+		i := bytes.Index(rest, kindLine)
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len(kindLine):]
+		end := bytes.IndexByte(rest, '\n')
+		if end < 0 {
+			end = len(rest)
+		}
+		k := string(bytes.TrimSpace(rest[:end]))
+		counts[k]++
+		if counts[k] > most {
+			best, most = k, counts[k]
+		}
+	}
+	return best
 }
