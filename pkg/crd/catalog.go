@@ -40,6 +40,8 @@ type Entry struct {
 	mu    sync.Mutex
 	errs  map[string]error
 	cache *versionCache
+	// pinned are the compiled versions of a CRD that cannot be shed.
+	pinned map[string]*Version
 }
 
 // CRD is the decoded CRD, without the versions' schemas once in a
@@ -293,6 +295,7 @@ func (c *Catalog) Lookup(gvk schema.GroupVersionKind) (*Version, error) {
 	if e == nil {
 		return nil, &LookupError{Reason: NoCRD, GVK: gvk}
 	}
+	full := e.Def.judgeShed()
 	if e.Rejected(c.strict) {
 		return nil, &LookupError{Reason: Rejected, GVK: gvk, Entry: e}
 	}
@@ -308,14 +311,19 @@ func (c *Catalog) Lookup(gvk schema.GroupVersionKind) (*Version, error) {
 	if !spec.Served {
 		return nil, &LookupError{Reason: NotServed, GVK: gvk, Entry: e}
 	}
-	v, err := e.version(gvk.Version)
+	v, err := e.version(gvk.Version, full)
 	if err != nil {
 		return nil, &LookupError{Reason: Unservable, GVK: gvk, Entry: e, Err: err}
 	}
 	return v, nil
 }
 
-func (e *Entry) version(name string) (*Version, error) {
+// version is the compiled version name, compiled from full when it is
+// not cached (nil: the CRD decoded again).
+func (e *Entry) version(name string, full *apiextensionsv1.CustomResourceDefinition) (*Version, error) {
+	if !e.Def.shedNow() {
+		return e.pinnedVersion(name)
+	}
 	key := versionKey{e, name}
 	if v := e.cache.get(key); v != nil {
 		return v, nil
@@ -328,21 +336,68 @@ func (e *Entry) version(name string) (*Version, error) {
 	if err, ok := e.errs[name]; ok {
 		return nil, err
 	}
-	v, err := compile(e.Def.Full(), name)
+	if full == nil {
+		full = e.Def.Full()
+	}
+	v, err := compile(full, name)
 	if err != nil {
 		e.errs[name] = err
 		return nil, err
 	}
-	// The compiled form is the schema from here on: v keeps a CRD
-	// without schemas, shared with the entry's when it is shed.
-	if e.Def.shedNow() {
-		v.CRD = e.Def.V1
-	} else {
-		v.CRD = withoutSchemas(v.CRD)
-	}
+	// The compiled form is the schema from here on: v shares the entry's
+	// CRD, which has none.
+	v.CRD = e.Def.V1
 	v.Spec.Schema = nil
 	e.cache.put(key, v)
 	return v, nil
+}
+
+// pinnedVersion compiles a version of a CRD that has no JSON to decode
+// again (FromV1): it is compiled once and kept, and its decoded schema
+// dropped from the entry's CRD instead (release).
+func (e *Entry) pinnedVersion(name string) (*Version, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if v, ok := e.pinned[name]; ok {
+		return v, nil
+	}
+	if err, ok := e.errs[name]; ok {
+		return nil, err
+	}
+	v, err := compile(e.CRD(), name)
+	if err != nil {
+		e.errs[name] = err
+		return nil, err
+	}
+	if e.pinned == nil {
+		e.pinned = map[string]*Version{}
+	}
+	e.pinned[name] = v
+	e.release(v, name)
+	return v, nil
+}
+
+// release drops the decoded v1 schema of a compiled version: the compiled
+// form is all that is used from then on. The verdict has been computed by
+// now (Lookup asks it first). Readers of e.CRD() that may run
+// concurrently read versions by index, never a whole version, so clearing
+// one field races with nothing; v keeps a CRD of its own, without
+// schemas (it uses its compiled one).
+func (e *Entry) release(v *Version, name string) {
+	crd := e.CRD()
+	for i := range crd.Spec.Versions {
+		if crd.Spec.Versions[i].Name == name {
+			crd.Spec.Versions[i].Schema = nil
+		}
+	}
+	own := *crd
+	own.Spec.Versions = make([]apiextensionsv1.CustomResourceDefinitionVersion, len(crd.Spec.Versions))
+	for i := range crd.Spec.Versions {
+		own.Spec.Versions[i] = crd.Spec.Versions[i]
+		own.Spec.Versions[i].Schema = nil
+	}
+	v.CRD = &own
+	v.Spec.Schema = nil
 }
 
 // Versions lists the CRD's version names, served ones first in the

@@ -155,6 +155,22 @@ func (d *Definition) Rejected(strict bool) bool {
 	return rejected[0]
 }
 
+// judgeShed judges a shed Definition not judged yet from its JSON
+// decoded again, and returns that decoded CRD for the compile that
+// follows a first lookup to reuse (validation leaves it as it was); nil
+// when there was nothing to judge. The lock makes concurrent first
+// lookups validate once.
+func (d *Definition) judgeShed() *apiextensionsv1.CustomResourceDefinition {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.shed || d.judged {
+		return nil
+	}
+	full := d.redecode()
+	d.judge(validateCreate(full, nil))
+	return full.V1
+}
+
 // Shed lets the decoded schemas go, keeping what lookups read (names,
 // versions, scope, the verdict's answer): a run keeps every CRD it
 // collects, and decoded schemas are most of the heap. The schemas come
