@@ -137,6 +137,16 @@ func (d *Definition) judge(v *CRDVerdict) {
 	d.judged = true
 }
 
+// Judged records the answer of Rejected computed by an earlier run (a
+// cache keyed by the CRD's text and the tool's build): Rejected then
+// never validates.
+func (d *Definition) Judged(warn, strict bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.rejected = [2]bool{warn, strict}
+	d.judged = true
+}
+
 // Rejected reports whether the server refuses a create of the CRD under
 // fieldValidation=Warn (strict=false) or Strict.
 func (d *Definition) Rejected(strict bool) bool {
