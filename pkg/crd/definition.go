@@ -147,6 +147,14 @@ func (d *Definition) Judged(warn, strict bool) {
 	d.judged = true
 }
 
+// Answer is Rejected's answer for Warn and Strict when it is known
+// without validating (judged), for a cache to keep.
+func (d *Definition) Answer() (judged bool, warn, strict bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.judged, d.rejected[0], d.rejected[1]
+}
+
 // Rejected reports whether the server refuses a create of the CRD under
 // fieldValidation=Warn (strict=false) or Strict.
 func (d *Definition) Rejected(strict bool) bool {

@@ -38,8 +38,23 @@ type Run struct {
 	// source.DefaultMaxDocumentSize).
 	MaxDocumentSize int
 
-	fillErr error
-	counts  []int
+	// Verdicts, when set, keeps what is known of the --crd CRDs'
+	// verdicts between runs. Set it before the catalogue is first read.
+	Verdicts VerdictStore
+
+	fillErr   error
+	counts    []int
+	remembers []func()
+}
+
+// VerdictStore keeps the answers of crd.Definition.Rejected for the CRDs
+// of a file's content between runs, so that a run whose custom resources
+// need a CRD an earlier run judged does not validate it again. Recall
+// marks defs (the file's CRDs, in order) judged as far as it knows, and
+// returns what records what the run learnt about them, which the Run calls
+// when it is done.
+type VerdictStore interface {
+	Recall(data []byte, defs []*crd.Definition) (remember func())
 }
 
 // NewRun prepares a run: the CRD sources fill the catalogue (at its Extra
@@ -48,7 +63,7 @@ type Run struct {
 func NewRun(inputs, crds *Set, cat *crd.Catalog) *Run {
 	r := &Run{Inputs: inputs, CRDs: crds, Catalog: cat}
 	if crds != nil && len(crds.Files) > 0 {
-		cat.Fill(func() { r.counts, r.fillErr = crds.collect(context.Background(), cat) })
+		cat.Fill(func() { r.counts, r.remembers, r.fillErr = crds.collect(context.Background(), cat, r.recall) })
 	}
 	return r
 }
@@ -61,6 +76,10 @@ func (r *Run) Done() error {
 		return nil
 	}
 	r.Catalog.Len()
+	for _, f := range r.remembers {
+		f()
+	}
+	r.remembers = nil
 	if r.fillErr != nil {
 		return r.fillErr
 	}
@@ -251,8 +270,9 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 
 // collect adds the CRDs of every file of s to cat, at the Extra layer,
 // in order, and counts them by argument.
-func (s *Set) collect(ctx context.Context, cat *crd.Catalog) ([]int, error) {
+func (s *Set) collect(ctx context.Context, cat *crd.Catalog, recall func(data []byte, ds []decoded) func()) ([]int, []func(), error) {
 	found := make([][]decoded, len(s.Files))
+	remembers := make([]func(), len(s.Files))
 	err := Parallel(ctx, len(s.Files), func(i int) error {
 		data, err := s.Bytes(s.Files[i])
 		if err != nil {
@@ -260,11 +280,14 @@ func (s *Set) collect(ctx context.Context, cat *crd.Catalog) ([]int, error) {
 		}
 		if bytes.Contains(data, crdMarker) {
 			found[i] = decodedOf(crd.FindCRDs(source.Parse(s.Name(s.Files[i]), data)))
+			if recall != nil {
+				remembers[i] = recall(data, found[i])
+			}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	counts := make([]int, len(s.labels))
 	for i, fs := range found {
@@ -275,7 +298,13 @@ func (s *Set) collect(ctx context.Context, cat *crd.Catalog) ([]int, error) {
 			counts[a] += len(fs)
 		}
 	}
-	return counts, nil
+	var keep []func()
+	for _, f := range remembers {
+		if f != nil {
+			keep = append(keep, f)
+		}
+	}
+	return counts, keep, nil
 }
 
 func size(p string) int64 {
@@ -486,4 +515,17 @@ func mainKind(data []byte) string {
 		}
 	}
 	return best
+}
+
+// recall asks r.Verdicts about a --crd file's CRDs, and keeps what to
+// tell it when the run is done.
+func (r *Run) recall(data []byte, ds []decoded) func() {
+	if r.Verdicts == nil || len(ds) == 0 {
+		return nil
+	}
+	defs := make([]*crd.Definition, len(ds))
+	for i, d := range ds {
+		defs[i] = d.def
+	}
+	return r.Verdicts.Recall(data, defs)
 }

@@ -198,6 +198,9 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	run.MaxDocumentSize = o.MaxDocumentSize
 	cache := o.verdictCache()
 	defer cache.Trim()
+	if cache != nil {
+		run.Verdicts = crdAnswers{cache}
+	}
 	cacheOpts := lintOptionsKey(set.Strict, set.Off())
 	res := report.Result{Rules: catalogue, Findings: o.configFindings}
 	results := make([]fileResult, len(run.Inputs.Files))

@@ -100,3 +100,48 @@ func crdFindings(l *lint.Linter, cache *verdictcache.Cache, opts []byte, name st
 	}
 	return out
 }
+
+// crdAnswers keeps, for the CRDs of --crd files, whether the server
+// rejects each (Warn, Strict) between runs, keyed by the build and the
+// file's content: a run whose custom resources need a CRD an earlier run
+// judged does not validate it again.
+type crdAnswers struct{ cache *verdictcache.Cache }
+
+type answersRecord struct {
+	Judged   []bool
+	Rejected [][2]bool
+}
+
+func (a crdAnswers) Recall(data []byte, defs []*crd.Definition) (remember func()) {
+	key := verdictcache.Key([]byte("crd-answers"), data)
+	known := 0
+	if body, ok := a.cache.Get(key); ok {
+		var rec answersRecord
+		if gob.NewDecoder(bytes.NewReader(body)).Decode(&rec) == nil && len(rec.Judged) == len(defs) && len(rec.Rejected) == len(defs) {
+			for i, d := range defs {
+				if rec.Judged[i] {
+					d.Judged(rec.Rejected[i][0], rec.Rejected[i][1])
+					known++
+				}
+			}
+		}
+	}
+	return func() {
+		rec := answersRecord{Judged: make([]bool, len(defs)), Rejected: make([][2]bool, len(defs))}
+		n := 0
+		for i, d := range defs {
+			judged, warn, strict := d.Answer()
+			rec.Judged[i], rec.Rejected[i] = judged, [2]bool{warn, strict}
+			if judged {
+				n++
+			}
+		}
+		if n <= known {
+			return // nothing learnt
+		}
+		var buf bytes.Buffer
+		if gob.NewEncoder(&buf).Encode(&rec) == nil {
+			a.cache.Put(key, buf.Bytes())
+		}
+	}
+}
