@@ -11,13 +11,23 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/cmd/kubectl-crdlint/cmd"
 )
 
+// memoryLimit is the heap size over which the collector stops waiting for
+// the heap to triple (GOGC=200).
+const memoryLimit = 448 << 20
+
 func main() {
-	if os.Getenv("GOGC") == "" {
-		// The live heap is small and bounded (compiled CRDs, one document
-		// at a time): collecting half as often costs little memory and
-		// saves about a fifth of the CPU the server's validators make
-		// the collector spend.
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		// Collecting half as often as the default saves about a fifth of
+		// the CPU the server's validators make the collector spend, but
+		// triples the heap over the live data; the soft limit caps that:
+		// past it the collector runs as often as the heap needs. On 10,000
+		// custom resources against 123 CRDs this halves peak RSS (about
+		// 1 GiB to 0.5) for the CPU of GOGC=200, where GOGC=100 alone
+		// costs 13% more CPU for the same RSS. A live heap near the limit
+		// (far beyond the compiled-version budget) makes collection
+		// frequent, not fatal: the runtime caps its CPU share.
 		debug.SetGCPercent(200)
+		debug.SetMemoryLimit(memoryLimit)
 	}
 	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
 	stop := profile()

@@ -11,6 +11,11 @@ var (
 	Parses atomic.Int64
 	// CRDDecodes counts strict decodes of a CRD's JSON.
 	CRDDecodes atomic.Int64
+	// CRDRedecodes counts decodes of a collected CRD's JSON again, for
+	// a compile or a verdict after the catalogue let its schemas go.
+	CRDRedecodes atomic.Int64
+	// VersionCompiles counts CRD versions compiled for custom resources.
+	VersionCompiles atomic.Int64
 	// CRDValidations counts runs of the server's CRD validation.
 	CRDValidations atomic.Int64
 	// CRDecodes counts custom resources' JSON decoded into objects.
@@ -19,15 +24,15 @@ var (
 
 // Snapshot is the counters at one moment.
 type Snapshot struct {
-	Parses, CRDDecodes, CRDValidations, CRDecodes int64
+	Parses, CRDDecodes, CRDRedecodes, VersionCompiles, CRDValidations, CRDecodes int64
 }
 
 // Now reads the counters.
 func Now() Snapshot {
-	return Snapshot{Parses.Load(), CRDDecodes.Load(), CRDValidations.Load(), CRDecodes.Load()}
+	return Snapshot{Parses.Load(), CRDDecodes.Load(), CRDRedecodes.Load(), VersionCompiles.Load(), CRDValidations.Load(), CRDecodes.Load()}
 }
 
 // Sub is the work done between then and s.
 func (s Snapshot) Sub(then Snapshot) Snapshot {
-	return Snapshot{s.Parses - then.Parses, s.CRDDecodes - then.CRDDecodes, s.CRDValidations - then.CRDValidations, s.CRDecodes - then.CRDecodes}
+	return Snapshot{s.Parses - then.Parses, s.CRDDecodes - then.CRDDecodes, s.CRDRedecodes - then.CRDRedecodes, s.VersionCompiles - then.VersionCompiles, s.CRDValidations - then.CRDValidations, s.CRDecodes - then.CRDecodes}
 }

@@ -1,6 +1,7 @@
 package crd
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"sort"
@@ -34,13 +35,17 @@ type Entry struct {
 	Source string
 	layer  Layer
 
-	mu       sync.Mutex
-	versions map[string]*Version
-	errs     map[string]error
+	// mu serialises compiles of the entry's versions, so that documents
+	// met together do not compile the same version twice.
+	mu    sync.Mutex
+	errs  map[string]error
+	cache *versionCache
+	// pinned are the compiled versions of a CRD that cannot be shed.
+	pinned map[string]*Version
 }
 
-// CRD is the decoded CRD. Once a version is compiled its schema is gone
-// from it (see release): read versions by index, never copy one whole.
+// CRD is the decoded CRD, without the versions' schemas once in a
+// catalogue (Definition.Shed): the compiled versions are the schemas.
 func (e *Entry) CRD() *apiextensionsv1.CustomResourceDefinition { return e.Def.V1 }
 
 // Catalog indexes CRDs by group and kind, as the server's discovery and
@@ -53,6 +58,8 @@ type Catalog struct {
 	byGK map[schema.GroupKind]*Entry
 	dups []Duplicate
 
+	versions *versionCache
+
 	fillOnce sync.Once
 	fill     func()
 }
@@ -61,7 +68,15 @@ type Catalog struct {
 // fieldValidation=Strict (a CRD with unknown fields is rejected, so its
 // kind does not exist), as kubectl apply's default.
 func NewCatalog(strict bool) *Catalog {
-	return &Catalog{strict: strict, byGK: map[schema.GroupKind]*Entry{}}
+	return &Catalog{strict: strict, byGK: map[schema.GroupKind]*Entry{}, versions: newVersionCache(DefaultVersionBudget)}
+}
+
+// SetVersionBudget bounds the estimated bytes of the compiled versions the
+// catalogue keeps (DefaultVersionBudget unless set); past it the least
+// recently used are let go and compiled again when needed. It changes
+// memory and time, never an answer. Call it before any lookup.
+func (c *Catalog) SetVersionBudget(bytes int64) {
+	c.versions = newVersionCache(bytes)
 }
 
 // Fill sets what adds CRDs when the catalogue is first read (Lookup,
@@ -80,18 +95,19 @@ func (c *Catalog) filled() {
 }
 
 // Add registers a decoded CRD of a layer. Definitions that did not decode
-// are ignored: no kind can come from them. The catalogue takes d over:
-// once a version is compiled, its decoded schema is dropped from d.V1.
+// are ignored: no kind can come from them. The catalogue takes d over and
+// sheds it (Definition.Shed): d.V1 loses its schemas.
 func (c *Catalog) Add(d *Definition, source string, layer Layer) {
 	if d.V1 == nil {
 		return
 	}
+	d.Shed()
 	gk := schema.GroupKind{Group: d.V1.Spec.Group, Kind: d.V1.Spec.Names.Kind}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := &Entry{Def: d, Source: source, layer: layer, versions: map[string]*Version{}, errs: map[string]error{}}
+	e := &Entry{Def: d, Source: source, layer: layer, errs: map[string]error{}, cache: c.versions}
 	old, ok := c.byGK[gk]
-	if ok && !reflect.DeepEqual(old.Def.V1, d.V1) {
+	if ok && !same(old.Def, d) {
 		dup := Duplicate{Kept: e, Dropped: old}
 		if old.layer > layer {
 			dup.Kept, dup.Dropped = old, e
@@ -102,6 +118,19 @@ func (c *Catalog) Add(d *Definition, source string, layer Layer) {
 		return
 	}
 	c.byGK[gk] = e
+}
+
+// same reports whether two CRDs are equal as decoded: their JSON, when it
+// is the same text, or else (rarely: the same kind written twice
+// differently) their decoded objects, schemas and all.
+func same(a, b *Definition) bool {
+	if !reflect.DeepEqual(withoutSchemas(a.V1), withoutSchemas(b.V1)) {
+		return false
+	}
+	if a.raw != nil && bytes.Equal(a.raw, b.raw) {
+		return true
+	}
+	return reflect.DeepEqual(a.Full(), b.Full())
 }
 
 // Duplicate is a kind two CRDs of different content define: the one the
@@ -266,6 +295,7 @@ func (c *Catalog) Lookup(gvk schema.GroupVersionKind) (*Version, error) {
 	if e == nil {
 		return nil, &LookupError{Reason: NoCRD, GVK: gvk}
 	}
+	full := e.Def.judgeShed()
 	if e.Rejected(c.strict) {
 		return nil, &LookupError{Reason: Rejected, GVK: gvk, Entry: e}
 	}
@@ -281,17 +311,54 @@ func (c *Catalog) Lookup(gvk schema.GroupVersionKind) (*Version, error) {
 	if !spec.Served {
 		return nil, &LookupError{Reason: NotServed, GVK: gvk, Entry: e}
 	}
-	v, err := e.version(gvk.Version)
+	v, err := e.version(gvk.Version, full)
 	if err != nil {
 		return nil, &LookupError{Reason: Unservable, GVK: gvk, Entry: e, Err: err}
 	}
 	return v, nil
 }
 
-func (e *Entry) version(name string) (*Version, error) {
+// version is the compiled version name, compiled from full when it is
+// not cached (nil: the CRD decoded again).
+func (e *Entry) version(name string, full *apiextensionsv1.CustomResourceDefinition) (*Version, error) {
+	if !e.Def.shedNow() {
+		return e.pinnedVersion(name)
+	}
+	key := versionKey{e, name}
+	if v := e.cache.get(key); v != nil {
+		return v, nil
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if v, ok := e.versions[name]; ok {
+	if v := e.cache.get(key); v != nil {
+		return v, nil
+	}
+	if err, ok := e.errs[name]; ok {
+		return nil, err
+	}
+	if full == nil {
+		full = e.Def.Full()
+	}
+	v, err := compile(full, name)
+	if err != nil {
+		e.errs[name] = err
+		return nil, err
+	}
+	// The compiled form is the schema from here on: v shares the entry's
+	// CRD, which has none.
+	v.CRD = e.Def.V1
+	v.Spec.Schema = nil
+	e.cache.put(key, v)
+	return v, nil
+}
+
+// pinnedVersion compiles a version of a CRD that has no JSON to decode
+// again (FromV1): it is compiled once and kept, and its decoded schema
+// dropped from the entry's CRD instead (release).
+func (e *Entry) pinnedVersion(name string) (*Version, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if v, ok := e.pinned[name]; ok {
 		return v, nil
 	}
 	if err, ok := e.errs[name]; ok {
@@ -302,18 +369,20 @@ func (e *Entry) version(name string) (*Version, error) {
 		e.errs[name] = err
 		return nil, err
 	}
-	e.versions[name] = v
+	if e.pinned == nil {
+		e.pinned = map[string]*Version{}
+	}
+	e.pinned[name] = v
 	e.release(v, name)
 	return v, nil
 }
 
 // release drops the decoded v1 schema of a compiled version: the compiled
-// form is all that is used from then on, and on a large run the decoded
-// schemas are a fifth of the live heap, which the garbage collector scans
-// over and over. The verdict has been computed by now (Lookup asks it
-// first). Readers of e.CRD() that may run concurrently read versions by
-// index, never a whole version, so clearing one field races with nothing;
-// v keeps a CRD of its own, without schemas (it uses its compiled one).
+// form is all that is used from then on. The verdict has been computed by
+// now (Lookup asks it first). Readers of e.CRD() that may run
+// concurrently read versions by index, never a whole version, so clearing
+// one field races with nothing; v keeps a CRD of its own, without
+// schemas (it uses its compiled one).
 func (e *Entry) release(v *Version, name string) {
 	crd := e.CRD()
 	for i := range crd.Spec.Versions {

@@ -19,8 +19,9 @@ import (
 // versions in a Catalog — is derived from it and computed at most once.
 type Definition struct {
 	// V1 is the decoded and defaulted object, nil when DecodeError is set.
-	// A Catalog that compiles a version drops that version's decoded
-	// schema from V1 (see Entry.release): the compiled form replaces it.
+	// Once the Definition is shed (Shed, which a Catalog's Add does) V1
+	// keeps everything but the versions' schemas: those are decoded again
+	// from the CRD's JSON when a version is compiled (Full).
 	V1 *apiextensionsv1.CustomResourceDefinition
 	// Unknown holds the strict decoder's messages (unknown field "...",
 	// duplicate field "..."): warnings under fieldValidation=Warn, a 400
@@ -35,8 +36,17 @@ type Definition struct {
 	// Origin is where the CRD was written, when it came from a document.
 	Origin *Origin
 
+	// raw is the JSON V1 was decoded from: decoding it again costs less
+	// than keeping every schema decoded for the whole run.
+	raw []byte
+
 	mu      sync.Mutex
 	verdict *CRDVerdict
+	shed    bool
+	// judged says rejected holds the verdict's answer for Warn and
+	// Strict, all a shed Definition keeps of its verdict.
+	judged   bool
+	rejected [2]bool
 }
 
 // Origin is where a CRD was written: its document, and the position of
@@ -55,6 +65,10 @@ func (o *Origin) String() string { return fmt.Sprintf("%s:%d", o.File, o.Line) }
 // collected, not fatal), then defaulted.
 func Decode(js []byte) *Definition {
 	count.CRDDecodes.Add(1)
+	return decode(js)
+}
+
+func decode(js []byte) *Definition {
 	d := &Definition{}
 	obj, _, err := strictDecoder.Decode(js, nil, &apiextensionsv1.CustomResourceDefinition{})
 	if err != nil {
@@ -74,6 +88,7 @@ func Decode(js []byte) *Definition {
 	}
 	scheme.Default(crd)
 	d.V1 = crd
+	d.raw = js
 	if bytes.Contains(js, []byte("-mutability")) {
 		var m map[string]any
 		if json.Unmarshal(js, &m) == nil {
@@ -92,13 +107,19 @@ func (d *Definition) Name() string {
 }
 
 // Verdict is the server's verdict on a create of the CRD, computed on
-// first use and kept: linting a CRD and looking up its custom resources
-// need the same verdict, and validating a large CRD is costly. Costs, when
-// not nil, asks for the CEL cost estimates too (see CRDVerdict.Costs),
-// sharing the cache's compilations.
+// first use and kept until the Definition is shed: linting a CRD and
+// looking up its custom resources need the same verdict, and validating a
+// large CRD is costly. Costs, when not nil, asks for the CEL cost
+// estimates too (see CRDVerdict.Costs), sharing the cache's compilations.
+// A shed Definition computes it again from its JSON each time.
 func (d *Definition) Verdict(costs *CostCache) *CRDVerdict {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.shed {
+		v := validateCreate(d.redecode(), costs)
+		d.judge(v)
+		return v
+	}
 	if d.verdict == nil {
 		d.verdict = validateCreate(d, costs)
 	} else if costs != nil && !d.verdict.costsDone && d.verdict.accepted() {
@@ -107,11 +128,122 @@ func (d *Definition) Verdict(costs *CostCache) *CRDVerdict {
 		d.verdict.Costs = CELCosts(d.V1, costs)
 		d.verdict.costsDone = true
 	}
+	d.judge(d.verdict)
 	return d.verdict
+}
+
+func (d *Definition) judge(v *CRDVerdict) {
+	d.rejected = [2]bool{v.Rejected(false), v.Rejected(true)}
+	d.judged = true
+}
+
+// Judged records the answer of Rejected computed by an earlier run (a
+// cache keyed by the CRD's text and the tool's build): Rejected then
+// never validates.
+func (d *Definition) Judged(warn, strict bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.rejected = [2]bool{warn, strict}
+	d.judged = true
+}
+
+// Answer is Rejected's answer for Warn and Strict when it is known
+// without validating (judged), for a cache to keep.
+func (d *Definition) Answer() (judged bool, warn, strict bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.judged, d.rejected[0], d.rejected[1]
 }
 
 // Rejected reports whether the server refuses a create of the CRD under
 // fieldValidation=Warn (strict=false) or Strict.
 func (d *Definition) Rejected(strict bool) bool {
-	return d.Verdict(nil).Rejected(strict)
+	d.mu.Lock()
+	judged, rejected := d.judged, d.rejected
+	d.mu.Unlock()
+	if !judged {
+		d.Verdict(nil)
+		d.mu.Lock()
+		rejected = d.rejected
+		d.mu.Unlock()
+	}
+	if strict {
+		return rejected[1]
+	}
+	return rejected[0]
+}
+
+// judgeShed judges a shed Definition not judged yet from its JSON
+// decoded again, and returns that decoded CRD for the compile that
+// follows a first lookup to reuse (validation leaves it as it was); nil
+// when there was nothing to judge. The lock makes concurrent first
+// lookups validate once.
+func (d *Definition) judgeShed() *apiextensionsv1.CustomResourceDefinition {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.shed || d.judged {
+		return nil
+	}
+	full := d.redecode()
+	d.judge(validateCreate(full, nil))
+	return full.V1
+}
+
+// Shed lets the decoded schemas go, keeping what lookups read (names,
+// versions, scope, the verdict's answer): a run keeps every CRD it
+// collects, and decoded schemas are most of the heap. The schemas come
+// back, decoded from the CRD's JSON, for each compile (Full). The caller
+// must hold d alone (a Catalog's Add sheds before publishing it). A
+// Definition without JSON (FromV1) is kept whole.
+func (d *Definition) Shed() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.V1 == nil || d.shed || d.raw == nil {
+		return
+	}
+	if d.verdict != nil {
+		d.judge(d.verdict)
+		d.verdict = nil
+	}
+	d.V1 = withoutSchemas(d.V1)
+	d.shed = true
+}
+
+func (d *Definition) shedNow() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.shed
+}
+
+// Full is the CRD with its schemas: V1, or, once shed, V1 decoded again
+// from its JSON (a new object each call, which the caller owns).
+func (d *Definition) Full() *apiextensionsv1.CustomResourceDefinition {
+	d.mu.Lock()
+	shed := d.shed
+	d.mu.Unlock()
+	if !shed {
+		return d.V1
+	}
+	return d.redecode().V1
+}
+
+// redecode decodes the JSON of a shed Definition again, counted apart
+// from collection's decodes (count.CRDRedecodes).
+func (d *Definition) redecode() *Definition {
+	count.CRDRedecodes.Add(1)
+	full := decode(d.raw)
+	full.Origin = d.Origin
+	return full
+}
+
+// withoutSchemas is a copy of crd whose versions have no schema; the rest
+// is shared.
+func withoutSchemas(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
+	own := *crd
+	own.Spec.Versions = make([]apiextensionsv1.CustomResourceDefinitionVersion, len(crd.Spec.Versions))
+	for i := range crd.Spec.Versions {
+		own.Spec.Versions[i] = crd.Spec.Versions[i]
+		own.Spec.Versions[i].Schema = nil
+	}
+	return &own
 }

@@ -25,6 +25,8 @@ import (
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 )
 
 // Version is one served CRD version compiled as the server's CRD handler
@@ -63,6 +65,7 @@ func compile(crd *apiextensionsv1.CustomResourceDefinition, name string) (v *Ver
 			v, err = nil, fmt.Errorf("the server could not serve this version: %v", r)
 		}
 	}()
+	count.VersionCompiles.Add(1)
 	v = &Version{CRD: crd, GVK: schema.GroupVersionKind{Group: crd.Spec.Group, Version: name, Kind: crd.Spec.Names.Kind},
 		Namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped}
 	for _, s := range crd.Spec.Versions {

@@ -113,6 +113,13 @@ func TestOnce(t *testing.T) {
 			if got.CRDDecodes != crdDocs.Load() {
 				t.Errorf("decoded CRDs %d times, want %d (each once)", got.CRDDecodes, crdDocs.Load())
 			}
+			// A catalogue keeps its CRDs without their decoded schemas:
+			// a first lookup decodes one again to judge it and compile
+			// the version, each further version compiled decodes it
+			// again, and nothing else does.
+			if got.CRDRedecodes > got.VersionCompiles+got.CRDValidations {
+				t.Errorf("decoded CRDs again %d times, more than the %d versions compiled and %d validations", got.CRDRedecodes, got.VersionCompiles, got.CRDValidations)
+			}
 			if got.CRDValidations > crdDocs.Load() {
 				t.Errorf("validated CRDs %d times, more than the %d CRDs", got.CRDValidations, crdDocs.Load())
 			}
@@ -122,8 +129,8 @@ func TestOnce(t *testing.T) {
 			if crdDocs.Load() < int64(testutil.AtLeast(t, 100, 40)) || crDocs.Load() < int64(testutil.AtLeast(t, 2000, 1000)) || got.CRDValidations == 0 || (!tt.prune && findings.Load() == 0) {
 				t.Fatalf("too little exercised: %d CRDs, %d custom resources, %d validations, %d findings", crdDocs.Load(), crDocs.Load(), got.CRDValidations, findings.Load())
 			}
-			t.Logf("%d files, %d documents, %d CRDs, %d custom resources: %d documents parsed, %d CRD decodes, %d CRD validations, %d custom resource decodes, %d rewrites",
-				len(in.Files)+len(extra.Files), docs.Load(), crdDocs.Load(), crDocs.Load(), got.Parses, got.CRDDecodes, got.CRDValidations, got.CRDecodes, rewritten.Load())
+			t.Logf("%d files, %d documents, %d CRDs, %d custom resources: %d documents parsed, %d CRD decodes (%d again), %d versions compiled, %d CRD validations, %d custom resource decodes, %d rewrites",
+				len(in.Files)+len(extra.Files), docs.Load(), crdDocs.Load(), crDocs.Load(), got.Parses, got.CRDDecodes, got.CRDRedecodes, got.VersionCompiles, got.CRDValidations, got.CRDecodes, rewritten.Load())
 		})
 	}
 }

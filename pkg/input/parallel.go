@@ -14,6 +14,12 @@ import (
 // waiting for another one to validate and compile that CRD leaves a core
 // idle, where workers in different stretches mostly need different CRDs.
 func Parallel(ctx context.Context, n int, fn func(i int) error) error {
+	return parallelIn(ctx, nil, n, fn)
+}
+
+// parallelIn is Parallel taking the indexes in order's order (nil:
+// 0..n-1), a permutation of 0..n-1.
+func parallelIn(ctx context.Context, order []int, n int, fn func(i int) error) error {
 	workers := min(runtime.GOMAXPROCS(0), max(n, 1))
 	work := make(chan int)
 	errs := make([]error, n)
@@ -37,6 +43,9 @@ dispatch:
 			}
 			if ctx.Err() != nil {
 				break dispatch
+			}
+			if order != nil {
+				i = order[i]
 			}
 			work <- i
 		}

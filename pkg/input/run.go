@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -37,8 +38,23 @@ type Run struct {
 	// source.DefaultMaxDocumentSize).
 	MaxDocumentSize int
 
-	fillErr error
-	counts  []int
+	// Verdicts, when set, keeps what is known of the --crd CRDs'
+	// verdicts between runs. Set it before the catalogue is first read.
+	Verdicts VerdictStore
+
+	fillErr   error
+	counts    []int
+	remembers []func()
+}
+
+// VerdictStore keeps the answers of crd.Definition.Rejected for the CRDs
+// of a file's content between runs, so that a run whose custom resources
+// need a CRD an earlier run judged does not validate it again. Recall
+// marks defs (the file's CRDs, in order) judged as far as it knows, and
+// returns what records what the run learnt about them, which the Run calls
+// when it is done.
+type VerdictStore interface {
+	Recall(data []byte, defs []*crd.Definition) (remember func())
 }
 
 // NewRun prepares a run: the CRD sources fill the catalogue (at its Extra
@@ -47,7 +63,7 @@ type Run struct {
 func NewRun(inputs, crds *Set, cat *crd.Catalog) *Run {
 	r := &Run{Inputs: inputs, CRDs: crds, Catalog: cat}
 	if crds != nil && len(crds.Files) > 0 {
-		cat.Fill(func() { r.counts, r.fillErr = crds.collect(context.Background(), cat) })
+		cat.Fill(func() { r.counts, r.remembers, r.fillErr = crds.collect(context.Background(), cat, r.recall) })
 	}
 	return r
 }
@@ -60,6 +76,10 @@ func (r *Run) Done() error {
 		return nil
 	}
 	r.Catalog.Len()
+	for _, f := range r.remembers {
+		f()
+	}
+	r.remembers = nil
 	if r.fillErr != nil {
 		return r.fillErr
 	}
@@ -76,7 +96,9 @@ type Visitor struct {
 	// CRDs, when set, is called in the collect phase with the CRD
 	// documents of input i, decoded, while their trees are alive, and the
 	// input's bytes (which File may not get again): check lints them
-	// there. Calls for different files run concurrently.
+	// there. Calls for different files run concurrently. The
+	// Definitions are shed when it returns (crd.Definition.Shed): their
+	// V1 no longer has the schemas.
 	CRDs func(i int, data []byte, found []crd.Found)
 	// File is called for every input i once the catalogue is complete,
 	// with the input's bytes and the file parsed, its CRD documents
@@ -115,6 +137,9 @@ type collected struct {
 	// stream: a file over StreamAbove, read a document at a time; crdsIn
 	// says whether its collect pass found CRDs.
 	stream, crdsIn bool
+	// kind is the kind most of the file's documents have, as far as a
+	// glance at its text tells, to judge files of a kind together.
+	kind string
 }
 
 // decoded is a collected CRD without its document, whose tree can go.
@@ -123,10 +148,15 @@ type decoded struct {
 	source string
 }
 
+// decodedOf keeps found CRDs for the catalogue, shed (crd.Definition.Shed)
+// at once rather than when the catalogue takes them: the collect phase
+// would otherwise hold every CRD's decoded schemas at the same time.
+// Visitor.CRDs has had them whole.
 func decodedOf(found []crd.Found) []decoded {
 	var out []decoded
 	for _, fd := range found {
 		if fd.Def != nil {
+			fd.Def.Shed()
 			out = append(out, decoded{fd.Def, fd.Source()})
 		}
 	}
@@ -156,6 +186,7 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 			return err
 		}
 		if !bytes.Contains(data, crdMarker) {
+			c.kind = mainKind(data)
 			if kept.Add(int64(len(data))) <= keepBudget || in.cached[p] != nil {
 				c.data = data
 			} else {
@@ -165,15 +196,19 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 		}
 		f := source.Parse(in.Name(p), data)
 		found := crd.FindCRDs(f)
+		c.kind = mainKind(data)
 		if len(found) == 0 {
 			c.file, c.data = f, data
 			return nil
 		}
-		c.crds = decodedOf(found)
 		if v.CRDs != nil {
 			v.CRDs(i, data, found)
 		}
-		rest := f.Documents[:0:0]
+		c.crds = decodedOf(found)
+		// Not f.Documents[:0:0]: an empty slice of the old array still
+		// points at it, and that kept every CRD document's tree (a third
+		// of the live heap) until the judge phase.
+		var rest []*source.Document
 		for _, d := range f.Documents {
 			if !crd.IsCRD(d) {
 				rest = append(rest, d)
@@ -197,7 +232,7 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 		}
 		keep[i].crds = nil
 	}
-	err = Parallel(ctx, len(in.Files), func(i int) error {
+	err = parallelIn(ctx, byKind(keep), len(in.Files), func(i int) error {
 		if in.Skip[i] != "" {
 			if v.Skipped != nil {
 				v.Skipped(i, in.Skip[i])
@@ -235,8 +270,9 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 
 // collect adds the CRDs of every file of s to cat, at the Extra layer,
 // in order, and counts them by argument.
-func (s *Set) collect(ctx context.Context, cat *crd.Catalog) ([]int, error) {
+func (s *Set) collect(ctx context.Context, cat *crd.Catalog, recall func(data []byte, ds []decoded) func()) ([]int, []func(), error) {
 	found := make([][]decoded, len(s.Files))
+	remembers := make([]func(), len(s.Files))
 	err := Parallel(ctx, len(s.Files), func(i int) error {
 		data, err := s.Bytes(s.Files[i])
 		if err != nil {
@@ -244,11 +280,14 @@ func (s *Set) collect(ctx context.Context, cat *crd.Catalog) ([]int, error) {
 		}
 		if bytes.Contains(data, crdMarker) {
 			found[i] = decodedOf(crd.FindCRDs(source.Parse(s.Name(s.Files[i]), data)))
+			if recall != nil {
+				remembers[i] = recall(data, found[i])
+			}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	counts := make([]int, len(s.labels))
 	for i, fs := range found {
@@ -259,7 +298,13 @@ func (s *Set) collect(ctx context.Context, cat *crd.Catalog) ([]int, error) {
 			counts[a] += len(fs)
 		}
 	}
-	return counts, nil
+	var keep []func()
+	for _, f := range remembers {
+		if f != nil {
+			keep = append(keep, f)
+		}
+	}
+	return counts, keep, nil
 }
 
 func size(p string) int64 {
@@ -317,10 +362,10 @@ func (r *Run) collectStream(i int, p string, v Visitor, c *collected) error {
 		if len(found) == 0 {
 			continue
 		}
-		c.crds = append(c.crds, decodedOf(found)...)
 		if v.CRDs != nil {
 			v.CRDs(i, nil, found)
 		}
+		c.crds = append(c.crds, decodedOf(found)...)
 	}
 }
 
@@ -431,4 +476,56 @@ func containsStream(r io.Reader, s []byte) (bool, error) {
 		copy(buf, buf[carry+n-keep:carry+n])
 		carry = keep
 	}
+}
+
+// byKind orders the inputs for the judge phase by their main kind, in
+// input order within a kind: documents of a kind then meet their
+// compiled version while the catalogue still holds it (it keeps only so
+// many, crd.DefaultVersionBudget). The order changes no result.
+func byKind(keep []collected) []int {
+	order := make([]int, len(keep))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(keep[a].kind, keep[b].kind) })
+	return order
+}
+
+var kindLine = []byte("\nkind:")
+
+// mainKind is the value of the most frequent top-level "kind:" line of a
+// YAML text ("" for none, or JSON): a guess, good enough for ordering.
+func mainKind(data []byte) string {
+	counts := map[string]int{}
+	best, most := "", 0
+	for rest := data; ; {
+		i := bytes.Index(rest, kindLine)
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len(kindLine):]
+		end := bytes.IndexByte(rest, '\n')
+		if end < 0 {
+			end = len(rest)
+		}
+		k := string(bytes.TrimSpace(rest[:end]))
+		counts[k]++
+		if counts[k] > most {
+			best, most = k, counts[k]
+		}
+	}
+	return best
+}
+
+// recall asks r.Verdicts about a --crd file's CRDs, and keeps what to
+// tell it when the run is done.
+func (r *Run) recall(data []byte, ds []decoded) func() {
+	if r.Verdicts == nil || len(ds) == 0 {
+		return nil
+	}
+	defs := make([]*crd.Definition, len(ds))
+	for i, d := range ds {
+		defs[i] = d.def
+	}
+	return r.Verdicts.Recall(data, defs)
 }

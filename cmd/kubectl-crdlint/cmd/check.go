@@ -33,6 +33,8 @@ type CheckOptions struct {
 	NoColor   bool
 	ListRules bool
 	CELCosts  bool
+	// NoCache turns the verdict cache off.
+	NoCache bool
 	// Baseline reports only findings not in this file; WriteBaseline
 	// records today's findings in it.
 	Baseline, WriteBaseline string
@@ -111,6 +113,7 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 	f.StringArrayVar(&o.Disable, "disable", nil, "Silence a rule by ID (repeatable); see --list-rules")
 	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the output (NO_COLOR is honoured too)")
 	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs to validate custom resources against, in addition to the CRDs among the inputs and the configuration's crds: (repeatable)")
+	f.BoolVar(&o.NoCache, "no-cache", false, "Neither read nor write the verdict cache (CRD findings of unchanged files, kept in --cache-dir's verdicts directory)")
 	f.StringVar(&o.Baseline, "baseline", "", "Report only findings not recorded in this baseline file (see --write-baseline)")
 	f.StringVar(&o.WriteBaseline, "write-baseline", "", "Record today's findings in this baseline file, to report only new ones later with --baseline")
 	f.IntVar(&o.MaxDocumentSize, "max-document-size", 0, "The largest document read, in bytes (default 64 MiB); a larger one is a finding, and a file may hold any number of documents")
@@ -193,6 +196,12 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	}
 	l := lint.New(lint.Options{Strict: set.Strict, Disabled: set.Off(), Catalog: run.Catalog, MissingCRDs: o.missing()})
 	run.MaxDocumentSize = o.MaxDocumentSize
+	cache := o.verdictCache()
+	defer cache.Trim()
+	if cache != nil {
+		run.Verdicts = crdAnswers{cache}
+	}
+	cacheOpts := lintOptionsKey(set.Strict, set.Off())
 	res := report.Result{Rules: catalogue, Findings: o.configFindings}
 	results := make([]fileResult, len(run.Inputs.Files))
 	prog := newProgress(o.ErrOut, o.Output == report.Text, len(run.Inputs.Files))
@@ -203,9 +212,7 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 				r.set = scan(run.Inputs.Name(run.Inputs.Files[i]), data)
 			}
 			r.crds += len(found)
-			for _, fd := range found {
-				r.findings = append(r.findings, l.CRD(fd.Doc, fd.Def)...)
-			}
+			r.findings = append(r.findings, crdFindings(l, cache, cacheOpts, run.Inputs.Name(run.Inputs.Files[i]), data, found)...)
 		},
 		File: func(i int, data []byte, f *source.File) error {
 			defer prog.file(f.Count)

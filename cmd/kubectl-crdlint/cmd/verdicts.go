@@ -1,0 +1,147 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+	"sort"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/verdictcache"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+)
+
+// verdictCache opens the cache of CRD verdicts, or nil (off) with
+// --no-cache or when there is no usable cache directory: the cache only
+// saves work, so a run without one is the same run.
+func (o *CheckOptions) verdictCache() *verdictcache.Cache {
+	if o.NoCache {
+		return nil
+	}
+	root, err := cachedir.Resolve(o.CacheDir)
+	if err != nil {
+		return nil
+	}
+	dir, err := cachedir.Sub(root, cachedir.Verdicts)
+	if err != nil {
+		return nil
+	}
+	return verdictcache.Open(dir, verdictcache.DefaultMaxBytes)
+}
+
+// lintOptionsKey is what of the linter's options a CRD's findings depend
+// on. What the run applies after linting (the configuration's severities
+// and suppressions, inline suppressions, the baseline) is not: cached
+// findings go through it as computed ones do.
+func lintOptionsKey(strict bool, off map[string]bool) []byte {
+	ids := make([]string, 0, len(off))
+	for id, o := range off {
+		if o {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return fmt.Appendf(nil, "strict=%t off=%q", strict, ids)
+}
+
+// crdRecord is a file's cached CRD verdicts: the findings of its CRD
+// documents, and whether the server rejects each decoded CRD (Warn,
+// Strict), which custom resource lookups ask.
+type crdRecord struct {
+	Findings []report.Finding
+	Rejected [][2]bool
+}
+
+// crdFindings lints the CRD documents of one file, or takes what an
+// earlier run found for the same file (its name and content) with the
+// same build and options. data is nil for a file read a document at a
+// time, which is not cached.
+func crdFindings(l *lint.Linter, cache *verdictcache.Cache, opts []byte, name string, data []byte, found []crd.Found) []report.Finding {
+	var key string
+	defs := 0
+	for _, fd := range found {
+		if fd.Def != nil {
+			defs++
+		}
+	}
+	if cache != nil && data != nil {
+		key = verdictcache.Key([]byte("crd-file"), opts, []byte(name), data)
+		if body, ok := cache.Get(key); ok {
+			var rec crdRecord
+			if gob.NewDecoder(bytes.NewReader(body)).Decode(&rec) == nil && len(rec.Rejected) == defs {
+				k := 0
+				for _, fd := range found {
+					if fd.Def != nil {
+						fd.Def.Judged(rec.Rejected[k][0], rec.Rejected[k][1])
+						k++
+					}
+				}
+				return rec.Findings
+			}
+		}
+	}
+	var out []report.Finding
+	for _, fd := range found {
+		out = append(out, l.CRD(fd.Doc, fd.Def)...)
+	}
+	if key != "" {
+		rec := crdRecord{Findings: out}
+		for _, fd := range found {
+			if fd.Def != nil {
+				rec.Rejected = append(rec.Rejected, [2]bool{fd.Def.Rejected(false), fd.Def.Rejected(true)})
+			}
+		}
+		var buf bytes.Buffer
+		if gob.NewEncoder(&buf).Encode(&rec) == nil {
+			cache.Put(key, buf.Bytes())
+		}
+	}
+	return out
+}
+
+// crdAnswers keeps, for the CRDs of --crd files, whether the server
+// rejects each (Warn, Strict) between runs, keyed by the build and the
+// file's content: a run whose custom resources need a CRD an earlier run
+// judged does not validate it again.
+type crdAnswers struct{ cache *verdictcache.Cache }
+
+type answersRecord struct {
+	Judged   []bool
+	Rejected [][2]bool
+}
+
+func (a crdAnswers) Recall(data []byte, defs []*crd.Definition) (remember func()) {
+	key := verdictcache.Key([]byte("crd-answers"), data)
+	known := 0
+	if body, ok := a.cache.Get(key); ok {
+		var rec answersRecord
+		if gob.NewDecoder(bytes.NewReader(body)).Decode(&rec) == nil && len(rec.Judged) == len(defs) && len(rec.Rejected) == len(defs) {
+			for i, d := range defs {
+				if rec.Judged[i] {
+					d.Judged(rec.Rejected[i][0], rec.Rejected[i][1])
+					known++
+				}
+			}
+		}
+	}
+	return func() {
+		rec := answersRecord{Judged: make([]bool, len(defs)), Rejected: make([][2]bool, len(defs))}
+		n := 0
+		for i, d := range defs {
+			judged, warn, strict := d.Answer()
+			rec.Judged[i], rec.Rejected[i] = judged, [2]bool{warn, strict}
+			if judged {
+				n++
+			}
+		}
+		if n <= known {
+			return // nothing learnt
+		}
+		var buf bytes.Buffer
+		if gob.NewEncoder(&buf).Encode(&rec) == nil {
+			a.cache.Put(key, buf.Bytes())
+		}
+	}
+}
