@@ -20,19 +20,22 @@ var (
 	CRDValidations atomic.Int64
 	// CRDecodes counts custom resources' JSON decoded into objects.
 	CRDecodes atomic.Int64
+	// CRValidations counts custom resources judged against their CRD
+	// (looked up, and validated when it serves them).
+	CRValidations atomic.Int64
 )
 
 // Snapshot is the counters at one moment.
 type Snapshot struct {
-	Parses, CRDDecodes, CRDRedecodes, VersionCompiles, CRDValidations, CRDecodes int64
+	Parses, CRDDecodes, CRDRedecodes, VersionCompiles, CRDValidations, CRDecodes, CRValidations int64
 }
 
 // Now reads the counters.
 func Now() Snapshot {
-	return Snapshot{Parses.Load(), CRDDecodes.Load(), CRDRedecodes.Load(), VersionCompiles.Load(), CRDValidations.Load(), CRDecodes.Load()}
+	return Snapshot{Parses.Load(), CRDDecodes.Load(), CRDRedecodes.Load(), VersionCompiles.Load(), CRDValidations.Load(), CRDecodes.Load(), CRValidations.Load()}
 }
 
 // Sub is the work done between then and s.
 func (s Snapshot) Sub(then Snapshot) Snapshot {
-	return Snapshot{s.Parses - then.Parses, s.CRDDecodes - then.CRDDecodes, s.CRDRedecodes - then.CRDRedecodes, s.VersionCompiles - then.VersionCompiles, s.CRDValidations - then.CRDValidations, s.CRDecodes - then.CRDecodes}
+	return Snapshot{s.Parses - then.Parses, s.CRDDecodes - then.CRDDecodes, s.CRDRedecodes - then.CRDRedecodes, s.VersionCompiles - then.VersionCompiles, s.CRDValidations - then.CRDValidations, s.CRDecodes - then.CRDecodes, s.CRValidations - then.CRValidations}
 }

@@ -39,6 +39,9 @@ type Definition struct {
 	// raw is the JSON V1 was decoded from: decoding it again costs less
 	// than keeping every schema decoded for the whole run.
 	raw []byte
+	// digest is raw's SHA-256, computed on first use (Catalog.Identity).
+	digestOnce sync.Once
+	digest     [32]byte
 
 	mu      sync.Mutex
 	verdict *CRDVerdict

@@ -121,6 +121,21 @@ type Visitor struct {
 	Doc   func(i int, f *source.File) (any, error)
 	Take  func(i, base int, result any)
 	Done  func(i int) error
+	// Replay, when set with Doc, is offered each file the Doc path would
+	// read whose content can be held (a regular file no larger than
+	// StreamAbove: not stdin, a pipe or a rendered kustomization, whose
+	// content this run made up or cannot read twice), before it is
+	// parsed. When it answers ok, the file is neither parsed nor judged:
+	// Begin, Take with each result in order (as Doc's would have been;
+	// Count documents each) and Done are called as if it had been.
+	Replay func(i int, data []byte) (results []Replayed, ok bool)
+}
+
+// Replayed is one Doc result a Replay gives again, and the number of
+// documents it counts (its Doc's File.Count).
+type Replayed struct {
+	Result any
+	Count  int
 }
 
 // StreamAbove is the size over which a command that can (Visitor.Doc)
@@ -247,6 +262,17 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 		}
 		f, data := c.file, c.data
 		if v.Doc != nil && f == nil {
+			if v.Replay != nil && in.cached[p] == nil {
+				if data == nil {
+					var err error
+					if data, err = in.Bytes(p); err != nil {
+						return err
+					}
+				}
+				if rs, ok := v.Replay(i, data); ok {
+					return replay(i, rs, v)
+				}
+			}
 			return r.stream(i, p, data, v, false) // data is nil to reread
 		}
 		switch {
@@ -452,6 +478,19 @@ func (r *Run) stream(i int, p string, data []byte, v Visitor, crdsIn bool) error
 	}
 	if readErr != nil {
 		return readErr
+	}
+	return v.Done(i)
+}
+
+// replay hands a Replay's results to v as stream would hand Doc's.
+func replay(i int, rs []Replayed, v Visitor) error {
+	if v.Begin != nil {
+		v.Begin(i)
+	}
+	base := 0
+	for _, r := range rs {
+		v.Take(i, base, r.Result)
+		base += r.Count
 	}
 	return v.Done(i)
 }

@@ -25,6 +25,7 @@ func (l *Linter) CR(d *source.Document) []report.Finding {
 
 // cr is CR saying why the object could not be validated ("" when it was).
 func (l *Linter) cr(d *source.Document) ([]report.Finding, string) {
+	count.CRValidations.Add(1)
 	gvk := crd.GVK(d)
 	v, err := l.opts.Catalog.Lookup(gvk)
 	if err != nil {

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	baselinepkg "github.com/kubectl-crdlint/kubectl-crdlint/pkg/baseline"
@@ -202,10 +204,16 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 		run.Verdicts = crdAnswers{cache}
 	}
 	cacheOpts := lintOptionsKey(set.Strict, set.Off())
+	var crCache *crFiles
+	// A cluster's CRDs have no JSON to name them by, and what they are
+	// is the cluster's to change: such runs judge every file.
+	if cache != nil && !o.Cluster.Live && !o.Cluster.CRDFromCluster {
+		crCache = &crFiles{cache: cache, cat: run.Catalog, opts: crOptionsKey(cacheOpts, o.missing(), o.MaxDocumentSize)}
+	}
 	res := report.Result{Rules: catalogue, Findings: o.configFindings}
 	results := make([]fileResult, len(run.Inputs.Files))
 	prog := newProgress(o.ErrOut, o.Output == report.Text, len(run.Inputs.Files))
-	err = run.Visit(ctx, input.Visitor{
+	v := input.Visitor{
 		CRDs: func(i int, data []byte, found []crd.Found) {
 			r := &results[i]
 			if data != nil {
@@ -244,20 +252,20 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 		// come with it, for the CRD findings that wait for it.
 		Doc: func(i int, f *source.File) (any, error) {
 			fs, sum := l.File(f)
-			var set *suppress.Set
-			text := f.Text(0)
-			if text != nil {
-				set = suppress.ScanAt(f.Path, text, f.Line, 0, catalogue)
+			d := docResult{sum: sum, count: f.Count}
+			if crCache != nil {
+				// Review changes findings in place.
+				d.raw, d.text, d.line, d.kinds = slices.Clone(fs), f.Text(0), f.Line, kindsOf(f)
 			}
-			fs = o.review(f.Path, set, fs)
-			if text != nil && bytes.Contains(text, []byte("# Source: ")) {
-				fs = mapHelm(helm.Parse(text), fs)
-			}
-			return docResult{fs, sum, set, f.Count}, nil
+			d.findings, d.set = o.reviewDoc(f.Path, f.Text(0), f.Line, fs)
+			return d, nil
 		},
 		Take: func(i, base int, v any) {
 			d := v.(docResult)
 			r := &results[i]
+			if r.cr != nil {
+				r.cr.add(d)
+			}
 			fs := rebase(d.findings, base)
 			if k := rendered[run.Inputs.Name(run.Inputs.Files[i])]; k != nil {
 				fs = mapKustomize(k, fs) // by the rendered document's index
@@ -280,13 +288,37 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 				r.findings = append(r.findings, o.review(run.Inputs.Name(run.Inputs.Files[i]), nil, fs)...)
 			}
 			r.pending = nil
+			if r.cr != nil {
+				crCache.put(r.cr)
+				r.cr = nil
+			}
 			return nil
 		},
 		Skipped: func(i int, reason string) {
 			results[i].sum.Skip(reason)
 			prog.file(0)
 		},
-	})
+	}
+	if crCache != nil {
+		v.Replay = func(i int, data []byte) ([]input.Replayed, bool) {
+			name := run.Inputs.Name(run.Inputs.Files[i])
+			key := crCache.key(name, data)
+			rec, ok := crCache.get(key, data)
+			if !ok {
+				results[i].cr = &crPending{key: key, data: data, kinds: map[schema.GroupKind]bool{}}
+				return nil, false
+			}
+			out := make([]input.Replayed, len(rec.Docs))
+			for k := range rec.Docs {
+				d := &rec.Docs[k]
+				text := d.text(data)
+				fs, set := o.reviewDoc(name, text, d.Line, d.Findings)
+				out[k] = input.Replayed{Result: docResult{findings: fs, sum: d.Sum, set: set, count: d.Count}, Count: d.Count}
+			}
+			return out, true
+		}
+	}
+	err = run.Visit(ctx, v)
 	prog.stop()
 	if err != nil {
 		return inputError(err)
@@ -345,15 +377,42 @@ type fileResult struct {
 	// pending are a streamed file's CRD findings waiting for their
 	// document, by document index.
 	pending map[int][]report.Finding
+	// cr is the cache record of a file being judged, stored when it is
+	// done.
+	cr *crPending
 }
 
 // docResult is what one document of a streamed file gave, counted from
-// document 0.
+// document 0; with the file cache on, also what the cache keeps of it
+// (crDoc): the findings before review, the document's text and line, and
+// the kinds it names.
 type docResult struct {
 	findings []report.Finding
 	sum      report.Summary
 	set      *suppress.Set
 	count    int
+
+	raw   []report.Finding
+	text  []byte
+	line  int
+	kinds []schema.GroupKind
+}
+
+// reviewDoc is the run's reading of a document's findings (fs, counted
+// from the document), judged or replayed from the cache: the inline
+// suppressions of its text (which starts at the file's line line; nil:
+// none to read), the configuration's severities, and the Helm template
+// each object came from.
+func (o *CheckOptions) reviewDoc(path string, text []byte, line int, fs []report.Finding) ([]report.Finding, *suppress.Set) {
+	var set *suppress.Set
+	if text != nil {
+		set = suppress.ScanAt(path, text, line, 0, catalogue)
+	}
+	fs = o.review(path, set, fs)
+	if text != nil && bytes.Contains(text, []byte("# Source: ")) {
+		fs = mapHelm(helm.Parse(text), fs)
+	}
+	return fs, set
 }
 
 // rebase moves findings' document indexes by delta.

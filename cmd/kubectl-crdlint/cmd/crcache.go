@@ -1,0 +1,184 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/verdictcache"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// crFiles keeps the findings of files without CRDs (custom resources,
+// mostly) between runs, so that an unchanged file whose CRDs did not
+// change is neither parsed nor validated again.
+//
+// An entry is keyed by everything a file's raw findings depend on besides
+// the CRDs: the build, the linter's options, --max-document-size (how
+// the file is cut), the file's name (which findings carry) and content.
+// The CRDs cannot be in the key — the catalogue is only known once the
+// run has read every CRD — so the entry records, for every kind its
+// documents name, the identity of the CRD that answered
+// (crd.Catalog.Identity, "none" included), and is used only when this
+// run's catalogue answers every one of them the same.
+//
+// What is cached is what Doc computed before the run's own reading of
+// the findings: severities, suppressions (inline ones are scanned again
+// from the cached documents' text), Helm and kustomize mapping and the
+// baseline are applied to a replayed file as to a judged one.
+type crFiles struct {
+	cache *verdictcache.Cache
+	cat   *crd.Catalog
+	opts  []byte
+}
+
+// crFileRecord is a file's cached verdict: each document's result in
+// stream order, and the CRD identities it was judged against.
+type crFileRecord struct {
+	Lookups []crLookup
+	Docs    []crDoc
+}
+
+type crLookup struct {
+	Group, Kind, ID string
+}
+
+// crDoc is what Doc computed from one document of the stream before
+// review: the linter's findings (counted from the document) and summary,
+// and where the document's text is (for its suppressions and Helm
+// sources): data[Off:Off+Len] of the file's content when InData, else
+// Text.
+type crDoc struct {
+	Findings []report.Finding
+	Sum      report.Summary
+	Count    int
+	Line     int
+	HasText  bool
+	InData   bool
+	Off, Len int
+	Text     []byte
+}
+
+// crPending is the record a judged file builds, in Take's order, until
+// Done stores it.
+type crPending struct {
+	key    string
+	data   []byte
+	cursor int
+	rec    crFileRecord
+	kinds  map[schema.GroupKind]bool
+}
+
+func crOptionsKey(lintOpts []byte, missing lint.Missing, maxDoc int) []byte {
+	return fmt.Appendf(bytes.Clone(lintOpts), " missing=%q max-document-size=%d", missing, maxDoc)
+}
+
+func (c *crFiles) key(name string, data []byte) string {
+	return verdictcache.Key([]byte("cr-file"), c.opts, []byte(name), data)
+}
+
+// get returns the record of a file's content when this run's catalogue
+// still answers every kind it looked up with the same CRD. Anything
+// damaged or doubtful is a miss: the file is judged again.
+func (c *crFiles) get(key string, data []byte) (*crFileRecord, bool) {
+	body, ok := c.cache.Get(key)
+	if !ok {
+		return nil, false
+	}
+	var rec crFileRecord
+	if gob.NewDecoder(bytes.NewReader(body)).Decode(&rec) != nil {
+		return nil, false
+	}
+	for _, l := range rec.Lookups {
+		id, ok := c.cat.Identity(schema.GroupKind{Group: l.Group, Kind: l.Kind})
+		if !ok || id != l.ID {
+			return nil, false
+		}
+	}
+	for _, d := range rec.Docs {
+		if d.InData && (d.Off < 0 || d.Len < 0 || d.Off+d.Len > len(data)) {
+			return nil, false
+		}
+	}
+	return &rec, true
+}
+
+// text is a replayed document's text as Doc saw it: nil when it had none
+// (an empty document, or one over the size bound), which reviews
+// differently from an empty one.
+func (d *crDoc) text(data []byte) []byte {
+	if !d.HasText {
+		return nil
+	}
+	var t []byte
+	if d.InData {
+		t = data[d.Off : d.Off+d.Len]
+	} else {
+		t = d.Text
+	}
+	if t == nil {
+		t = []byte{}
+	}
+	return t
+}
+
+// add records a judged document's result, in stream order.
+func (p *crPending) add(d docResult) {
+	doc := crDoc{Findings: d.raw, Sum: d.sum, Count: d.count, Line: d.line, HasText: d.text != nil}
+	if d.text != nil {
+		if j := bytes.Index(p.data[p.cursor:], d.text); j >= 0 {
+			doc.InData, doc.Off, doc.Len = true, p.cursor+j, len(d.text)
+			p.cursor = doc.Off + doc.Len
+		} else {
+			doc.Text = bytes.Clone(d.text)
+		}
+	}
+	p.rec.Docs = append(p.rec.Docs, doc)
+	for _, gk := range d.kinds {
+		p.kinds[gk] = true
+	}
+}
+
+// put stores a judged file's record with the identities of the CRDs that
+// answered its kinds; a kind whose answer cannot be named (a CRD without
+// JSON) leaves the file uncached.
+func (c *crFiles) put(p *crPending) {
+	kinds := make([]schema.GroupKind, 0, len(p.kinds))
+	for gk := range p.kinds {
+		kinds = append(kinds, gk)
+	}
+	sort.Slice(kinds, func(i, j int) bool {
+		if kinds[i].Group != kinds[j].Group {
+			return kinds[i].Group < kinds[j].Group
+		}
+		return kinds[i].Kind < kinds[j].Kind
+	})
+	for _, gk := range kinds {
+		id, ok := c.cat.Identity(gk)
+		if !ok {
+			return
+		}
+		p.rec.Lookups = append(p.rec.Lookups, crLookup{gk.Group, gk.Kind, id})
+	}
+	var buf bytes.Buffer
+	if gob.NewEncoder(&buf).Encode(&p.rec) == nil {
+		c.cache.Put(p.key, buf.Bytes())
+	}
+}
+
+// kindsOf are the kinds a parsed document stream may look up: every
+// document's, a superset of those the linter asks the catalogue for (an
+// extra one can only make an entry miss).
+func kindsOf(f *source.File) []schema.GroupKind {
+	out := make([]schema.GroupKind, 0, len(f.Documents))
+	for _, d := range f.Documents {
+		out = append(out, crd.GVK(d).GroupKind())
+	}
+	return out
+}

@@ -1,0 +1,34 @@
+package crd
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Identity names the CRD that answers lookups of a group and kind in this
+// catalogue: its layer, where it came from (which lookup errors quote)
+// and a digest of its JSON, or "" when no CRD defines the kind (an answer
+// too: a missing CRD is a finding). ok is false when the answer cannot
+// be named: a CRD with no JSON of its own (FromV1, such as a cluster's).
+//
+// It compiles and validates nothing, so that a cache of custom
+// resources' findings can tell whether the CRDs they were judged against
+// are still the ones a run would use, for less than judging them again.
+// Two equal identities give equal Lookup answers under the same strict
+// setting: everything Lookup reads of the entry derives from its JSON and
+// source.
+func (c *Catalog) Identity(gk schema.GroupKind) (id string, ok bool) {
+	e := c.Entry(gk)
+	if e == nil {
+		return "", true
+	}
+	d := e.Def
+	if d.raw == nil {
+		return "", false
+	}
+	d.digestOnce.Do(func() { d.digest = sha256.Sum256(d.raw) })
+	return fmt.Sprintf("%d|%s|%s", e.layer, e.Source, hex.EncodeToString(d.digest[:])), true
+}
