@@ -1,0 +1,218 @@
+package cmd
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
+)
+
+const cacheWidgetCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer, maximum: MAX}
+`
+
+const cacheGadgetCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.com
+spec:
+  group: example.com
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              color: {type: string, enum: [red, blue]}
+`
+
+// Custom resources with findings of several rules, an inline
+// suppression and a Helm source comment: what is applied after the
+// cache must be applied to replayed files too.
+const cacheWidgets = `apiVersion: example.com/v1
+kind: Widget
+metadata: {name: small}
+spec: {size: 5}
+---
+# Source: chart/templates/widget.yaml
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: big}
+spec:
+  size: 20
+  extra: 1
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: quiet}
+spec:
+  size: 50 # crdlint:ignore cr-schema -- too big on purpose
+`
+
+const cacheGadgets = `apiVersion: example.com/v1
+kind: Gadget
+metadata: {name: green}
+spec: {color: green}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: builtin}
+`
+
+// TestFileCacheChangesNothing checks that the cache of custom resource
+// files gives the output of a run without it whatever changed between
+// runs: nothing (no custom resource validated), a CRD (only the files of
+// its kind judged again), a CRD removed, a file, the options, and
+// damaged entries.
+func TestFileCacheChangesNothing(t *testing.T) {
+	root := t.TempDir()
+	crds, crs, cache := filepath.Join(root, "crds"), filepath.Join(root, "crs"), filepath.Join(root, "cache")
+	write := func(p, data string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(crds, "widget.yaml"), strings.Replace(cacheWidgetCRD, "MAX", "10", 1))
+	write(filepath.Join(crds, "gadget.yaml"), cacheGadgetCRD)
+	write(filepath.Join(crs, "widgets.yaml"), cacheWidgets)
+	write(filepath.Join(crs, "gadgets.yaml"), cacheGadgets)
+
+	run := func(args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		args = append([]string{"check", "-o", "json", "--no-config"}, args...)
+		code := Main(genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, args)
+		if code != 0 && code != 1 {
+			t.Fatalf("exit %d: %s", code, errOut.String())
+		}
+		return out.String()
+	}
+	// same runs with and without the cache and returns the output and
+	// the custom resources the cached run validated.
+	same := func(what string, args ...string) (string, int64) {
+		t.Helper()
+		want := run(append([]string{"--no-cache"}, args...)...)
+		before := count.Now()
+		got := run(append([]string{"--cache-dir", cache}, args...)...)
+		if got != want {
+			t.Fatalf("%s: the output differs from --no-cache's:\n%s\nwant:\n%s", what, got, want)
+		}
+		return got, count.Now().Sub(before).CRValidations
+	}
+	for _, layout := range []struct {
+		name string
+		args []string
+	}{
+		{"--crd", []string{"--crd", crds, crs}},
+		{"inputs", []string{crds, crs}},
+	} {
+		t.Run(layout.name, func(t *testing.T) {
+			os.RemoveAll(cache)
+			write(filepath.Join(crds, "widget.yaml"), strings.Replace(cacheWidgetCRD, "MAX", "10", 1))
+			write(filepath.Join(crds, "gadget.yaml"), cacheGadgetCRD)
+			write(filepath.Join(crs, "gadgets.yaml"), cacheGadgets)
+			args := layout.args
+			out, n := same("cold", args...)
+			for _, want := range []string{`"cr-schema"`, `"unknown-field"`, `"via": "chart/templates/widget.yaml"`, `"kind": "inline"`} {
+				if !strings.Contains(out, want) {
+					t.Fatalf("too little exercised: no %s in %s", want, out)
+				}
+			}
+			if n != 4 {
+				t.Fatalf("the cold run validated %d custom resources, want 4", n)
+			}
+			if _, n := same("warm", args...); n != 0 {
+				t.Errorf("the warm run validated %d custom resources, want none", n)
+			}
+
+			write(filepath.Join(crds, "widget.yaml"), strings.Replace(cacheWidgetCRD, "MAX", "30", 1))
+			edited, n := same("Widget CRD edited", args...)
+			if edited == out {
+				t.Error("editing the Widget CRD changed nothing: the test proves nothing")
+			}
+			if n != 3 {
+				t.Errorf("with the Widget CRD edited, %d custom resources were validated, want the 3 widgets", n)
+			}
+
+			os.Remove(filepath.Join(crds, "gadget.yaml"))
+			gone, n := same("Gadget CRD removed", args...)
+			if !strings.Contains(gone, `"cr-no-crd"`) {
+				t.Error("with the Gadget CRD removed, no cr-no-crd finding")
+			}
+			if n != 1 {
+				t.Errorf("with the Gadget CRD removed, %d custom resources were validated, want the gadget", n)
+			}
+			same("Gadget CRD removed, warm", args...)
+			same("--missing-crds warn", append([]string{"--missing-crds", "warn"}, args...)...)
+			write(filepath.Join(crds, "gadget.yaml"), cacheGadgetCRD)
+
+			write(filepath.Join(crs, "gadgets.yaml"), strings.Replace(cacheGadgets, "green", "red", 2))
+			if _, n := same("file edited", args...); n != 1 {
+				t.Errorf("with gadgets.yaml edited, %d custom resources were validated, want its one", n)
+			}
+			same("--strict", append([]string{"--strict"}, args...)...)
+			same("--disable", append([]string{"--disable", "cr-schema"}, args...)...)
+			same("--max-document-size", append([]string{"--max-document-size", "100"}, args...)...)
+			if _, n := same("warm again", args...); n != 0 {
+				t.Errorf("the warm run validated %d custom resources, want none", n)
+			}
+
+			var entries []string
+			filepath.WalkDir(filepath.Join(cache, cachedir.Verdicts), func(p string, d os.DirEntry, err error) error {
+				if err == nil && d.Type().IsRegular() {
+					entries = append(entries, p)
+				}
+				return nil
+			})
+			for _, damage := range []func([]byte) []byte{
+				func(b []byte) []byte { return b[:len(b)/2] },
+				func(b []byte) []byte { c := bytes.Clone(b); c[len(c)/2] ^= 0x20; return c },
+				func([]byte) []byte { return nil },
+			} {
+				for _, p := range entries {
+					data, err := os.ReadFile(p)
+					if err != nil {
+						continue // trimmed
+					}
+					os.WriteFile(p, damage(data), 0o600)
+				}
+				same("damaged entries", args...)
+			}
+		})
+	}
+}
