@@ -115,7 +115,7 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 	f.StringArrayVar(&o.Disable, "disable", nil, "Silence a rule by ID (repeatable); see --list-rules")
 	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the output (NO_COLOR is honoured too)")
 	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs to validate custom resources against, in addition to the CRDs among the inputs and the configuration's crds: (repeatable)")
-	f.BoolVar(&o.NoCache, "no-cache", false, "Neither read nor write the verdict cache (CRD findings of unchanged files, kept in --cache-dir's verdicts directory)")
+	f.BoolVar(&o.NoCache, "no-cache", false, "Neither read nor write the verdict cache (findings of unchanged files whose CRDs did not change, kept in --cache-dir's verdicts directory)")
 	f.StringVar(&o.Baseline, "baseline", "", "Report only findings not recorded in this baseline file (see --write-baseline)")
 	f.StringVar(&o.WriteBaseline, "write-baseline", "", "Record today's findings in this baseline file, to report only new ones later with --baseline")
 	f.IntVar(&o.MaxDocumentSize, "max-document-size", 0, "The largest document read, in bytes (default 64 MiB); a larger one is a finding, and a file may hold any number of documents")
