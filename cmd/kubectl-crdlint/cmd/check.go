@@ -313,7 +313,7 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 				d := &rec.Docs[k]
 				text := d.text(data)
 				fs, set := o.reviewDoc(name, text, d.Line, d.Findings)
-				out[k] = input.Replayed{Result: docResult{findings: fs, sum: d.Sum, set: set, count: d.Count}, Count: d.Count}
+				out[k] = input.Replayed{Result: docResult{findings: fs, sum: d.sum(), set: set, count: d.Count}, Count: d.Count}
 			}
 			return out, true
 		}

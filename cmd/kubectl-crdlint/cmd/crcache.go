@@ -49,6 +49,38 @@ type crLookup struct {
 	Group, Kind, ID string
 }
 
+type crCount struct {
+	Key string
+	N   int
+}
+
+func countsOf(m map[string]int) []crCount {
+	out := make([]crCount, 0, len(m))
+	for k, n := range m {
+		out = append(out, crCount{k, n})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
+func countsMap(cs []crCount) map[string]int {
+	if len(cs) == 0 {
+		return nil
+	}
+	m := make(map[string]int, len(cs))
+	for _, c := range cs {
+		m[c.Key] = c.N
+	}
+	return m
+}
+
+// sum is the summary Doc gave.
+func (d *crDoc) sum() report.Summary {
+	s := d.Sum
+	s.NotValidated, s.SkippedBy = countsMap(d.NotValidated), countsMap(d.SkippedBy)
+	return s
+}
+
 // crDoc is what Doc computed from one document of the stream before
 // review: the linter's findings (counted from the document) and summary,
 // and where the document's text is (for its suppressions and Helm
@@ -56,7 +88,11 @@ type crLookup struct {
 // Text.
 type crDoc struct {
 	Findings []report.Finding
-	Sum      report.Summary
+	// Sum is the summary without its maps, which are NotValidated and
+	// SkippedBy, sorted: gob writes maps in random order, and an entry
+	// written again must be the same bytes.
+	Sum                     report.Summary
+	NotValidated, SkippedBy []crCount
 	Count    int
 	Line     int
 	HasText  bool
@@ -130,7 +166,13 @@ func (d *crDoc) text(data []byte) []byte {
 
 // add records a judged document's result, in stream order.
 func (p *crPending) add(d docResult) {
+	// The server's validation reports some errors in map order, and an
+	// entry written again must be the same bytes; every output is sorted
+	// the same way (report.Sort).
+	report.Sort(d.raw)
 	doc := crDoc{Findings: d.raw, Sum: d.sum, Count: d.count, Line: d.line, HasText: d.text != nil}
+	doc.NotValidated, doc.SkippedBy = countsOf(d.sum.NotValidated), countsOf(d.sum.SkippedBy)
+	doc.Sum.NotValidated, doc.Sum.SkippedBy = nil, nil
 	if d.text != nil {
 		if j := bytes.Index(p.data[p.cursor:], d.text); j >= 0 {
 			doc.InData, doc.Off, doc.Len = true, p.cursor+j, len(d.text)
