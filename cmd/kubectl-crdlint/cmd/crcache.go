@@ -93,12 +93,12 @@ type crDoc struct {
 	// written again must be the same bytes.
 	Sum                     report.Summary
 	NotValidated, SkippedBy []crCount
-	Count    int
-	Line     int
-	HasText  bool
-	InData   bool
-	Off, Len int
-	Text     []byte
+	Count                   int
+	Line                    int
+	HasText                 bool
+	InData                  bool
+	Off, Len                int
+	Text                    []byte
 }
 
 // crPending is the record a judged file builds, in Take's order, until
