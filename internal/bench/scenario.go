@@ -137,7 +137,7 @@ func runScenarios(ctx context.Context, cfg Config, res *Results, corpus *Corpus,
 	}
 	cacheNote := func(dir string) string {
 		n, b := dirSize(dir)
-		return fmt.Sprintf("the cache a full run left: %d files, %.1f MiB", n, float64(b)/(1<<20))
+		return fmt.Sprintf("the cache a full run left (%d files, %.0f KiB)", n, float64(b)/1024)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
