@@ -3,6 +3,8 @@ package bench
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -118,5 +120,60 @@ func TestExpandCRDs(t *testing.T) {
 	}
 	if crds != 1000 {
 		t.Errorf("files hold %d CRDs, want 1000", crds)
+	}
+}
+
+// TestCacheStates checks the cache directories the scenarios hand crdlint:
+// a cold run must find nothing a previous run wrote, and a snapshot run
+// must find the snapshot and nothing the run before it added.
+func TestCacheStates(t *testing.T) {
+	root := t.TempDir()
+	write := func(p, data string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := func(before func() ([]string, error)) string {
+		t.Helper()
+		a, err := before()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(a) != 2 || a[0] != "--cache-dir" {
+			t.Fatalf("arguments %q, want --cache-dir DIR", a)
+		}
+		return a[1]
+	}
+
+	cold := coldCache(filepath.Join(root, "cold"))
+	dir := args(cold)
+	write(filepath.Join(dir, "verdicts", "x"), "left by a run")
+	if n, _ := dirSize(args(cold)); n != 0 {
+		t.Error("a cold run's cache directory holds what the previous run wrote")
+	}
+
+	snap := filepath.Join(root, "snap")
+	write(filepath.Join(snap, "verdicts", "a"), "primed")
+	run := snapshotCache(snap, filepath.Join(root, "run"))
+	dir = args(run)
+	write(filepath.Join(dir, "verdicts", "b"), "added by a measured run")
+	dir = args(run)
+	if b, err := os.ReadFile(filepath.Join(dir, "verdicts", "a")); err != nil || string(b) != "primed" {
+		t.Errorf("the snapshot's entry: %q, %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "verdicts", "b")); !os.IsNotExist(err) {
+		t.Errorf("a snapshot run finds what the run before it wrote (stat: %v)", err)
+	}
+	if n, _ := dirSize(snap); n != 1 {
+		t.Errorf("the snapshot itself changed: %d files", n)
+	}
+
+	kept := filepath.Join(root, "kept")
+	if dir = args(keptCache(kept)); dir != kept {
+		t.Errorf("warm runs get %s, want the shared %s", dir, kept)
 	}
 }
