@@ -39,6 +39,11 @@ type Config struct {
 	KubeconformWorkers []int
 	// SmallRuns is the number of runs of crdlint on one small file.
 	SmallRuns int
+	// ScenarioRuns is the number of measured runs per tool of each cache
+	// and CRD-set scenario; 0 skips them.
+	ScenarioRuns int
+	// LargeCRDs is the size of the large CRD set scenario's; 0 skips it.
+	LargeCRDs int
 }
 
 // Row is one tool's line in a table.
@@ -89,6 +94,7 @@ type Results struct {
 	Scale                   map[string][]Row // tool -> one row per scale
 	Scales                  []int
 	Small                   Row
+	Scenarios               []Scenario
 	Targets                 []Target
 }
 
@@ -116,8 +122,12 @@ func describeMachine() Machine {
 // tool is how one tool is run on a custom resource or CRD workload.
 type tool struct {
 	name  string
-	argv  func(crds, inputs string) []string
+	argv  func(crds, inputs string, extra []string) []string
 	parse func([]byte) (int, int, error)
+	// before, when set, runs before each measured run (outside the
+	// measurement) and returns arguments for it: crdlint's cache directory,
+	// which decides whether the run is cold or warm.
+	before func() ([]string, error)
 }
 
 // Run is the whole harness: build, install, generate, measure, report.
@@ -188,34 +198,51 @@ func Run(ctx context.Context, cfg Config, out, log io.Writer) (*Results, error) 
 
 	r := NewRunner(ctx, benchexec, cfg.WorkDir)
 	res.Isolation = r.Isolation()
-	crdlintTool := tool{"kubectl-crdlint", func(crds, in string) []string {
-		a := []string{crdlint, "check", "--strict", "-o", "json"}
-		if crds != "" {
-			a = append(a, "--crd", crds)
-		}
-		return append(a, in)
-	}, ParseCrdlint}
+	// Every crdlint run is given its cache directory: without one it
+	// would use the user's (or $KUBECTL_CRDLINT_CACHE_DIR), and every run
+	// after the first would read what the one before wrote.
+	crdlintWith := func(name string, before func() ([]string, error)) tool {
+		return tool{name, func(crds, in string, extra []string) []string {
+			a := append([]string{crdlint, "check"}, extra...)
+			a = append(a, "--strict", "-o", "json")
+			if crds != "" {
+				a = append(a, "--crd", crds)
+			}
+			return append(a, in)
+		}, ParseCrdlint, before}
+	}
+	cacheRoot, err := filepath.Abs(filepath.Join(cfg.WorkDir, "cache"))
+	if err != nil {
+		return nil, err
+	}
+	crdlintTool := crdlintWith("kubectl-crdlint", coldCache(filepath.Join(cacheRoot, "cold")))
 	var kcTools []tool
 	for _, n := range cfg.KubeconformWorkers {
-		kcTools = append(kcTools, tool{fmt.Sprintf("kubeconform -n %d", n), func(_, in string) []string {
+		kcTools = append(kcTools, tool{fmt.Sprintf("kubeconform -n %d", n), func(_, in string, _ []string) []string {
 			return []string{kc, "-strict", "-summary", "-output", "json", "-n", strconv.Itoa(n),
 				"-schema-location", KubeconformSchemaLocation(absSchemas), in}
-		}, ParseKubeconform})
+		}, ParseKubeconform, nil})
 	}
-	kvTool := tool{"kubectl-validate", func(crds, in string) []string {
+	kvTool := tool{"kubectl-validate", func(crds, in string, _ []string) []string {
 		a := []string{kv, "--version", "1.30", "-o", "json"}
 		if crds != "" {
 			a = append(a, "--local-crds", crds)
 		}
 		return append(a, in)
-	}, ParseKubectlValidate}
+	}, ParseKubectlValidate, nil}
 
 	measure := func(t tool, runs int, crds, in string, items int) (Row, error) {
 		var ms []Measurement
 		row := Row{Tool: t.name, Items: items}
 		for i := 0; i < runs; i++ {
 			fmt.Fprintf(log, "  %s on %s: run %d/%d\n", t.name, in, i+1, runs)
-			m, err := r.Run(ctx, t.argv(crds, in))
+			var extra []string
+			if t.before != nil {
+				if extra, err = t.before(); err != nil {
+					return row, err
+				}
+			}
+			m, err := r.Run(ctx, t.argv(crds, in, extra))
 			if err != nil {
 				return row, err
 			}
@@ -320,6 +347,18 @@ func Run(ctx context.Context, cfg Config, out, log io.Writer) (*Results, error) 
 		return nil, err
 	}
 	res.Small.Note = "examples/valid/widget-crd.yaml"
+
+	if err := runScenarios(ctx, cfg, res, corpus, scenarioEnv{
+		log: log, measure: measure, crdlintWith: crdlintWith, kcTools: kcTools, cacheRoot: cacheRoot,
+		crdDir: crdDir, crsDir: crDirs[1], prime: func(argv []string) error {
+			m, err := r.Run(ctx, argv)
+			if err == nil && m.ExitCode > 1 {
+				err = fmt.Errorf("priming run exited %d: %.500s", m.ExitCode, m.Stderr)
+			}
+			return err
+		}}); err != nil {
+		return nil, err
+	}
 
 	res.Targets = Targets(res)
 	Print(out, res)

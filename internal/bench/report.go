@@ -137,7 +137,44 @@ func Targets(res *Results) []Target {
 		t.Measured, t.Pass = true, res.Small.Wall < 100*time.Millisecond
 		t.Got = fmt.Sprintf("%.0f ms (median of %d)", float64(res.Small.Wall)/float64(time.Millisecond), res.Small.Runs)
 	}
-	return append(ts, t)
+	ts = append(ts, t)
+	return append(ts, scenarioTargets(res)...)
+}
+
+// scenarioTargets are the cache and CRD-set goals. kubeconform has no
+// cache, so each cache scenario compares with its normal run on the same
+// inputs, in its fastest configuration.
+func scenarioTargets(res *Results) []Target {
+	var ts []Target
+	for _, g := range []struct {
+		key, goal string
+		want      float64
+	}{
+		{ScnWarm, "Warm run (nothing changed) ≥ 10× kubeconform's throughput", 10},
+		{ScnCI, "CI run (CRDs cached, every CR file changed) ≥ 2× kubeconform's", 2},
+		{ScnIncremental, "1% incremental run ≥ 10× kubeconform's", 10},
+	} {
+		rows := findScenario(res, g.key)
+		us, okUs := findRow(rows, "kubectl-crdlint")
+		kc, okKC := fastest(rows, "kubeconform")
+		ts = append(ts, ratioTarget(g.goal, us, kc, okUs, okKC, g.want))
+	}
+	rows := findScenario(res, ScnLargeCRDs)
+	wall := Target{Goal: "Large CRD set: wall time ≤ 1.2× the same workload's with only the corpus CRDs"}
+	rss := Target{Goal: "Large CRD set: peak RSS ≤ 1.2× the same workload's with only the corpus CRDs"}
+	abs := Target{Goal: "Large CRD set: peak RSS < 1 GiB"}
+	if len(rows) == 2 && rows[0].Wall > 0 && rows[0].MaxRSSKiB > 0 {
+		small, large := rows[0], rows[1]
+		x := large.Wall.Seconds() / small.Wall.Seconds()
+		wall.Measured, wall.Pass = true, x <= 1.2
+		wall.Got = fmt.Sprintf("%.2f× (%s vs %s; CPU %.2f×)", x, secs(large.Wall), secs(small.Wall), large.CPU.Seconds()/small.CPU.Seconds())
+		x = float64(large.MaxRSSKiB) / float64(small.MaxRSSKiB)
+		rss.Measured, rss.Pass = true, x <= 1.2
+		rss.Got = fmt.Sprintf("%.2f× (%s vs %s)", x, mib(large.MaxRSSKiB), mib(small.MaxRSSKiB))
+		abs.Measured, abs.Pass = true, large.MaxRSSKiB < 1<<20
+		abs.Got = mib(large.MaxRSSKiB)
+	}
+	return append(ts, wall, rss, abs)
 }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
@@ -227,6 +264,12 @@ func Print(w io.Writer, res *Results) {
 
 	fmt.Fprintf(w, "### One small file\n\n`kubectl-crdlint check %s`: median wall %.0f ms over %d runs, CPU %.0f ms, peak RSS %s.\n\n",
 		res.Small.Note, float64(res.Small.Wall)/1e6, res.Small.Runs, float64(res.Small.CPU)/1e6, mib(res.Small.MaxRSSKiB))
+
+	for _, s := range res.Scenarios {
+		fmt.Fprintf(w, "### %s\n\n%s\n\n", s.Title, s.About)
+		table(w, "docs", s.Rows)
+		fmt.Fprintln(w)
+	}
 
 	fmt.Fprintln(w, "### Targets")
 	fmt.Fprintln(w)

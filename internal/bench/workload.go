@@ -142,11 +142,21 @@ type Options struct {
 	// InvalidPercent of the documents get one mutation that a schema
 	// validator should reject.
 	InvalidPercent int
+	// TouchPercent of the files (at least one when not 0) get the label
+	// TouchLabel on every document: the same workload after an edit, for
+	// the cache scenarios. Which files is drawn from a PRNG of its own, so
+	// every other byte is what the untouched build makes.
+	TouchPercent int
 }
+
+// TouchLabel is the label a touched document gets (value "1").
+const TouchLabel = "bench.crdlint.io/touched"
 
 // Stats tell what Build made.
 type Stats struct {
 	Files, Docs int
+	// Touched is the number of files with TouchLabel.
+	Touched int
 	// Mutations counts the documents per mutation applied.
 	Mutations map[string]int
 }
@@ -172,6 +182,7 @@ func Build(templates []map[string]any, o Options) ([]NamedFile, Stats) {
 		o.Files = o.Docs
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15))
+	touched := touchedFiles(o)
 	files := make([]NamedFile, 0, o.Files)
 	doc := 0
 	for fi := 0; fi < o.Files; fi++ {
@@ -186,6 +197,9 @@ func Build(templates []map[string]any, o Options) ([]NamedFile, Stats) {
 			if rng.IntN(100) < o.InvalidPercent {
 				st.Mutations[mutate(obj, rng)]++
 			}
+			if touched[fi] {
+				touch(obj)
+			}
 			out, err := yaml.Marshal(obj)
 			if err != nil {
 				// Values came from YAML through JSON types: cannot fail.
@@ -199,8 +213,37 @@ func Build(templates []map[string]any, o Options) ([]NamedFile, Stats) {
 		}
 		files = append(files, NamedFile{Name: fmt.Sprintf("cr-%05d.yaml", fi), Data: buf.Bytes()})
 	}
-	st.Files, st.Docs = len(files), doc
+	st.Files, st.Docs, st.Touched = len(files), doc, len(touched)
 	return files, st
+}
+
+// touchedFiles picks TouchPercent of o.Files, rounded up.
+func touchedFiles(o Options) map[int]bool {
+	if o.TouchPercent <= 0 {
+		return nil
+	}
+	n := min((o.Files*o.TouchPercent+99)/100, o.Files)
+	rng := rand.New(rand.NewPCG(o.Seed^0x746f756368, o.Seed))
+	out := make(map[int]bool, n)
+	for _, fi := range rng.Perm(o.Files)[:n] {
+		out[fi] = true
+	}
+	return out
+}
+
+// touch is the edit of the cache scenarios: one label more, which changes
+// the file's bytes but not whether a document is valid.
+func touch(obj map[string]any) {
+	md, _ := obj["metadata"].(map[string]any)
+	if md == nil { // vary made it; a mutation does not remove it
+		return
+	}
+	labels, _ := md["labels"].(map[string]any)
+	if labels == nil {
+		labels = map[string]any{}
+		md["labels"] = labels
+	}
+	labels[TouchLabel] = "1"
 }
 
 // vary gives document seq a name of its own, so that no two documents of a
