@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
@@ -40,8 +41,14 @@ type Sources []Source
 // content line: a "# Source:" further down is the template's own text.
 //
 // Parse never fails: a stream without comments (a post-renderer's
-// output, a file written by hand) yields Sources with empty paths.
+// output, a file written by hand) yields Sources with empty paths. A
+// stream kubectl reads as JSON (a "{" first) has no comments and is not
+// cut at "---" lines: it yields no Sources, so no document names a
+// template.
 func Parse(stream []byte) Sources {
+	if utilyaml.IsJSONBuffer(stream[:min(len(stream), jsonPeek)]) {
+		return nil
+	}
 	var out Sources
 	for _, c := range split(stream) {
 		if !counts(c.text) {
@@ -69,6 +76,11 @@ func Parse(stream []byte) Sources {
 	}
 	return out
 }
+
+// jsonPeek is how far kubectl's reader looks for the "{" of a JSON
+// stream (k8s.io/apimachinery/pkg/util/yaml.NewYAMLOrJSONDecoder's
+// buffer).
+const jsonPeek = 4096
 
 // Path is the template document doc came from; "" when unknown.
 func (s Sources) Path(doc int) string {
