@@ -215,6 +215,11 @@ func (t *tree) scalar(y *yamlLines, n *yaml.Node) int {
 func (t *tree) block(y *yamlLines, n *yaml.Node, start int) int {
 	text := y.text
 	line := n.Line
+	if line < 1 || line > len(y.starts) {
+		// The parser counted lines this scanner does not see (a UTF-16
+		// text, which it transcodes first): nothing to mask.
+		return line
+	}
 	lineStart := y.starts[line-1]
 	indicatorIndent := indentOf(text[lineStart:])
 	explicit := false
