@@ -556,15 +556,15 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
+// KeyString is a mapping key as the JSON kubectl sends spells it (YAML
+// 1.1 booleans, numeric keys as sigs.k8s.io/yaml prints them, aliases).
+func KeyString(k *yaml.Node) string { return keyString(k) }
+
 // keyString is a mapping key as the JSON kubectl sends spells it:
 // go.yaml.in/yaml/v2 resolves plain keys by YAML 1.1 rules, and
 // sigs.k8s.io/yaml prints the booleans and numbers it gets back, so "on"
 // is "true", "0x1F" is "31" and "1.0" is "1". Alias keys are their
 // anchor's value.
-// KeyString is a mapping key as the JSON kubectl sends spells it (YAML
-// 1.1 booleans, numeric keys as sigs.k8s.io/yaml prints them, aliases).
-func KeyString(k *yaml.Node) string { return keyString(k) }
-
 func keyString(k *yaml.Node) string {
 	if k = deref(k); k == nil {
 		return ""

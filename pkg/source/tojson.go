@@ -47,6 +47,12 @@ func toJSON(c chunk, n *yaml.Node) (js []byte, obj map[string]any, fast bool, er
 	return js, nil, false, err
 }
 
+// hasBOM: text in UTF-16 (yaml.v3 transcodes it, so offsets into c.text
+// no longer find tags) or with a UTF-8 BOM goes the slow way.
+func hasBOM(text []byte) bool {
+	return bytes.HasPrefix(text, []byte("\xef\xbb\xbf")) || bytes.HasPrefix(text, []byte("\xfe\xff")) || bytes.HasPrefix(text, []byte("\xff\xfe"))
+}
+
 // nodeJSON builds, from the v3 tree, the value go.yaml.in/yaml/v2 decodes
 // into (as sigs.k8s.io/yaml converts it) and marshals it as
 // sigs.k8s.io/yaml does. It gives up (false) on everything where the two
@@ -61,12 +67,6 @@ func toJSON(c chunk, n *yaml.Node) (js []byte, obj map[string]any, fast bool, er
 // same bytes; obj is that value when nothing in it would read back
 // differently (integers beyond int64, strings that are not UTF-8), for
 // a mapping root.
-// hasBOM: text in UTF-16 (yaml.v3 transcodes it, so offsets into c.text
-// no longer find tags) or with a UTF-8 BOM goes the slow way.
-func hasBOM(text []byte) bool {
-	return bytes.HasPrefix(text, []byte("\xef\xbb\xbf")) || bytes.HasPrefix(text, []byte("\xfe\xff")) || bytes.HasPrefix(text, []byte("\xff\xfe"))
-}
-
 func nodeJSON(c chunk, n *yaml.Node) (js []byte, obj map[string]any, ok bool) {
 	if n.Kind != yaml.DocumentNode || len(n.Content) != 1 || c.starts != nil || hasBOM(c.text) {
 		return nil, nil, false
