@@ -35,7 +35,8 @@ func Parse(path string, data []byte, rules []report.Rule) (*Config, []report.Fin
 	p := &parser{c: c, file: path}
 	var err error
 	if c.exclude, err = NewPatterns(""); err != nil {
-		p.errorf(nil, "", "%v", err)
+		// Every finding has a position: the file's start.
+		p.errorf(&yaml.Node{Line: 1, Column: 1}, "", "%v", err)
 		return c, p.findings
 	}
 	root, ok := p.document(data)
