@@ -60,7 +60,9 @@ func FuzzPattern(f *testing.F) {
 			return
 		}
 		_ = p.Match(path, isDir)
-		plain := strings.Trim(pattern, "/ ")
+		// Only slashes: leading spaces are part of a gitignore pattern
+		// (" 0" names " 0"), and trailing ones are excluded below.
+		plain := strings.Trim(pattern, "/")
 		if plain != "" && !strings.ContainsAny(pattern, `*?[\!#`) && !strings.Contains(pattern, "//") &&
 			!strings.HasPrefix(pattern, "./") && !strings.Contains("/"+plain+"/", "/./") && !strings.Contains("/"+plain+"/", "/../") &&
 			!strings.HasSuffix(pattern, " ") && !p.DirOnly && !strings.Contains(pattern, "\x00") {
