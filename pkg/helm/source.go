@@ -136,6 +136,9 @@ func split(data []byte) []chunk {
 // asRead gives a chunk the bytes kubectl's reader returns: lines ended
 // by "\n", CRLF dropped, a final newline added.
 func asRead(b []byte) []byte {
+	if len(b) == 0 {
+		return b
+	}
 	if b[len(b)-1] == '\n' && !bytes.Contains(b, []byte("\r\n")) {
 		return b
 	}

@@ -98,6 +98,9 @@ type badSeparator struct {
 // line without a newline is "x" to the YAML parser but "x\n" to kubectl.
 // Line and column numbers are unchanged.
 func asRead(b []byte) []byte {
+	if len(b) == 0 {
+		return b
+	}
 	if b[len(b)-1] == '\n' && !bytes.Contains(b, []byte("\r\n")) {
 		return b
 	}
