@@ -251,6 +251,10 @@ func (e *LookupError) Error() string {
 	case NotServed:
 		return fmt.Sprintf("the server could not find the requested resource: version %q of CRD %s is not served (served: %s)", e.GVK.Version, e.Entry.CRD().Name, e.Entry.Served())
 	}
+	if e.Entry == nil {
+		// Unserved of an error Lookup did not make: no CRD to name.
+		return fmt.Sprintf("cannot serve %s, Kind=%s: %v", gv, kind, e.Err)
+	}
 	return fmt.Sprintf("CRD %s (%s) cannot serve version %q: %v", e.Entry.CRD().Name, e.Entry.Source, e.GVK.Version, e.Err)
 }
 

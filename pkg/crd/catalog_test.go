@@ -281,3 +281,10 @@ func TestReleaseConcurrent(t *testing.T) {
 		}
 	}
 }
+
+func TestUnservedForeignError(t *testing.T) {
+	n := Unserved("a.yaml:1:1", errors.New("boom"))
+	if n.Err == nil || n.Err.Reason != Unservable || !strings.Contains(n.Err.Error(), "boom") {
+		t.Errorf("Unserved of a foreign error: %+v", n.Err)
+	}
+}
