@@ -74,9 +74,12 @@ func NewCatalog(strict bool) *Catalog {
 // SetVersionBudget bounds the estimated bytes of the compiled versions the
 // catalogue keeps (DefaultVersionBudget unless set); past it the least
 // recently used are let go and compiled again when needed. It changes
-// memory and time, never an answer. Call it before any lookup.
+// memory and time, never an answer. Call it before any lookup; the CRDs
+// added so far share the catalogue's cache, so they get the budget too.
 func (c *Catalog) SetVersionBudget(bytes int64) {
-	c.versions = newVersionCache(bytes)
+	c.versions.mu.Lock()
+	defer c.versions.mu.Unlock()
+	c.versions.budget = bytes
 }
 
 // Fill sets what adds CRDs when the catalogue is first read (Lookup,

@@ -288,3 +288,13 @@ func TestUnservedForeignError(t *testing.T) {
 		t.Errorf("Unserved of a foreign error: %+v", n.Err)
 	}
 }
+
+func TestSetVersionBudgetAfterAdd(t *testing.T) {
+	const js = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.example.com"},"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"widgets","kind":"Widget"},"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object"}}}]}}`
+	cat := NewCatalog(false)
+	cat.Add(Decode([]byte(js)), "a.yaml:1", Input)
+	cat.SetVersionBudget(1)
+	if got := cat.Entry(schema.GroupKind{Group: "example.com", Kind: "Widget"}).cache.budget; got != 1 {
+		t.Errorf("a CRD added before SetVersionBudget has budget %d, want 1", got)
+	}
+}
