@@ -411,10 +411,16 @@ func (e *Entry) release(v *Version, name string) {
 // server's preference order.
 func (e *Entry) Versions() []string {
 	var names []string
+	served := map[string]bool{}
 	for i := range e.CRD().Spec.Versions {
-		names = append(names, e.CRD().Spec.Versions[i].Name)
+		v := &e.CRD().Spec.Versions[i]
+		names = append(names, v.Name)
+		served[v.Name] = v.Served
 	}
 	sort.SliceStable(names, func(i, j int) bool {
+		if served[names[i]] != served[names[j]] {
+			return served[names[i]]
+		}
 		return version.CompareKubeAwareVersionStrings(names[i], names[j]) > 0
 	})
 	return names
