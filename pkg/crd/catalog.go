@@ -74,9 +74,12 @@ func NewCatalog(strict bool) *Catalog {
 // SetVersionBudget bounds the estimated bytes of the compiled versions the
 // catalogue keeps (DefaultVersionBudget unless set); past it the least
 // recently used are let go and compiled again when needed. It changes
-// memory and time, never an answer. Call it before any lookup.
+// memory and time, never an answer. Call it before any lookup; the CRDs
+// added so far share the catalogue's cache, so they get the budget too.
 func (c *Catalog) SetVersionBudget(bytes int64) {
-	c.versions = newVersionCache(bytes)
+	c.versions.mu.Lock()
+	defer c.versions.mu.Unlock()
+	c.versions.budget = bytes
 }
 
 // Fill sets what adds CRDs when the catalogue is first read (Lookup,
@@ -251,6 +254,10 @@ func (e *LookupError) Error() string {
 	case NotServed:
 		return fmt.Sprintf("the server could not find the requested resource: version %q of CRD %s is not served (served: %s)", e.GVK.Version, e.Entry.CRD().Name, e.Entry.Served())
 	}
+	if e.Entry == nil {
+		// Unserved of an error Lookup did not make: no CRD to name.
+		return fmt.Sprintf("cannot serve %s, Kind=%s: %v", gv, kind, e.Err)
+	}
 	return fmt.Sprintf("CRD %s (%s) cannot serve version %q: %v", e.Entry.CRD().Name, e.Entry.Source, e.GVK.Version, e.Err)
 }
 
@@ -404,10 +411,16 @@ func (e *Entry) release(v *Version, name string) {
 // server's preference order.
 func (e *Entry) Versions() []string {
 	var names []string
+	served := map[string]bool{}
 	for i := range e.CRD().Spec.Versions {
-		names = append(names, e.CRD().Spec.Versions[i].Name)
+		v := &e.CRD().Spec.Versions[i]
+		names = append(names, v.Name)
+		served[v.Name] = v.Served
 	}
 	sort.SliceStable(names, func(i, j int) bool {
+		if served[names[i]] != served[names[j]] {
+			return served[names[i]]
+		}
 		return version.CompareKubeAwareVersionStrings(names[i], names[j]) > 0
 	})
 	return names

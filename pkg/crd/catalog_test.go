@@ -281,3 +281,33 @@ func TestReleaseConcurrent(t *testing.T) {
 		}
 	}
 }
+
+func TestUnservedForeignError(t *testing.T) {
+	n := Unserved("a.yaml:1:1", errors.New("boom"))
+	if n.Err == nil || n.Err.Reason != Unservable || !strings.Contains(n.Err.Error(), "boom") {
+		t.Errorf("Unserved of a foreign error: %+v", n.Err)
+	}
+}
+
+func TestSetVersionBudgetAfterAdd(t *testing.T) {
+	const js = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.example.com"},"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"widgets","kind":"Widget"},"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object"}}}]}}`
+	cat := NewCatalog(false)
+	cat.Add(Decode([]byte(js)), "a.yaml:1", Input)
+	cat.SetVersionBudget(1)
+	if got := cat.Entry(schema.GroupKind{Group: "example.com", Kind: "Widget"}).cache.budget; got != 1 {
+		t.Errorf("a CRD added before SetVersionBudget has budget %d, want 1", got)
+	}
+}
+
+func TestEntryVersionsServedFirst(t *testing.T) {
+	const js = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.example.com"},"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"widgets","kind":"Widget"},"versions":[` +
+		`{"name":"v1alpha1","served":true,"storage":false,"schema":{"openAPIV3Schema":{"type":"object"}}},` +
+		`{"name":"v2","served":false,"storage":false,"schema":{"openAPIV3Schema":{"type":"object"}}},` +
+		`{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object"}}}]}}`
+	cat := NewCatalog(false)
+	cat.Add(Decode([]byte(js)), "a.yaml:1", Input)
+	got := cat.Entry(schema.GroupKind{Group: "example.com", Kind: "Widget"}).Versions()
+	if want := []string{"v1", "v1alpha1", "v2"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("Versions() = %v, want %v (served first, then by priority)", got, want)
+	}
+}
