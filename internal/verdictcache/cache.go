@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -67,8 +68,9 @@ var tool = sync.OnceValue(Tool)
 // does not trust what an older one computed.
 func Tool() string {
 	i := version.Get()
+	bi, _ := debug.ReadBuildInfo()
 	id := strings.Join([]string{i.Version, i.Commit, i.Date, i.GoVersion, i.Platform}, "|")
-	if i.Version == "dev" || i.Version == "" || strings.Contains(i.Commit, "dirty") || i.Commit == "" {
+	if !release(i, bi) {
 		if exe, err := os.Executable(); err == nil {
 			if st, err := os.Stat(exe); err == nil {
 				id += "|" + exe + "|" + st.ModTime().UTC().Format(time.RFC3339Nano) + "|" + strconv.FormatInt(st.Size(), 10)
@@ -76,6 +78,30 @@ func Tool() string {
 		}
 	}
 	return id
+}
+
+// release tells whether a build's version and commit name its code: not
+// a dev build, nor one from a modified tree. The go command stamps a build
+// from a modified checkout with vcs.modified=true and a main module
+// version ending in +dirty, while its commit is the clean revision: two
+// such builds from one commit, with different edits, have the same
+// version and commit.
+func release(i version.Info, bi *debug.BuildInfo) bool {
+	if i.Version == "dev" || i.Version == "" || i.Commit == "" ||
+		strings.Contains(i.Version, "dirty") || strings.Contains(i.Version, "(devel)") || strings.Contains(i.Commit, "dirty") {
+		return false
+	}
+	if bi != nil {
+		if strings.Contains(bi.Main.Version, "dirty") {
+			return false
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.modified" && s.Value == "true" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (c *Cache) path(key string) string {
