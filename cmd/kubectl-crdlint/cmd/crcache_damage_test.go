@@ -4,8 +4,14 @@ import (
 	"bytes"
 	"encoding/gob"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/verdictcache"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 )
@@ -43,5 +49,46 @@ func TestFileCacheBadOffsets(t *testing.T) {
 	c.cache.Put(key, buf.Bytes())
 	if _, ok := c.get(key, data); !ok {
 		t.Error("an entry with offsets in range: a miss")
+	}
+}
+
+// TestUnusableCacheDir: a cache directory that cannot be used (a file
+// where the directory, or its verdicts directory, should be; a shard
+// directory that is a file) fails nothing: the run is the run without a
+// cache.
+func TestUnusableCacheDir(t *testing.T) {
+	root := t.TempDir()
+	crds, crs := filepath.Join(root, "crds.yaml"), filepath.Join(root, "crs.yaml")
+	os.WriteFile(crds, []byte(strings.Replace(cacheWidgetCRD, "MAX", "10", 1)), 0o644)
+	os.WriteFile(crs, []byte(cacheWidgets), 0o644)
+	run := func(args ...string) (string, int) {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		args = append(append([]string{"check", "-o", "json", "--no-config"}, args...), "--crd", crds, crs)
+		code := Main(genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, args)
+		return out.String() + errOut.String(), code
+	}
+	want, wantCode := run("--no-cache")
+	if wantCode != 1 {
+		t.Fatalf("too little exercised: exit %d, want 1 (findings)", wantCode)
+	}
+	file := filepath.Join(root, "file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	verdictsFile := filepath.Join(root, "verdicts-file")
+	os.MkdirAll(verdictsFile, 0o755)
+	os.WriteFile(filepath.Join(verdictsFile, cachedir.Verdicts), []byte("x"), 0o644)
+	shards := filepath.Join(root, "shards")
+	os.MkdirAll(filepath.Join(shards, cachedir.Verdicts), 0o755)
+	for _, hex := range "0123456789abcdef" {
+		for _, hex2 := range "0123456789abcdef" {
+			os.WriteFile(filepath.Join(shards, cachedir.Verdicts, string(hex)+string(hex2)), []byte("x"), 0o644)
+		}
+	}
+	for _, dir := range []string{file, verdictsFile, shards} {
+		for range 2 {
+			if got, code := run("--cache-dir", dir); got != want || code != wantCode {
+				t.Errorf("--cache-dir %s: exit %d, want %d; output:\n%s\nwant:\n%s", filepath.Base(dir), code, wantCode, got, want)
+			}
+		}
 	}
 }
