@@ -94,3 +94,30 @@ func TestRelease(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentify: a build that is not a release is told by its executable;
+// when that cannot be found it is not told at all, and the cache is off
+// rather than shared with every other such build.
+func TestIdentify(t *testing.T) {
+	dev := version.Info{Version: "dev"}
+	exe := filepath.Join(t.TempDir(), "exe")
+	os.WriteFile(exe, []byte("one"), 0o755)
+	found := func() (string, error) { return exe, nil }
+	a, ok := identify(dev, nil, found)
+	if !ok {
+		t.Fatal("a dev build with its executable: not identified")
+	}
+	os.WriteFile(exe, []byte("rebuilt"), 0o755)
+	if b, _ := identify(dev, nil, found); a == b {
+		t.Error("a rebuilt dev executable: the same identity")
+	}
+	if _, ok := identify(dev, nil, func() (string, error) { return "", os.ErrNotExist }); ok {
+		t.Error("a dev build without its executable: identified")
+	}
+	if _, ok := identify(dev, nil, func() (string, error) { return filepath.Join(exe, "gone"), nil }); ok {
+		t.Error("a dev build whose executable is gone: identified")
+	}
+	if _, ok := identify(version.Info{Version: "v1.2.3", Commit: "0123abcd"}, nil, func() (string, error) { return "", os.ErrNotExist }); !ok {
+		t.Error("a release needs no executable: not identified")
+	}
+}
