@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -90,5 +91,32 @@ func TestUnusableCacheDir(t *testing.T) {
 				t.Errorf("--cache-dir %s: exit %d, want %d; output:\n%s\nwant:\n%s", filepath.Base(dir), code, wantCode, got, want)
 			}
 		}
+	}
+}
+
+// TestSharedCacheDirUnused: a verdicts directory other users can write
+// to is not used: its entries could have been planted.
+func TestSharedCacheDirUnused(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix permissions")
+	}
+	root := t.TempDir()
+	crds, crs := filepath.Join(root, "crds.yaml"), filepath.Join(root, "crs.yaml")
+	os.WriteFile(crds, []byte(strings.Replace(cacheWidgetCRD, "MAX", "10", 1)), 0o644)
+	os.WriteFile(crs, []byte(cacheWidgets), 0o644)
+	cache := filepath.Join(root, "cache")
+	verdicts := filepath.Join(cache, cachedir.Verdicts)
+	os.MkdirAll(verdicts, 0o700)
+	if err := os.Chmod(verdicts, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := Main(genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut},
+		[]string{"check", "-o", "json", "--no-config", "--cache-dir", cache, "--crd", crds, crs})
+	if code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, errOut.String())
+	}
+	if entries, _ := os.ReadDir(verdicts); len(entries) != 0 {
+		t.Errorf("a world-writable verdicts directory was used: %d entries", len(entries))
 	}
 }
