@@ -61,3 +61,33 @@ func TestSub(t *testing.T) {
 		t.Errorf("Sub under a file: %v", err)
 	}
 }
+
+func TestPrivate(t *testing.T) {
+	d := t.TempDir()
+	if err := os.Chmod(d, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if !Private(d) {
+		t.Error("a 0700 directory of the user's: not private")
+	}
+	if Private(filepath.Join(d, "missing")) {
+		t.Error("a missing directory: private")
+	}
+	if runtime.GOOS == "windows" {
+		return
+	}
+	if err := os.Chmod(d, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if Private(d) {
+		t.Error("a world-writable directory: private")
+	}
+	os.Chmod(d, 0o720)
+	if Private(d) {
+		t.Error("a group-writable directory: private")
+	}
+	os.Chmod(d, 0o755)
+	if !Private(d) {
+		t.Error("a 0755 directory of the user's: not private")
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -40,8 +41,13 @@ type Cache struct {
 	written bool
 }
 
-// Open uses dir (created by the caller) bounded to maxBytes.
+// Open uses dir (created by the caller) bounded to maxBytes. It returns
+// nil (a cache that is off) when the build cannot be told from another
+// (Tool): entries it wrote could be read by a build with other code.
 func Open(dir string, maxBytes int64) *Cache {
+	if _, ok := ident(); !ok {
+		return nil
+	}
 	return &Cache{dir: dir, maxBytes: maxBytes}
 }
 
@@ -49,8 +55,9 @@ func Open(dir string, maxBytes int64) *Cache {
 // different lists of parts give the same key, after the tool's identity
 // (Tool): a different build never reads another's entries.
 func Key(parts ...[]byte) string {
+	id, _ := ident()
 	h := sha256.New()
-	for _, p := range append([][]byte{[]byte(tool())}, parts...) {
+	for _, p := range append([][]byte{[]byte(id)}, parts...) {
 		var n [8]byte
 		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))
 		h.Write(n[:])
@@ -59,23 +66,60 @@ func Key(parts ...[]byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-var tool = sync.OnceValue(Tool)
+var ident = sync.OnceValues(func() (string, bool) {
+	bi, _ := debug.ReadBuildInfo()
+	return identify(version.Get(), bi, os.Executable)
+})
 
 // Tool names the build: its version and commit and, for a build that is
 // not a release (version dev, or built from a modified tree), the
 // executable's size and modification time, so that a rebuilt binary
 // does not trust what an older one computed.
 func Tool() string {
-	i := version.Get()
+	id, _ := ident()
+	return id
+}
+
+// identify is Tool, and whether it tells the build from any other: not
+// for a build that is not a release whose executable cannot be found.
+func identify(i version.Info, bi *debug.BuildInfo, executable func() (string, error)) (string, bool) {
 	id := strings.Join([]string{i.Version, i.Commit, i.Date, i.GoVersion, i.Platform}, "|")
-	if i.Version == "dev" || i.Version == "" || strings.Contains(i.Commit, "dirty") || i.Commit == "" {
-		if exe, err := os.Executable(); err == nil {
-			if st, err := os.Stat(exe); err == nil {
-				id += "|" + exe + "|" + st.ModTime().UTC().Format(time.RFC3339Nano) + "|" + strconv.FormatInt(st.Size(), 10)
+	if release(i, bi) {
+		return id, true
+	}
+	exe, err := executable()
+	if err != nil {
+		return id, false
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return id, false
+	}
+	return id + "|" + exe + "|" + st.ModTime().UTC().Format(time.RFC3339Nano) + "|" + strconv.FormatInt(st.Size(), 10), true
+}
+
+// release tells whether a build's version and commit name its code: not
+// a dev build, nor one from a modified tree. The go command stamps a build
+// from a modified checkout with vcs.modified=true and a main module
+// version ending in +dirty, while its commit is the clean revision: two
+// such builds from one commit, with different edits, have the same
+// version and commit.
+func release(i version.Info, bi *debug.BuildInfo) bool {
+	if i.Version == "dev" || i.Version == "" || i.Commit == "" ||
+		strings.Contains(i.Version, "dirty") || strings.Contains(i.Version, "(devel)") || strings.Contains(i.Commit, "dirty") {
+		return false
+	}
+	if bi != nil {
+		if strings.Contains(bi.Main.Version, "dirty") {
+			return false
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.modified" && s.Value == "true" {
+				return false
 			}
 		}
 	}
-	return id
+	return true
 }
 
 func (c *Cache) path(key string) string {

@@ -138,7 +138,8 @@ func (c *crFiles) get(key string, data []byte) (*crFileRecord, bool) {
 		}
 	}
 	for _, d := range rec.Docs {
-		if d.InData && (d.Off < 0 || d.Len < 0 || d.Off+d.Len > len(data)) {
+		// Off+Len could overflow: compare without adding.
+		if d.InData && (d.Off < 0 || d.Len < 0 || d.Off > len(data) || d.Len > len(data)-d.Off) {
 			return nil, false
 		}
 	}

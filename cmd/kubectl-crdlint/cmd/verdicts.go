@@ -14,8 +14,9 @@ import (
 )
 
 // verdictCache opens the cache of CRD verdicts, or nil (off) with
-// --no-cache or when there is no usable cache directory: the cache only
-// saves work, so a run without one is the same run.
+// --no-cache or when there is no usable cache directory (or one other
+// users can write to): the cache only saves work, so a run without one is
+// the same run.
 func (o *CheckOptions) verdictCache() *verdictcache.Cache {
 	if o.NoCache {
 		return nil
@@ -25,7 +26,9 @@ func (o *CheckOptions) verdictCache() *verdictcache.Cache {
 		return nil
 	}
 	dir, err := cachedir.Sub(root, cachedir.Verdicts)
-	if err != nil {
+	// Entries are trusted: in a directory another user can write to,
+	// they could be planted.
+	if err != nil || !cachedir.Private(dir) {
 		return nil
 	}
 	return verdictcache.Open(dir, verdictcache.DefaultMaxBytes)

@@ -1,0 +1,122 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/gob"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/verdictcache"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+)
+
+// TestFileCacheBadOffsets: an entry whose checksum holds but whose
+// document offsets point outside the file (written by another program,
+// or offsets whose sum overflows) is a miss, not a panic when replayed.
+func TestFileCacheBadOffsets(t *testing.T) {
+	c := &crFiles{cache: verdictcache.Open(t.TempDir(), 1<<20), cat: crd.NewCatalog(false)}
+	data := []byte("apiVersion: v1\nkind: ConfigMap\n")
+	for _, d := range []crDoc{
+		{HasText: true, InData: true, Off: math.MaxInt, Len: 2},
+		{HasText: true, InData: true, Off: 2, Len: math.MaxInt},
+		{HasText: true, InData: true, Off: len(data) + 1, Len: 0},
+		{HasText: true, InData: true, Off: -1, Len: 1},
+		{HasText: true, InData: true, Off: 1, Len: len(data)},
+	} {
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(&crFileRecord{Docs: []crDoc{d}}); err != nil {
+			t.Fatal(err)
+		}
+		key := c.key("f.yaml", data)
+		c.cache.Put(key, buf.Bytes())
+		if rec, ok := c.get(key, data); ok {
+			for i := range rec.Docs {
+				rec.Docs[i].text(data) // would panic
+			}
+			t.Errorf("offset %d, length %d in a %d-byte file: a hit", d.Off, d.Len, len(data))
+		}
+	}
+	// In range: a hit.
+	var buf bytes.Buffer
+	gob.NewEncoder(&buf).Encode(&crFileRecord{Docs: []crDoc{{HasText: true, InData: true, Off: 1, Len: len(data) - 1}}})
+	key := c.key("f.yaml", data)
+	c.cache.Put(key, buf.Bytes())
+	if _, ok := c.get(key, data); !ok {
+		t.Error("an entry with offsets in range: a miss")
+	}
+}
+
+// TestUnusableCacheDir: a cache directory that cannot be used (a file
+// where the directory, or its verdicts directory, should be; a shard
+// directory that is a file) fails nothing: the run is the run without a
+// cache.
+func TestUnusableCacheDir(t *testing.T) {
+	root := t.TempDir()
+	crds, crs := filepath.Join(root, "crds.yaml"), filepath.Join(root, "crs.yaml")
+	os.WriteFile(crds, []byte(strings.Replace(cacheWidgetCRD, "MAX", "10", 1)), 0o644)
+	os.WriteFile(crs, []byte(cacheWidgets), 0o644)
+	run := func(args ...string) (string, int) {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		args = append(append([]string{"check", "-o", "json", "--no-config"}, args...), "--crd", crds, crs)
+		code := Main(genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, args)
+		return out.String() + errOut.String(), code
+	}
+	want, wantCode := run("--no-cache")
+	if wantCode != 1 {
+		t.Fatalf("too little exercised: exit %d, want 1 (findings)", wantCode)
+	}
+	file := filepath.Join(root, "file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	verdictsFile := filepath.Join(root, "verdicts-file")
+	os.MkdirAll(verdictsFile, 0o755)
+	os.WriteFile(filepath.Join(verdictsFile, cachedir.Verdicts), []byte("x"), 0o644)
+	shards := filepath.Join(root, "shards")
+	os.MkdirAll(filepath.Join(shards, cachedir.Verdicts), 0o755)
+	for _, hex := range "0123456789abcdef" {
+		for _, hex2 := range "0123456789abcdef" {
+			os.WriteFile(filepath.Join(shards, cachedir.Verdicts, string(hex)+string(hex2)), []byte("x"), 0o644)
+		}
+	}
+	for _, dir := range []string{file, verdictsFile, shards} {
+		for range 2 {
+			if got, code := run("--cache-dir", dir); got != want || code != wantCode {
+				t.Errorf("--cache-dir %s: exit %d, want %d; output:\n%s\nwant:\n%s", filepath.Base(dir), code, wantCode, got, want)
+			}
+		}
+	}
+}
+
+// TestSharedCacheDirUnused: a verdicts directory other users can write
+// to is not used: its entries could have been planted.
+func TestSharedCacheDirUnused(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix permissions")
+	}
+	root := t.TempDir()
+	crds, crs := filepath.Join(root, "crds.yaml"), filepath.Join(root, "crs.yaml")
+	os.WriteFile(crds, []byte(strings.Replace(cacheWidgetCRD, "MAX", "10", 1)), 0o644)
+	os.WriteFile(crs, []byte(cacheWidgets), 0o644)
+	cache := filepath.Join(root, "cache")
+	verdicts := filepath.Join(cache, cachedir.Verdicts)
+	os.MkdirAll(verdicts, 0o700)
+	if err := os.Chmod(verdicts, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := Main(genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut},
+		[]string{"check", "-o", "json", "--no-config", "--cache-dir", cache, "--crd", crds, crs})
+	if code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, errOut.String())
+	}
+	if entries, _ := os.ReadDir(verdicts); len(entries) != 0 {
+		t.Errorf("a world-writable verdicts directory was used: %d entries", len(entries))
+	}
+}
