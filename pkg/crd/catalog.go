@@ -303,7 +303,10 @@ func (c *Catalog) Lookup(gvk schema.GroupVersionKind) (*Version, error) {
 		return nil, &LookupError{Reason: NoCRD, GVK: gvk}
 	}
 	full := e.Def.judgeShed()
-	if e.Rejected(c.strict) {
+	// A CRD read from a cluster is one the cluster serves: its objects are
+	// judged by it whether or not a create of it would pass today (a
+	// newer server's fields, validation tightened since it was applied).
+	if e.layer != Cluster && e.Rejected(c.strict) {
 		return nil, &LookupError{Reason: Rejected, GVK: gvk, Entry: e}
 	}
 	var spec *apiextensionsv1.CustomResourceDefinitionVersion

@@ -311,3 +311,27 @@ func TestEntryVersionsServedFirst(t *testing.T) {
 		t.Errorf("Versions() = %v, want %v (served first, then by priority)", got, want)
 	}
 }
+
+// TestClusterCRDNotJudgedAsCreate: a CRD the cluster serves serves its
+// objects even when a create of it would be refused here (a field this
+// release does not know, refused under Strict); the same CRD among the
+// inputs is a CRD the server would reject.
+func TestClusterCRDNotJudgedAsCreate(t *testing.T) {
+	const js = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.example.com"},"spec":{"group":"example.com","scope":"Namespaced","futureField":true,"names":{"plural":"widgets","kind":"Widget"},"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object"}}}]}}`
+	gvk := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
+	for _, tt := range []struct {
+		layer        Layer
+		wantRejected bool
+	}{{Cluster, false}, {Input, true}} {
+		cat := NewCatalog(true)
+		cat.Add(Decode([]byte(js)), "src", tt.layer)
+		_, err := cat.Lookup(gvk)
+		var le *LookupError
+		if rejected := errors.As(err, &le) && le.Reason == Rejected; rejected != tt.wantRejected {
+			t.Errorf("layer %v: Lookup error %v, want rejected %t", tt.layer, err, tt.wantRejected)
+		}
+		if !tt.wantRejected && err != nil {
+			t.Errorf("layer %v: %v", tt.layer, err)
+		}
+	}
+}
