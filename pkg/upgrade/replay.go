@@ -556,27 +556,38 @@ func (r *Replayer) judge(res *ObjectResult, storedObj, read map[string]any) {
 }
 
 // hasPath says obj has a value at a path in the server's notation
-// (spec.items[0].name).
+// (spec.items[0].name). The server's pruned paths join keys with dots,
+// so a key holding dots (example.com/team) is tried as the segments it
+// was split into.
 func hasPath(obj any, path string) bool {
-	for _, seg := range source.ParsePath(path) {
-		switch v := obj.(type) {
-		case map[string]any:
-			c, ok := v[seg.Name]
-			if !ok {
-				return false
-			}
-			obj = c
-		case []any:
-			i, err := strconv.Atoi(seg.Name)
-			if err != nil || i < 0 || i >= len(v) {
-				return false
-			}
-			obj = v[i]
-		default:
-			return false
-		}
+	return hasSegs(obj, source.ParsePath(path))
+}
+
+func hasSegs(obj any, segs []source.Segment) bool {
+	if len(segs) == 0 {
+		return true
 	}
-	return true
+	switch v := obj.(type) {
+	case map[string]any:
+		key := ""
+		for i, seg := range segs {
+			if i > 0 {
+				if seg.Bracket {
+					break
+				}
+				key += "."
+			}
+			key += seg.Name
+			if c, ok := v[key]; ok && hasSegs(c, segs[i+1:]) {
+				return true
+			}
+		}
+		return false
+	case []any:
+		i, err := strconv.Atoi(segs[0].Name)
+		return err == nil && i >= 0 && i < len(v) && hasSegs(v[i], segs[1:])
+	}
+	return false
 }
 
 // answer records the objects' answers to Compare's Present questions.

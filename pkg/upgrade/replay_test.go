@@ -324,3 +324,27 @@ func FuzzReplay(f *testing.F) {
 		}
 	})
 }
+
+// TestReplayDottedKeyLost: the server's pruned paths join keys with dots,
+// so a pruned key that holds a dot is still stored data lost.
+func TestReplayDottedKeyLost(t *testing.T) {
+	schema := func(preserve string) string {
+		return `
+type: object
+properties:
+  spec:
+    type: object
+    properties:
+      settings:
+        type: object
+` + preserve + `
+        properties:
+          a: {type: string}`
+	}
+	v := []string{"v1,served,storage"}
+	r := NewReplayer(replayCRD(t, v, schema("        x-kubernetes-preserve-unknown-fields: true"), ""), replayCRD(t, v, schema(""), ""), Options{})
+	res := r.Replay(Object{Value: object(t, v1+"spec: {settings: {a: x, example.com/team: web}}")})
+	if want := []string{"spec.settings.example.com/team"}; !slices.Equal(res.Pruned, want) {
+		t.Errorf("pruned %q, want %q", res.Pruned, want)
+	}
+}
