@@ -415,7 +415,7 @@ func (r *Replayer) update(res *ObjectResult, storedObj map[string]any, s, vm, ns
 		add(RuleObjectNotReplayed, "", "NEW cannot serve version %s: %v", rv, err)
 		return nil
 	}
-	vd := v.Update(runtime.DeepCopyJSON(read), withLabel(read), ns)
+	vd := v.UpdateFromStorage(runtime.DeepCopyJSON(read), withLabel(read), ns)
 	res.UpdateJudged, res.UpdateVersion = true, rv
 	res.UpdateErrors = verdictErrors(vd)
 	if len(res.UpdateErrors) > 0 && !r.oldRefusesUpdate(storedObj, s, vm, ns) {
@@ -498,7 +498,7 @@ func (r *Replayer) oldRefusesUpdate(storedObj map[string]any, s, vm, ns string) 
 	if err != nil {
 		return false
 	}
-	vd := v.Update(runtime.DeepCopyJSON(read), withLabel(read), ns)
+	vd := v.UpdateFromStorage(runtime.DeepCopyJSON(read), withLabel(read), ns)
 	return len(verdictErrors(vd)) > 0
 }
 
