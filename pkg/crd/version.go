@@ -337,6 +337,18 @@ func (v *Version) ConvertFieldLabel(label, value string) (string, string, error)
 // which ratchets unchanged invalid values and runs CEL transition rules
 // (oldSelf) with the runtime budget.
 func (v *Version) Update(oldObj, newObj map[string]any, namespace string) (vd *Verdict) {
+	return v.update(oldObj, newObj, namespace, true)
+}
+
+// UpdateFromStorage is Update with oldObj as storage reads it (Read in the
+// version it is stored in, then Convert to this one): it is not defaulted
+// again in this version, as the server's storage codec defaults only in
+// the stored version, before converting (versioning codec Decode).
+func (v *Version) UpdateFromStorage(oldObj, newObj map[string]any, namespace string) *Verdict {
+	return v.update(oldObj, newObj, namespace, false)
+}
+
+func (v *Version) update(oldObj, newObj map[string]any, namespace string, defaultOld bool) (vd *Verdict) {
 	vd = &Verdict{}
 	defer func() {
 		if r := recover(); r != nil {
@@ -356,7 +368,9 @@ func (v *Version) Update(oldObj, newObj map[string]any, namespace string) (vd *V
 	}
 	vd.Unknown = unknown
 	if v.Structural != nil {
-		structuraldefaulting.Default(old.Object, v.Structural)
+		if defaultOld {
+			structuraldefaulting.Default(old.Object, v.Structural)
+		}
 		structuraldefaulting.Default(us.Object, v.Structural)
 	}
 	if !v.Namespaced {

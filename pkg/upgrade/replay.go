@@ -415,7 +415,7 @@ func (r *Replayer) update(res *ObjectResult, storedObj map[string]any, s, vm, ns
 		add(RuleObjectNotReplayed, "", "NEW cannot serve version %s: %v", rv, err)
 		return nil
 	}
-	vd := v.Update(runtime.DeepCopyJSON(read), withLabel(read), ns)
+	vd := v.UpdateFromStorage(runtime.DeepCopyJSON(read), withLabel(read), ns)
 	res.UpdateJudged, res.UpdateVersion = true, rv
 	res.UpdateErrors = verdictErrors(vd)
 	if len(res.UpdateErrors) > 0 && !r.oldRefusesUpdate(storedObj, s, vm, ns) {
@@ -498,7 +498,7 @@ func (r *Replayer) oldRefusesUpdate(storedObj map[string]any, s, vm, ns string) 
 	if err != nil {
 		return false
 	}
-	vd := v.Update(runtime.DeepCopyJSON(read), withLabel(read), ns)
+	vd := v.UpdateFromStorage(runtime.DeepCopyJSON(read), withLabel(read), ns)
 	return len(verdictErrors(vd)) > 0
 }
 
@@ -556,27 +556,38 @@ func (r *Replayer) judge(res *ObjectResult, storedObj, read map[string]any) {
 }
 
 // hasPath says obj has a value at a path in the server's notation
-// (spec.items[0].name).
+// (spec.items[0].name). The server's pruned paths join keys with dots,
+// so a key holding dots (example.com/team) is tried as the segments it
+// was split into.
 func hasPath(obj any, path string) bool {
-	for _, seg := range source.ParsePath(path) {
-		switch v := obj.(type) {
-		case map[string]any:
-			c, ok := v[seg.Name]
-			if !ok {
-				return false
-			}
-			obj = c
-		case []any:
-			i, err := strconv.Atoi(seg.Name)
-			if err != nil || i < 0 || i >= len(v) {
-				return false
-			}
-			obj = v[i]
-		default:
-			return false
-		}
+	return hasSegs(obj, source.ParsePath(path))
+}
+
+func hasSegs(obj any, segs []source.Segment) bool {
+	if len(segs) == 0 {
+		return true
 	}
-	return true
+	switch v := obj.(type) {
+	case map[string]any:
+		key := ""
+		for i, seg := range segs {
+			if i > 0 {
+				if seg.Bracket {
+					break
+				}
+				key += "."
+			}
+			key += seg.Name
+			if c, ok := v[key]; ok && hasSegs(c, segs[i+1:]) {
+				return true
+			}
+		}
+		return false
+	case []any:
+		i, err := strconv.Atoi(segs[0].Name)
+		return err == nil && i >= 0 && i < len(v) && hasSegs(v[i], segs[1:])
+	}
+	return false
 }
 
 // answer records the objects' answers to Compare's Present questions.

@@ -324,3 +324,47 @@ func FuzzReplay(f *testing.F) {
 		}
 	})
 }
+
+// TestReplayDottedKeyLost: the server's pruned paths join keys with dots,
+// so a pruned key that holds a dot is still stored data lost.
+func TestReplayDottedKeyLost(t *testing.T) {
+	schema := func(preserve string) string {
+		return `
+type: object
+properties:
+  spec:
+    type: object
+    properties:
+      settings:
+        type: object
+` + preserve + `
+        properties:
+          a: {type: string}`
+	}
+	v := []string{"v1,served,storage"}
+	r := NewReplayer(replayCRD(t, v, schema("        x-kubernetes-preserve-unknown-fields: true"), ""), replayCRD(t, v, schema(""), ""), Options{})
+	res := r.Replay(Object{Value: object(t, v1+"spec: {settings: {a: x, example.com/team: web}}")})
+	if want := []string{"spec.settings.example.com/team"}; !slices.Equal(res.Pruned, want) {
+		t.Errorf("pruned %q, want %q", res.Pruned, want)
+	}
+}
+
+// TestReplayOldNotDefaultedInRequestVersion: the server defaults an
+// object read from storage in the version it is stored in only; the
+// update's new object is defaulted in the request version. A default only
+// the request version has changes spec, so spec's rule is not ratcheted.
+func TestReplayOldNotDefaultedInRequestVersion(t *testing.T) {
+	v1Schema := gizmoSchema
+	v2Schema := strings.Replace(gizmoSchema, "    type: object\n    properties:", "    type: object\n    x-kubernetes-validations: [{rule: '!has(self.size) || self.size < 5', message: too big}]\n    properties:", 1)
+	v2Schema = strings.Replace(v2Schema, "note: {type: string}", "note: {type: string, default: hi}", 1)
+	crdOf := func(v2 string) *apiextensionsv1.CustomResourceDefinition {
+		c := replayCRD(t, []string{"v1,served,storage", "v2,served"}, v1Schema, "")
+		c.Spec.Versions[1].Schema = replayCRD(t, []string{"v2,served,storage"}, v2, "").Spec.Versions[0].Schema
+		return c
+	}
+	r := NewReplayer(crdOf(v1Schema), crdOf(v2Schema), Options{})
+	res := r.Replay(Object{Value: object(t, strings.Replace(v1, "/v1", "/v2", 1)+"spec: {size: 7}")})
+	if len(res.UpdateErrors) != 1 || res.UpdateVersion != "v2" {
+		t.Errorf("update in %s: errors %q, want spec's rule (not ratcheted: the new object's spec has the default)", res.UpdateVersion, res.UpdateErrors)
+	}
+}
