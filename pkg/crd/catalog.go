@@ -34,6 +34,10 @@ type Entry struct {
 	// Source says where the CRD came from (a file position, a cluster).
 	Source string
 	layer  Layer
+	// seq orders the entries of a layer: the later one wins. Entries
+	// added one by one count up; a deferred file's take its place in
+	// the order of the files, whenever it is read.
+	seq [2]int
 
 	// mu serialises compiles of the entry's versions, so that documents
 	// met together do not compile the same version twice.
@@ -56,7 +60,17 @@ type Catalog struct {
 
 	mu   sync.RWMutex
 	byGK map[schema.GroupKind]*Entry
-	dups []Duplicate
+	// all are every entry added for a kind, for Duplicates.
+	all  map[schema.GroupKind][]*Entry
+	next int
+
+	// deferred are files of CRDs read when a lookup may need them.
+	deferred []*Deferred
+	// stubs are the CRDs of indexed deferred files, by kind.
+	stubs map[schema.GroupKind][]stub
+	// resolved (schema.GroupKind → true): the deferred files that may
+	// define the kind are read; resolvedUnindexed: those without an index.
+	resolved, resolvedUnindexed sync.Map
 
 	versions *versionCache
 
@@ -68,7 +82,7 @@ type Catalog struct {
 // fieldValidation=Strict (a CRD with unknown fields is rejected, so its
 // kind does not exist), as kubectl apply's default.
 func NewCatalog(strict bool) *Catalog {
-	return &Catalog{strict: strict, byGK: map[schema.GroupKind]*Entry{}, versions: newVersionCache(DefaultVersionBudget)}
+	return &Catalog{strict: strict, byGK: map[schema.GroupKind]*Entry{}, all: map[schema.GroupKind][]*Entry{}, stubs: map[schema.GroupKind][]stub{}, versions: newVersionCache(DefaultVersionBudget)}
 }
 
 // SetVersionBudget bounds the estimated bytes of the compiled versions the
@@ -89,6 +103,10 @@ func (c *Catalog) Fill(fill func()) {
 	c.fill = fill
 }
 
+// Ready runs the Fill function, when it has not run: what the catalogue
+// holds is then known, whether or not it is read.
+func (c *Catalog) Ready() { c.filled() }
+
 func (c *Catalog) filled() {
 	c.fillOnce.Do(func() {
 		if c.fill != nil {
@@ -101,6 +119,11 @@ func (c *Catalog) filled() {
 // are ignored: no kind can come from them. The catalogue takes d over and
 // sheds it (Definition.Shed): d.V1 loses its schemas.
 func (c *Catalog) Add(d *Definition, source string, layer Layer) {
+	c.add(d, source, layer, nil)
+}
+
+// add is Add at a place in the layer's order (nil: after every other).
+func (c *Catalog) add(d *Definition, source string, layer Layer, seq *[2]int) {
 	if d.V1 == nil {
 		return
 	}
@@ -109,18 +132,26 @@ func (c *Catalog) Add(d *Definition, source string, layer Layer) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := &Entry{Def: d, Source: source, layer: layer, errs: map[string]error{}, cache: c.versions}
-	old, ok := c.byGK[gk]
-	if ok && !same(old.Def, d) {
-		dup := Duplicate{Kept: e, Dropped: old}
-		if old.layer > layer {
-			dup.Kept, dup.Dropped = old, e
-		}
-		c.dups = append(c.dups, dup)
+	if seq != nil {
+		e.seq = *seq
+	} else {
+		e.seq = [2]int{c.next, 0}
+		c.next++
 	}
-	if ok && old.layer > layer {
+	c.all[gk] = append(c.all[gk], e)
+	if old, ok := c.byGK[gk]; ok && later(old, e) {
 		return
 	}
 	c.byGK[gk] = e
+}
+
+// later reports whether a wins over b: a higher layer, or the same layer
+// and later in its order.
+func later(a, b *Entry) bool {
+	if a.layer != b.layer {
+		return a.layer > b.layer
+	}
+	return a.seq[0] > b.seq[0] || a.seq[0] == b.seq[0] && a.seq[1] > b.seq[1]
 }
 
 // same reports whether two CRDs are equal as decoded: their JSON, when it
@@ -137,7 +168,7 @@ func same(a, b *Definition) bool {
 }
 
 // Duplicate is a kind two CRDs of different content define: the one the
-// catalogue keeps and the one it drops.
+// catalogue uses and one it does not.
 type Duplicate struct{ Kept, Dropped *Entry }
 
 // Why says why Kept won: a later CRD of the same layer replaces an
@@ -152,13 +183,28 @@ func (d Duplicate) Why() string {
 
 var layerName = map[Layer]string{Cluster: "the cluster's CRDs", Extra: "the CRDs of --crd and the configuration", Input: "the CRDs among the inputs"}
 
-// Duplicates lists the kinds defined twice with different content, in
-// the order they were met.
+// Duplicates lists, for every kind defined more than once, each CRD of it
+// whose content differs from the one the catalogue uses, in the layers'
+// order. Deferred files are read as far as they may define a kind twice.
 func (c *Catalog) Duplicates() []Duplicate {
 	c.filled()
+	c.readDuplicates()
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return append([]Duplicate(nil), c.dups...)
+	var out []Duplicate
+	for gk, es := range c.all {
+		if len(es) < 2 {
+			continue
+		}
+		kept := c.byGK[gk]
+		for _, e := range es {
+			if e != kept && !same(e.Def, kept.Def) {
+				out = append(out, Duplicate{Kept: kept, Dropped: e})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return later(out[j].Dropped, out[i].Dropped) })
+	return out
 }
 
 // FromV1 wraps a CRD already decoded and defaulted (as the server stores
@@ -174,6 +220,7 @@ func (e *Entry) Rejected(strict bool) bool { return e.Def.Rejected(strict) }
 // Len is the number of CRDs.
 func (c *Catalog) Len() int {
 	c.filled()
+	c.readAll()
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return len(c.byGK)
@@ -182,6 +229,7 @@ func (c *Catalog) Len() int {
 // Entries lists the CRDs sorted by name.
 func (c *Catalog) Entries() []*Entry {
 	c.filled()
+	c.readAll()
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	out := make([]*Entry, 0, len(c.byGK))
@@ -195,6 +243,7 @@ func (c *Catalog) Entries() []*Entry {
 // Entry returns the CRD for a group and kind, or nil.
 func (c *Catalog) Entry(gk schema.GroupKind) *Entry {
 	c.filled()
+	c.read(gk, false)
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return c.byGK[gk]

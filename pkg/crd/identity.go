@@ -21,7 +21,19 @@ import (
 // setting: everything Lookup reads of the entry derives from its JSON and
 // source.
 func (c *Catalog) Identity(gk schema.GroupKind) (id string, ok bool) {
-	e := c.Entry(gk)
+	c.filled()
+	// An indexed file names its CRDs without being read.
+	c.read(gk, true)
+	c.mu.RLock()
+	e := c.byGK[gk]
+	s, ok := c.stubWins(gk, e)
+	c.mu.RUnlock()
+	if ok {
+		if s.x.Digest == "" {
+			return "", false
+		}
+		return fmt.Sprintf("%d|%s|%s", s.d.layer, s.x.Source, s.x.Digest), true
+	}
 	if e == nil {
 		return "", true
 	}
@@ -29,6 +41,15 @@ func (c *Catalog) Identity(gk schema.GroupKind) (id string, ok bool) {
 	if d.raw == nil {
 		return "", false
 	}
+	return fmt.Sprintf("%d|%s|%s", e.layer, e.Source, d.hexDigest()), true
+}
+
+// hexDigest is the SHA-256 of the CRD's JSON in hex, computed once; ""
+// when it has none.
+func (d *Definition) hexDigest() string {
+	if d.raw == nil {
+		return ""
+	}
 	d.digestOnce.Do(func() { d.digest = sha256.Sum256(d.raw) })
-	return fmt.Sprintf("%d|%s|%s", e.layer, e.Source, hex.EncodeToString(d.digest[:])), true
+	return hex.EncodeToString(d.digest[:])
 }

@@ -41,9 +41,16 @@ type Run struct {
 	// Verdicts, when set, keeps what is known of the --crd CRDs'
 	// verdicts between runs. Set it before the catalogue is first read.
 	Verdicts VerdictStore
+	// Indexes, when set, keeps what each --crd file defines between runs
+	// (crd.Index), so that a run reads only the files whose CRDs it
+	// compiles or judges. Set it before the catalogue is first read.
+	Indexes IndexStore
 
-	fillErr   error
-	counts    []int
+	fillErr error
+	// deferred are the --crd files that may hold CRDs.
+	deferred []deferredFile
+
+	mu        sync.Mutex
 	remembers []func()
 }
 
@@ -57,13 +64,20 @@ type VerdictStore interface {
 	Recall(data []byte, defs []*crd.Definition) (remember func())
 }
 
+// IndexStore keeps the crd.Index of a file's content between runs.
+// Index returns nil when it knows none.
+type IndexStore interface {
+	Index(name string, data []byte) *crd.Index
+	KeepIndex(name string, data []byte, x *crd.Index)
+}
+
 // NewRun prepares a run: the CRD sources fill the catalogue (at its Extra
 // layer) when it is first read, whether the inputs or live objects need
 // it.
 func NewRun(inputs, crds *Set, cat *crd.Catalog) *Run {
 	r := &Run{Inputs: inputs, CRDs: crds, Catalog: cat}
 	if crds != nil && len(crds.Files) > 0 {
-		cat.Fill(func() { r.counts, r.remembers, r.fillErr = crds.collect(context.Background(), cat, r.recall) })
+		cat.Fill(func() { r.deferred, r.fillErr = crds.deferTo(context.Background(), cat, r.Indexes, r.recall) })
 	}
 	return r
 }
@@ -75,16 +89,39 @@ func (r *Run) Done() error {
 	if r.CRDs == nil || len(r.CRDs.labels) == 0 {
 		return nil
 	}
-	r.Catalog.Len()
+	r.Catalog.Ready()
+	if r.fillErr != nil {
+		return r.fillErr
+	}
+	// An argument holds a CRD when one of its files read so far did, or
+	// else the first of the others that does.
+	found := make([]bool, len(r.CRDs.labels))
+	for _, f := range r.deferred {
+		if n, ok := f.Known(); ok {
+			found[f.arg] = found[f.arg] || n > 0
+		}
+	}
+	for _, f := range r.deferred {
+		if !found[f.arg] && !f.Done() {
+			n, _ := f.Read(r.Catalog)
+			found[f.arg] = n > 0
+		}
+	}
+	r.mu.Lock()
 	for _, f := range r.remembers {
 		f()
 	}
 	r.remembers = nil
-	if r.fillErr != nil {
-		return r.fillErr
+	r.mu.Unlock()
+	for _, f := range r.deferred {
+		if f.Done() {
+			if _, err := f.Read(r.Catalog); err != nil {
+				return err
+			}
+		}
 	}
 	for a, label := range r.CRDs.labels {
-		if a >= len(r.counts) || r.counts[a] == 0 {
+		if !found[a] {
 			return inputErrorf("%s: no CustomResourceDefinition found", label)
 		}
 	}
@@ -294,43 +331,76 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 	return r.Done()
 }
 
-// collect adds the CRDs of every file of s to cat, at the Extra layer,
-// in order, and counts them by argument.
-func (s *Set) collect(ctx context.Context, cat *crd.Catalog, recall func(data []byte, ds []decoded) func()) ([]int, []func(), error) {
-	found := make([][]decoded, len(s.Files))
-	remembers := make([]func(), len(s.Files))
+// deferTo reads every file of s once, for the CRD marker and what it
+// defines (its index, kept from an earlier run, or else the kinds its
+// text may define: crd.ScanHint), and adds those with the marker to cat,
+// at the Extra layer, in order, to be parsed and decoded when a lookup
+// may need them.
+func (s *Set) deferTo(ctx context.Context, cat *crd.Catalog, indexes IndexStore, recall func(data []byte, ds []decoded)) ([]deferredFile, error) {
+	lazy := make([]*crd.Lazy, len(s.Files))
 	err := Parallel(ctx, len(s.Files), func(i int) error {
-		data, err := s.Bytes(s.Files[i])
+		p := s.Files[i]
+		data, err := s.Bytes(p)
 		if err != nil {
 			return err
 		}
-		if bytes.Contains(data, crdMarker) {
-			found[i] = decodedOf(crd.FindCRDs(source.Parse(s.Name(s.Files[i]), data)))
-			if recall != nil {
-				remembers[i] = recall(data, found[i])
-			}
+		if !bytes.Contains(data, crdMarker) {
+			return nil
 		}
+		l := &crd.Lazy{}
+		if indexes != nil {
+			l.Index = indexes.Index(s.Name(p), data)
+		}
+		indexed := l.Index != nil
+		if !indexed {
+			l.Hint = crd.ScanHint(data)
+		}
+		l.Load = func() ([]crd.Loaded, error) {
+			data, err := s.Bytes(p)
+			if err != nil {
+				return nil, err
+			}
+			ds := decodedOf(crd.FindCRDs(source.Parse(s.Name(p), data)))
+			if recall != nil {
+				recall(data, ds)
+			}
+			out := make([]crd.Loaded, len(ds))
+			for k, d := range ds {
+				out[k] = crd.Loaded{Def: d.def, Source: d.source}
+			}
+			if indexes != nil && !indexed {
+				indexes.KeepIndex(s.Name(p), data, crd.IndexOf(out))
+			}
+			return out, nil
+		}
+		lazy[i] = l
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	counts := make([]int, len(s.labels))
-	for i, fs := range found {
-		for _, d := range fs {
-			cat.Add(d.def, d.source, crd.Extra)
-		}
-		if a := s.Arg[i]; a < len(counts) {
-			counts[a] += len(fs)
-		}
-	}
-	var keep []func()
-	for _, f := range remembers {
-		if f != nil {
-			keep = append(keep, f)
+	var (
+		files []crd.Lazy
+		out   []deferredFile
+	)
+	for i, l := range lazy {
+		if l != nil {
+			files = append(files, *l)
+			out = append(out, deferredFile{arg: s.Arg[i], path: s.Files[i]})
 		}
 	}
-	return counts, keep, nil
+	for k, d := range cat.Defer(crd.Extra, files) {
+		out[k].Deferred = d
+	}
+	return out, nil
+}
+
+// deferredFile is a --crd file that may hold CRDs, and the argument it
+// came from.
+type deferredFile struct {
+	*crd.Deferred
+	arg  int
+	path string
 }
 
 func size(p string) int64 {
@@ -558,13 +628,17 @@ func mainKind(data []byte) string {
 
 // recall asks r.Verdicts about a --crd file's CRDs, and keeps what to
 // tell it when the run is done.
-func (r *Run) recall(data []byte, ds []decoded) func() {
+func (r *Run) recall(data []byte, ds []decoded) {
 	if r.Verdicts == nil || len(ds) == 0 {
-		return nil
+		return
 	}
 	defs := make([]*crd.Definition, len(ds))
 	for i, d := range ds {
 		defs[i] = d.def
 	}
-	return r.Verdicts.Recall(data, defs)
+	if remember := r.Verdicts.Recall(data, defs); remember != nil {
+		r.mu.Lock()
+		r.remembers = append(r.remembers, remember)
+		r.mu.Unlock()
+	}
 }

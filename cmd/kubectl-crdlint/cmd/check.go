@@ -201,7 +201,7 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	cache := o.verdictCache()
 	defer cache.Trim()
 	if cache != nil {
-		run.Verdicts = crdAnswers{cache}
+		run.Verdicts, run.Indexes = crdAnswers{cache}, crdAnswers{cache}
 	}
 	cacheOpts := lintOptionsKey(set.Strict, set.Off())
 	var crCache *crFiles

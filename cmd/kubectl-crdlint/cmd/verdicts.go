@@ -148,3 +148,31 @@ func (a crdAnswers) Recall(data []byte, defs []*crd.Definition) (remember func()
 		}
 	}
 }
+
+// Index is what an earlier run kept of what a --crd file of this name
+// and content defines, or nil.
+func (a crdAnswers) Index(name string, data []byte) *crd.Index {
+	body, ok := a.cache.Get(indexKey(name, data))
+	if !ok {
+		return nil
+	}
+	var x crd.Index
+	if gob.NewDecoder(bytes.NewReader(body)).Decode(&x) != nil {
+		return nil
+	}
+	return &x
+}
+
+// KeepIndex keeps what a --crd file defines, for the next run.
+func (a crdAnswers) KeepIndex(name string, data []byte, x *crd.Index) {
+	var buf bytes.Buffer
+	if gob.NewEncoder(&buf).Encode(x) == nil {
+		a.cache.Put(indexKey(name, data), buf.Bytes())
+	}
+}
+
+// indexKey names a file's index by the file's name (which its CRDs'
+// sources quote) and content.
+func indexKey(name string, data []byte) string {
+	return verdictcache.Key([]byte("crd-index"), []byte(name), data)
+}

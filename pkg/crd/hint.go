@@ -1,0 +1,353 @@
+package crd
+
+import (
+	"bytes"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Hint is what a file's text tells, without parsing it, of the kinds its
+// CRDs may define: every value written after a "group" key and after a
+// "kind" key, in any style (block, flow, JSON). A CRD defines the group
+// and kind its spec.group and spec.names.kind say, so a file that holds
+// no such pair of values defines no CRD of that kind, and a catalogue
+// need not parse it to answer a lookup of it: with a thousand CRDs given,
+// of which the inputs use a hundred, most files are never parsed.
+//
+// The reading is conservative: where the text could spell a value in a
+// way the scan does not follow (escapes, aliases, tags, block or
+// multi-line scalars, explicit keys), the hint is Opaque and the file
+// may define anything. Extra values (a "kind" in a description, a
+// schema property named "group") only make a file parsed when it need
+// not be.
+type Hint struct {
+	// Opaque: the text may define any kind.
+	Opaque bool
+	// Groups and Kinds count the values written after each key; Nested
+	// counts the kind values whose key is not at the start of a line,
+	// which spec.names.kind (nested under spec.names) never is in block
+	// style: the top-level "kind: CustomResourceDefinition" of every CRD
+	// is left out, so that two files are not taken for defining the same
+	// kind for that.
+	Groups, Kinds, Nested map[string]int
+}
+
+// May reports whether the file may define a CRD of gk: false only when
+// it certainly does not.
+func (h *Hint) May(gk schema.GroupKind) bool {
+	return h == nil || h.Opaque || h.Groups[gk.Group] > 0 && h.Kinds[gk.Kind] > 0
+}
+
+// selfDuplicate reports whether the file may define one kind twice:
+// that needs its group and its (nested) kind written twice each.
+func (h *Hint) selfDuplicate() bool {
+	if h == nil || h.Opaque {
+		return true
+	}
+	return twice(h.Groups) && twice(h.Nested)
+}
+
+func twice(m map[string]int) bool {
+	for _, n := range m {
+		if n > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// share reports whether two files may define the same kind.
+func (h *Hint) share(o *Hint) bool {
+	if h == nil || o == nil || h.Opaque || o.Opaque {
+		return true
+	}
+	return overlap(h.Groups, o.Groups) && overlap(h.Nested, o.Nested)
+}
+
+func overlap(a, b map[string]int) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	for k := range a {
+		if b[k] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ScanHint reads a file's text for its Hint.
+func ScanHint(data []byte) *Hint {
+	h := &Hint{Groups: map[string]int{}, Kinds: map[string]int{}, Nested: map[string]int{}}
+	// An escape can spell a letter of a key or a value (\x67 is g), and an
+	// escaped line break joins two lines; explicit keys (? key) put a
+	// key's value on another line.
+	for _, esc := range [][]byte{[]byte(`\x`), []byte(`\u`), []byte(`\U`), []byte("\\\n"), []byte("\\\r")} {
+		if bytes.Contains(data, esc) {
+			return &Hint{Opaque: true}
+		}
+	}
+	if explicitKey(data) {
+		return &Hint{Opaque: true}
+	}
+	for _, key := range []string{"group", "kind"} {
+		if !scanKey(data, key, h) {
+			return &Hint{Opaque: true}
+		}
+	}
+	return h
+}
+
+// explicitKey reports whether a "?" may be YAML's explicit key indicator
+// (followed by a blank or a line break, and preceded only by indentation,
+// a sequence entry or flow punctuation) for a key that may be group or
+// kind: one the scan would not see as a key. A "? 1 : 0" on a line of a
+// quoted CEL rule is not one.
+func explicitKey(data []byte) bool {
+	for i := 0; i < len(data); i++ {
+		if data[i] != '?' {
+			continue
+		}
+		if i+1 < len(data) && !isBlank(data[i+1]) && data[i+1] != '\n' && data[i+1] != '\r' {
+			continue
+		}
+		j := i - 1
+		for j >= 0 && isBlank(data[j]) {
+			j--
+		}
+		if j >= 0 && bytes.IndexByte([]byte("\n\r-{[,:"), data[j]) < 0 {
+			continue
+		}
+		k := i + 1
+		for k < len(data) && isBlank(data[k]) {
+			k++
+		}
+		if k == len(data) || bytes.IndexByte([]byte("\n\r\"'|>&!*gk"), data[k]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func isBlank(b byte) bool { return b == ' ' || b == '\t' }
+
+// isWord reports whether b can continue a key's name, so that "group" in
+// "apiGroup" or "groups" is not the key group.
+func isWord(b byte) bool {
+	return b == '_' || b == '-' || b == '.' || b == '/' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+}
+
+// scanKey records the value of every occurrence of key written as a
+// mapping key; false when one's value cannot be read from the text.
+func scanKey(data []byte, key string, h *Hint) bool {
+	k := []byte(key)
+	for from := 0; ; {
+		i := bytes.Index(data[from:], k)
+		if i < 0 {
+			return true
+		}
+		i += from
+		from = i + len(k)
+		start, end := i, i+len(k)
+		// An optional quote around the key.
+		quoted := false
+		if start > 0 && end < len(data) && (data[start-1] == '"' || data[start-1] == '\'') && data[end] == data[start-1] {
+			start--
+			end++
+			quoted = true
+		}
+		if start > 0 && isWord(data[start-1]) || !quoted && end < len(data) && isWord(data[end]) {
+			continue
+		}
+		j := end
+		for j < len(data) && isBlank(data[j]) {
+			j++
+		}
+		if j < len(data) && (data[j] == ',' || data[j] == '}') {
+			// A key without a value in a flow mapping: null.
+			h.record(key, "", data, start)
+			continue
+		}
+		if j >= len(data) || data[j] != ':' {
+			continue
+		}
+		j++
+		// A plain key needs a blank or a line break after its colon
+		// (group:x is one scalar); a quoted one may be followed directly
+		// by its value, as in JSON.
+		if !quoted && j < len(data) && !isBlank(data[j]) && data[j] != '\n' && data[j] != '\r' && data[j] != ',' && data[j] != '}' {
+			continue
+		}
+		v, ok := value(data, j, col(data, start))
+		if !ok {
+			return false
+		}
+		for _, s := range v {
+			h.record(key, s, data, start)
+		}
+	}
+}
+
+// record counts a value of key, whose key starts at data[start].
+func (h *Hint) record(key, v string, data []byte, start int) {
+	if key == "group" {
+		h.Groups[v]++
+		return
+	}
+	h.Kinds[v]++
+	if col(data, start) > 0 {
+		h.Nested[v]++
+	}
+}
+
+// col is the offset of i in its line.
+func col(data []byte, i int) int {
+	return i - (bytes.LastIndexByte(data[:i], '\n') + 1)
+}
+
+// value reads the scalar after a key's colon at data[j:] (the key in
+// column col): the strings it may be, none for a collection, or false
+// when the text does not say.
+func value(data []byte, j, col int) ([]string, bool) {
+	for j < len(data) && isBlank(data[j]) {
+		j++
+	}
+	// An anchor names the value, which follows it.
+	if j < len(data) && data[j] == '&' {
+		for j < len(data) && !isBlank(data[j]) && data[j] != '\n' && data[j] != '\r' {
+			j++
+		}
+		for j < len(data) && isBlank(data[j]) {
+			j++
+		}
+	}
+	eol := bytes.IndexByte(data[j:], '\n')
+	if eol < 0 {
+		eol = len(data)
+	} else {
+		eol += j
+	}
+	line := bytes.TrimRight(data[j:eol], " \t\r")
+	if len(line) == 0 || line[0] == '#' {
+		return onNextLine(data, eol, col)
+	}
+	switch line[0] {
+	case '*', '!', '|', '>':
+		// An alias, a tag, a block scalar.
+		return nil, false
+	case '{', '[':
+		return nil, true
+	case '"':
+		end := bytes.IndexByte(line[1:], '"')
+		if end < 0 || bytes.IndexByte(line[1:end+1], '\\') >= 0 {
+			return nil, false
+		}
+		return []string{string(line[1 : end+1])}, true
+	case '\'':
+		var s []byte
+		for k := 1; k < len(line); k++ {
+			if line[k] != '\'' {
+				s = append(s, line[k])
+				continue
+			}
+			if k+1 < len(line) && line[k+1] == '\'' {
+				s = append(s, '\'')
+				k++
+				continue
+			}
+			return []string{string(s)}, true
+		}
+		return nil, false // continued on the next line
+	}
+	if c := bytes.Index(line, []byte(" #")); c >= 0 {
+		line = bytes.TrimRight(line[:c], " \t")
+	}
+	if c := bytes.Index(line, []byte("\t#")); c >= 0 {
+		line = bytes.TrimRight(line[:c], " \t")
+	}
+	out := []string{string(line)}
+	// In a flow collection the scalar ends at its punctuation.
+	if c := bytes.IndexAny(line, ",}]"); c >= 0 {
+		out = append(out, string(bytes.TrimRight(line[:c], " \t")))
+	}
+	if !continued(data, eol, col) {
+		return out, true
+	}
+	return nil, false
+}
+
+// onNextLine reads a value left empty on its key's line: a collection on
+// the following lines, or null when the next line is not indented under
+// the key; anything else (a scalar below its key) is not followed.
+func onNextLine(data []byte, eol, col int) ([]string, bool) {
+	indent, text, ok := nextLine(data, eol)
+	if !ok {
+		return []string{""}, true
+	}
+	if text[0] == '-' && (len(text) == 1 || isBlank(text[1])) && indent >= col {
+		return nil, true // a block sequence
+	}
+	if indent <= col {
+		return []string{""}, true
+	}
+	if keyLike(text) {
+		return nil, true // a block mapping
+	}
+	return nil, false
+}
+
+// continued reports whether the line after a plain scalar may continue
+// it: indented under its key and not a key or an entry of its own.
+func continued(data []byte, eol, col int) bool {
+	indent, text, ok := nextLine(data, eol)
+	if !ok || indent <= col {
+		return false
+	}
+	return !keyLike(text) && !(text[0] == '-' && (len(text) == 1 || isBlank(text[1])))
+}
+
+// nextLine is the indentation and text of the first line after eol that
+// holds more than blanks or a comment.
+func nextLine(data []byte, eol int) (int, []byte, bool) {
+	for i := eol + 1; i < len(data); {
+		end := bytes.IndexByte(data[i:], '\n')
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += i
+		}
+		l := bytes.TrimRight(data[i:end], " \t\r")
+		t := bytes.TrimLeft(l, " \t")
+		if len(t) > 0 && t[0] != '#' {
+			return len(l) - len(t), t, true
+		}
+		i = end + 1
+	}
+	return 0, nil, false
+}
+
+// keyLike reports whether a line starts a mapping entry: a colon followed
+// by a blank or ending the line, outside quotes, or "}", "]" closing flow.
+func keyLike(t []byte) bool {
+	if t[0] == '}' || t[0] == ']' || t[0] == ',' {
+		return true
+	}
+	inQuote := byte(0)
+	for i := 0; i < len(t); i++ {
+		switch {
+		case inQuote != 0:
+			if t[i] == inQuote {
+				inQuote = 0
+			}
+		case t[i] == '"' || t[i] == '\'':
+			if i == 0 {
+				inQuote = t[i]
+			}
+		case t[i] == ':' && (i+1 == len(t) || isBlank(t[i+1])):
+			return true
+		case t[i] == ' ' && i+1 < len(t) && t[i+1] == '#':
+			return false
+		}
+	}
+	return false
+}
