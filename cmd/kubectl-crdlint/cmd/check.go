@@ -181,18 +181,21 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 		return err
 	}
 	opts := check.Options{
-		Strict: set.Strict, Disabled: set.Off(), Missing: o.missing(),
+		Strict:          set.Strict,
+		Disabled:        set.Off(),
+		Missing:         o.missing(),
 		MaxDocumentSize: o.MaxDocumentSize,
 		Settings:        set,
 		Findings:        o.configFindings,
-		CacheDir:        o.CacheDir, NoCache: o.NoCache,
-		ClusterCRDs:   o.Cluster.Live || o.Cluster.CRDFromCluster,
-		Kustomize:     o.Kustomize,
-		Baseline:      set.Baseline,
-		WriteBaseline: o.WriteBaseline,
-		Notices:       o.ErrOut,
-		ListFixed:     o.Output == report.Text,
-		Progress:      newProgress(o.ErrOut, o.Output == report.Text),
+		CacheDir:        o.CacheDir,
+		NoCache:         o.NoCache,
+		ClusterCRDs:     o.Cluster.Live || o.Cluster.CRDFromCluster,
+		Kustomize:       o.Kustomize,
+		Baseline:        set.Baseline,
+		WriteBaseline:   o.WriteBaseline,
+		Notices:         o.ErrOut,
+		ListFixed:       o.Output == report.Text,
+		Progress:        newProgress(o.ErrOut, o.Output == report.Text),
 	}
 	if opts.Baseline == "" {
 		opts.Baseline = o.Baseline
