@@ -98,7 +98,9 @@ type Pager interface {
 	VisitFiles(ctx context.Context, refs []string, cat *crd.Catalog, fn func(files []*source.File, texts [][]byte) error) (int, error)
 }
 
-// WriteError is a baseline that could not be written.
+// WriteError is a baseline that could not be written: the path the user
+// named is at fault, not an input, which a caller may tell apart (cmd
+// calls it a usage error).
 type WriteError struct{ Err error }
 
 func (e *WriteError) Error() string { return e.Err.Error() }
@@ -110,8 +112,11 @@ var catalogue = rulecatalogue.Rules
 
 // Run lints every input of run (its Inputs, then o.Kustomize's renders,
 // which it adds to them) and o.Live's objects, and reviews the findings.
-// Errors are the inputs' (source.InputError), the cluster's
-// (cluster.Error), a baseline's that cannot be read, or a WriteError.
+// It sets run's MaxDocumentSize and Verdicts (the cache's answers for
+// the CRD sources): the caller must not have read the CRD sources into
+// the catalogue yet, or they are judged without the cache. Errors are
+// the inputs' (source.InputError), the cluster's (cluster.Error), a
+// baseline's that cannot be read, or a WriteError.
 func Run(ctx context.Context, run *input.Run, o Options) (report.Result, error) {
 	c := &checker{o: o, run: run}
 	if c.o.Progress == nil {
