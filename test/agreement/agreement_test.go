@@ -391,7 +391,7 @@ const (
 var modes = []string{strict, warn}
 
 // offline is crdlint's side of a suite, set up as `check` and `check
-// --strict` set it up (cmd/kubectl-crdlint/cmd/check.go).
+// --strict` set it up (pkg/check/check.go).
 type offline struct {
 	linters map[string]*lint.Linter
 	cats    map[string]*crd.Catalog

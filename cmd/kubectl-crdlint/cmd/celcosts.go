@@ -1,7 +1,7 @@
 package cmd
 
 import (
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/check"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
@@ -13,14 +13,9 @@ func (o *CheckOptions) celCosts() error {
 	if err != nil {
 		return inputError(err)
 	}
-	cache := crd.NewCostCache()
-	var lines []lint.CELCostLine
-	for _, p := range in.Files {
-		f, _, err := in.Read(p)
-		if err != nil {
-			return inputError(err)
-		}
-		lines = append(lines, lint.CELCostLines(f, cache)...)
+	lines, err := check.CELCosts(in)
+	if err != nil {
+		return inputError(err)
 	}
 	return lint.PrintCELCosts(o.Out, lines, o.Output == report.JSON)
 }

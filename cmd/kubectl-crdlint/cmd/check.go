@@ -1,29 +1,17 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	baselinepkg "github.com/kubectl-crdlint/kubectl-crdlint/pkg/baseline"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/helm"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/kustomize"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/check"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
 )
 
 // CheckOptions lints files and directories.
@@ -192,342 +180,43 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	rendered, err := o.render(run.Inputs)
-	if err != nil {
-		return err
+	opts := check.Options{
+		Strict:          set.Strict,
+		Disabled:        set.Off(),
+		Missing:         o.missing(),
+		MaxDocumentSize: o.MaxDocumentSize,
+		Settings:        set,
+		Findings:        o.configFindings,
+		CacheDir:        o.CacheDir,
+		NoCache:         o.NoCache,
+		ClusterCRDs:     o.Cluster.Live || o.Cluster.CRDFromCluster,
+		Kustomize:       o.Kustomize,
+		Baseline:        set.Baseline,
+		WriteBaseline:   o.WriteBaseline,
+		Notices:         o.ErrOut,
+		ListFixed:       o.Output == report.Text,
+		Progress:        newProgress(o.ErrOut, o.Output == report.Text),
 	}
-	l := lint.New(lint.Options{Strict: set.Strict, Disabled: set.Off(), Catalog: run.Catalog, MissingCRDs: o.missing()})
-	run.MaxDocumentSize = o.MaxDocumentSize
-	cache := o.verdictCache()
-	defer cache.Trim()
-	if cache != nil {
-		run.Verdicts, run.Indexes = crdAnswers{cache}, crdAnswers{cache}
-	}
-	cacheOpts := lintOptionsKey(set.Strict, set.Off())
-	var crCache *crFiles
-	// A cluster's CRDs have no JSON to name them by, and what they are
-	// is the cluster's to change: such runs judge every file.
-	if cache != nil && !o.Cluster.Live && !o.Cluster.CRDFromCluster {
-		crCache = &crFiles{cache: cache, cat: run.Catalog, opts: crOptionsKey(cacheOpts, o.missing(), o.MaxDocumentSize)}
-	}
-	res := report.Result{Rules: catalogue, Findings: o.configFindings}
-	results := make([]fileResult, len(run.Inputs.Files))
-	prog := newProgress(o.ErrOut, o.Output == report.Text, len(run.Inputs.Files))
-	v := input.Visitor{
-		CRDs: func(i int, data []byte, found []crd.Found) {
-			r := &results[i]
-			if data != nil {
-				r.set = scan(run.Inputs.Name(run.Inputs.Files[i]), data)
-			}
-			r.crds += len(found)
-			r.findings = append(r.findings, crdFindings(l, cache, cacheOpts, run.Inputs.Name(run.Inputs.Files[i]), data, found)...)
-		},
-		File: func(i int, data []byte, f *source.File) error {
-			defer prog.file(f.Count)
-			fs, sum := l.File(f)
-			r := &results[i]
-			if data != nil {
-				r.set = scan(f.Path, data)
-			}
-			r.findings, r.sum = o.review(f.Path, r.set, append(r.findings, fs...)), sum
-			if k := rendered[f.Path]; k != nil {
-				r.findings = mapKustomize(k, r.findings)
-			} else if data != nil && bytes.Contains(data, []byte("# Source: ")) {
-				r.findings = mapHelm(helm.Parse(data), r.findings)
-			}
-			return nil
-		},
-		// A file a document at a time: its CRDs' findings (from the
-		// collect pass) wait for their document's suppressions.
-		Begin: func(i int) {
-			r := &results[i]
-			r.pending = map[int][]report.Finding{}
-			for _, fd := range r.findings {
-				r.pending[fd.Document] = append(r.pending[fd.Document], fd)
-			}
-			r.findings = nil
-		},
-		// Each document is judged counted from 0 (the base of its
-		// stream index is known in order, in Take): its suppressions
-		// come with it, for the CRD findings that wait for it.
-		Doc: func(i int, f *source.File) (any, error) {
-			fs, sum := l.File(f)
-			d := docResult{sum: sum, count: f.Count}
-			if crCache != nil {
-				// Review changes findings in place.
-				d.raw, d.text, d.line, d.kinds = slices.Clone(fs), f.Text(0), f.Line, kindsOf(f)
-			}
-			d.findings, d.set = o.reviewDoc(f.Path, f.Text(0), f.Line, fs)
-			return d, nil
-		},
-		Take: func(i, base int, v any) {
-			d := v.(docResult)
-			r := &results[i]
-			if r.cr != nil {
-				r.cr.add(d)
-			}
-			fs := rebase(d.findings, base)
-			if k := rendered[run.Inputs.Name(run.Inputs.Files[i])]; k != nil {
-				fs = mapKustomize(k, fs) // by the rendered document's index
-			}
-			r.findings = append(r.findings, fs...)
-			r.sum.Add(d.sum)
-			for n := base; n < base+d.count; n++ {
-				if fs := r.pending[n]; fs != nil {
-					fs = o.review(fs[0].File, d.set, rebase(fs, -base))
-					r.findings = append(r.findings, rebase(fs, base)...)
-					delete(r.pending, n)
-				}
-			}
-			prog.docs(d.count)
-		},
-		Done: func(i int) error {
-			defer prog.file(0)
-			r := &results[i]
-			for _, fs := range r.pending {
-				r.findings = append(r.findings, o.review(run.Inputs.Name(run.Inputs.Files[i]), nil, fs)...)
-			}
-			r.pending = nil
-			if r.cr != nil {
-				crCache.put(r.cr)
-				r.cr = nil
-			}
-			return nil
-		},
-		Skipped: func(i int, reason string) {
-			results[i].sum.Skip(reason)
-			prog.file(0)
-		},
-	}
-	if crCache != nil {
-		v.Replay = func(i int, data []byte) ([]input.Replayed, bool) {
-			name := run.Inputs.Name(run.Inputs.Files[i])
-			key := crCache.key(name, data)
-			rec, ok := crCache.get(key, data)
-			if !ok {
-				results[i].cr = &crPending{key: key, data: data, kinds: map[schema.GroupKind]bool{}}
-				return nil, false
-			}
-			out := make([]input.Replayed, len(rec.Docs))
-			for k := range rec.Docs {
-				d := &rec.Docs[k]
-				text := d.text(data)
-				fs, set := o.reviewDoc(name, text, d.Line, d.Findings)
-				out[k] = input.Replayed{Result: docResult{findings: fs, sum: d.sum(), set: set, count: d.Count}, Count: d.Count}
-			}
-			return out, true
-		}
-	}
-	err = run.Visit(ctx, v)
-	prog.stop()
-	if err != nil {
-		return inputError(err)
-	}
-	for i := range results {
-		results[i].addTo(&res, &res.Summary.Files)
-	}
-	for _, f := range lint.Duplicates(run.Catalog) {
-		res.Findings = append(res.Findings, o.review(f.File, nil, []report.Finding{f})...)
+	if opts.Baseline == "" {
+		opts.Baseline = o.Baseline
 	}
 	if o.Cluster.Live {
-		if err := o.lintLive(ctx, run.Catalog, l, &res); err != nil {
+		c, err := o.Cluster.connect()
+		if err != nil {
 			return err
 		}
+		opts.Live = &check.Live{Pages: c, Refs: o.paths, Empty: func() { noResources(o.ErrOut, c, o.Cluster.Flags.AllNamespaces) }}
 	}
-	if err := o.baseline(&res, run.Inputs); err != nil {
-		return err
+	res, err := check.Run(ctx, run, opts)
+	var we *check.WriteError
+	if errors.As(err, &we) {
+		return &UsageError{we.Err}
+	} else if err != nil {
+		return clusterError(inputError(err))
 	}
-	failOn := severityFlag(set.FailOn)
-	return render(o.IOStreams, res, o.Output, failOn, o.NoColor)
-}
-
-// lintLive judges the objects the references name, a page at a time:
-// only one page and the findings are held, however many objects there are.
-func (o *CheckOptions) lintLive(ctx context.Context, cat *crd.Catalog, l *lint.Linter, res *report.Result) error {
-	c, err := o.Cluster.connect()
-	if err != nil {
-		return err
-	}
-	res.Summary.Live = true
-	n, err := c.VisitFiles(ctx, o.paths, cat, func(files []*source.File, _ [][]byte) error {
-		results := make([]fileResult, len(files))
-		input.Parallel(ctx, len(files), func(i int) error {
-			fs, sum := l.File(files[i])
-			results[i] = fileResult{findings: o.review(files[i].Path, nil, fs), sum: sum}
-			return nil
-		})
-		for i := range results {
-			results[i].addTo(res, &res.Summary.Objects)
-		}
-		return ctx.Err()
-	})
-	if err == nil && n == 0 {
-		noResources(o.ErrOut, c, o.Cluster.Flags.AllNamespaces)
-	}
-	return clusterError(err)
-}
-
-// fileResult is what one input gave: its findings, what was judged, and
-// its inline suppressions (read while its text was at hand).
-type fileResult struct {
-	findings []report.Finding
-	sum      report.Summary
-	set      *suppress.Set
-	crds     int
-	// pending are a streamed file's CRD findings waiting for their
-	// document, by document index.
-	pending map[int][]report.Finding
-	// cr is the cache record of a file being judged, stored when it is
-	// done.
-	cr *crPending
-}
-
-// docResult is what one document of a streamed file gave, counted from
-// document 0; with the file cache on, also what the cache keeps of it
-// (crDoc): the findings before review, the document's text and line, and
-// the kinds it names.
-type docResult struct {
-	findings []report.Finding
-	sum      report.Summary
-	set      *suppress.Set
-	count    int
-
-	raw   []report.Finding
-	text  []byte
-	line  int
-	kinds []schema.GroupKind
-}
-
-// reviewDoc is the run's reading of a document's findings (fs, counted
-// from the document), judged or replayed from the cache: the inline
-// suppressions of its text (which starts at the file's line line; nil:
-// none to read), the configuration's severities, and the Helm template
-// each object came from.
-func (o *CheckOptions) reviewDoc(path string, text []byte, line int, fs []report.Finding) ([]report.Finding, *suppress.Set) {
-	var set *suppress.Set
-	if text != nil {
-		set = suppress.ScanAt(path, text, line, 0, catalogue)
-	}
-	fs = o.review(path, set, fs)
-	if text != nil && bytes.Contains(text, []byte("# Source: ")) {
-		fs = mapHelm(helm.Parse(text), fs)
-	}
-	return fs, set
-}
-
-// rebase moves findings' document indexes by delta.
-func rebase(fs []report.Finding, delta int) []report.Finding {
-	for i := range fs {
-		fs[i].Document += delta
-	}
-	return fs
-}
-
-// addTo counts a file (or a live object, in count) into res.
-func (r *fileResult) addTo(res *report.Result, count *int) {
-	res.Findings = append(res.Findings, r.findings...)
-	*count++
-	r.sum.CRDs += r.crds
-	res.Summary.Add(r.sum)
+	return render(o.IOStreams, res, o.Output, severityFlag(set.FailOn), o.NoColor)
 }
 
 func (o *CheckOptions) listRules() error {
 	return report.RenderRules(o.Out, catalogue, o.Output)
-}
-
-// baseline applies --baseline (findings it records are suppressed, and
-// its entries no finding matches any more are counted as fixed) or
-// writes --write-baseline; the findings just written are then accepted
-// as --baseline would accept them, so that the run that records them
-// passes.
-func (o *CheckOptions) baseline(res *report.Result, in *input.Set) error {
-	var live, done []report.Finding
-	for _, f := range res.Findings {
-		if f.Suppressed == nil {
-			live = append(live, f)
-		} else {
-			done = append(done, f)
-		}
-	}
-	var b *baselinepkg.Baseline
-	if o.WriteBaseline != "" {
-		var err error
-		if b, err = writeBaseline(o.WriteBaseline, in.Files, live); err != nil {
-			return &UsageError{err}
-		}
-		fmt.Fprintf(o.ErrOut, "wrote %s: %s\n", o.WriteBaseline, plural(len(live), "finding", "findings"))
-	} else {
-		path := o.settings.Baseline
-		if path == "" {
-			path = o.Baseline
-		}
-		if path == "" {
-			return nil
-		}
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			// Named before the first --write-baseline: nothing is
-			// baselined yet, which every finding being new says.
-			fmt.Fprintf(o.ErrOut, "warning: baseline %s does not exist yet: every finding is new (record them with --write-baseline %s)\n", path, path)
-			return nil
-		}
-		var err error
-		if b, err = baselinepkg.Read(path); err != nil {
-			return inputError(err)
-		}
-	}
-	fresh, baselined, stale := b.Only(in.Files).Match(live)
-	for _, f := range baselined {
-		done = append(done, f.Marked())
-	}
-	res.Findings = append(done, fresh...)
-	res.Summary.StaleBaseline = len(stale)
-	if o.Output == report.Text {
-		// Text readers are told which; scripts read the count.
-		for _, e := range stale {
-			fmt.Fprintf(o.ErrOut, "baseline entry fixed: %s\n", e)
-		}
-	}
-	return nil
-}
-
-// render renders each -k directory in-process and adds its output to the
-// inputs, named as `kustomize build DIR`.
-func (o *CheckOptions) render(in *input.Set) (map[string]*kustomize.Rendered, error) {
-	out := map[string]*kustomize.Rendered{}
-	for _, dir := range o.Kustomize {
-		r, err := kustomize.Render(dir)
-		if err != nil {
-			return nil, inputError(err)
-		}
-		in.Add(r.Name, -1, r.YAML)
-		out[r.Name] = r
-	}
-	return out, nil
-}
-
-// mapKustomize points findings on a rendered kustomization at the files
-// the objects came from, keeping the rendered position in Via.
-func mapKustomize(r *kustomize.Rendered, fs []report.Finding) []report.Finding {
-	for i, f := range fs {
-		m := r.Map(f)
-		if m.File != f.File {
-			m.Via = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
-		}
-		fs[i] = m
-	}
-	return fs
-}
-
-// mapHelm names, for findings on a `helm template` stream, the template
-// each object came from (its "# Source:" comment).
-func mapHelm(srcs helm.Sources, fs []report.Finding) []report.Finding {
-	if !srcs.Found() {
-		return fs
-	}
-	for i := range fs {
-		if p := srcs.Path(fs[i].Document); p != "" {
-			fs[i].Via = p
-		}
-	}
-	return fs
 }

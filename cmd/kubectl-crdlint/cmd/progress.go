@@ -8,10 +8,12 @@ import (
 )
 
 // progress shows, on a terminal, how far a run that takes longer than
-// progressAfter has come: files and documents done. It writes to stderr
-// only, so that output meant for scripts is never mixed with it.
+// progressAfter has come: files and documents done (check.Progress). It
+// writes to stderr only, so that output meant for scripts is never mixed
+// with it. It is printing, not the run's work: the engine only counts.
 type progress struct {
 	w            io.Writer
+	on           bool
 	total        int
 	files, ndocs atomic.Int64
 	quit, done   chan struct{}
@@ -20,16 +22,21 @@ type progress struct {
 
 const progressAfter = 2 * time.Second
 
-// newProgress starts a progress line on w when on is set and w is a
-// terminal; otherwise its methods do nothing.
-func newProgress(w io.Writer, on bool, total int) *progress {
-	p := &progress{w: w, total: total}
-	if !on || !isTerminal(w) {
-		return p
+// newProgress is a progress line on w when on is set and w is a terminal;
+// otherwise its methods do nothing.
+func newProgress(w io.Writer, on bool) *progress {
+	return &progress{w: w, on: on}
+}
+
+// Start shows the line, of total files, once the run has taken long
+// enough.
+func (p *progress) Start(total int) {
+	p.total = total
+	if !p.on || !isTerminal(p.w) {
+		return
 	}
 	p.quit, p.done = make(chan struct{}), make(chan struct{})
 	go p.run()
-	return p
 }
 
 func (p *progress) run() {
@@ -54,17 +61,17 @@ func (p *progress) run() {
 	}
 }
 
-// file counts a file done and its documents.
-func (p *progress) file(docs int) {
+// File counts a file done and its documents.
+func (p *progress) File(docs int) {
 	p.files.Add(1)
 	p.ndocs.Add(int64(docs))
 }
 
-// docs counts documents of a file read a document at a time.
-func (p *progress) docs(n int) { p.ndocs.Add(int64(n)) }
+// Docs counts documents of a file read a document at a time.
+func (p *progress) Docs(n int) { p.ndocs.Add(int64(n)) }
 
-// stop clears the line.
-func (p *progress) stop() {
+// Stop clears the line.
+func (p *progress) Stop() {
 	if p.quit != nil {
 		close(p.quit)
 		<-p.done

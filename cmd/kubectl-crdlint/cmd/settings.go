@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -14,6 +13,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	rulecatalogue "github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/check"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
@@ -186,40 +186,23 @@ func (o *sourceOptions) crdSources(ctx context.Context, errOut io.Writer) (*inpu
 	return set, inputError(err)
 }
 
-// scan reads a file's inline suppressions (nil data: none).
-func scan(file string, data []byte) *suppress.Set {
-	if data == nil {
-		return nil
-	}
-	return suppress.Scan(file, data, catalogue)
+// scan and review are check's reading of a file's findings, which the
+// other commands' loops (upgrade's) apply as check does.
+func scan(file string, data []byte) *suppress.Set { return check.Scan(file, data) }
+
+func (o *sourceOptions) review(file string, set *suppress.Set, findings []report.Finding) []report.Finding {
+	return check.Review(o.settings, file, set, findings)
 }
 
-// review applies what the user configured to one file's findings: each
-// rule's severity or off for the file (the configuration, --disable),
-// then the file's inline suppressions (set, from scan). Silenced findings
-// stay, marked, so that JSON and SARIF can show them; the problems with
-// the suppressions themselves (malformed, unused) join the findings.
-func (o *sourceOptions) review(file string, set *suppress.Set, findings []report.Finding) []report.Finding {
-	s := o.settings
-	kept, off := s.Apply(findings)
-	out := make([]report.Finding, 0, len(findings))
-	for _, f := range off {
-		out = append(out, f.Marked())
-	}
-	if set == nil {
-		return append(out, kept...)
-	}
-	ran := func(rule string) bool {
-		_, isOff := s.RuleSeverity(rule, file)
-		return !isOff
-	}
-	kept, silenced, unused := set.Apply(kept, ran)
-	for _, f := range silenced {
-		out = append(out, f.Marked())
-	}
-	more, off := s.Apply(append(slices.Clip(set.Invalid), unused...))
-	for _, f := range off {
-		out = append(out, f.Marked())
-	}
-	return append(append(out, kept...), more...)
+// fileResult is one input's findings and summary, for those loops.
+type fileResult struct {
+	findings []report.Finding
+	sum      report.Summary
+}
+
+// addTo counts a file (or a live object, in count) into res.
+func (r *fileResult) addTo(res *report.Result, count *int) {
+	res.Findings = append(res.Findings, r.findings...)
+	*count++
+	res.Summary.Add(r.sum)
 }

@@ -1,4 +1,4 @@
-package cmd
+package check
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package cmd
+package check
 
 import (
 	"bytes"
@@ -13,19 +13,16 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
-// verdictCache opens the cache of CRD verdicts, or nil (off) with
-// --no-cache or when there is no usable cache directory (or one other
-// users can write to): the cache only saves work, so a run without one is
-// the same run.
-func (o *CheckOptions) verdictCache() *verdictcache.Cache {
-	if o.NoCache {
-		return nil
-	}
-	root, err := cachedir.Resolve(o.CacheDir)
+// openCache opens the cache of verdicts in the cache directory dir
+// ("": the default one), or nil (off) when there is no usable directory
+// (or one other users can write to): the cache only saves work, so a run
+// without one is the same run.
+func openCache(dir string) *verdictcache.Cache {
+	root, err := cachedir.Resolve(dir)
 	if err != nil {
 		return nil
 	}
-	dir, err := cachedir.Sub(root, cachedir.Verdicts)
+	dir, err = cachedir.Sub(root, cachedir.Verdicts)
 	// Entries are trusted: in a directory another user can write to,
 	// they could be planted.
 	if err != nil || !cachedir.Private(dir) {

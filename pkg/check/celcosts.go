@@ -1,0 +1,23 @@
+package check
+
+import (
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+)
+
+// CELCosts estimates the cost of every CEL expression of the CRDs in the
+// inputs (check --cel-costs), with one cost cache for them all: CRDs
+// repeat the same types, with their rules, many times.
+func CELCosts(in *input.Set) ([]lint.CELCostLine, error) {
+	cache := crd.NewCostCache()
+	var lines []lint.CELCostLine
+	for _, p := range in.Files {
+		f, _, err := in.Read(p)
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, lint.CELCostLines(f, cache)...)
+	}
+	return lines, nil
+}

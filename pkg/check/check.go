@@ -1,0 +1,397 @@
+// Package check is the check command's work: every input of an input.Run
+// linted (CRDs in the collect phase, custom resources a document at a
+// time), with the verdict caches that let an unchanged file skip both,
+// reviewed by the configuration, inline suppressions and the baseline,
+// into one report.Result.
+//
+// It is a library so that a run can be driven, and its caches tested,
+// without a command line: cmd builds the Options from flags and the
+// configuration, calls Run, and prints the result.
+package check
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/verdictcache"
+	rulecatalogue "github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/helm"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/kustomize"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
+)
+
+// Options are what a check run needs besides its inputs.
+type Options struct {
+	// Strict, Disabled and Missing are the linter's (lint.Options); the
+	// caches are keyed by them.
+	Strict   bool
+	Disabled map[string]bool
+	Missing  lint.Missing
+	// MaxDocumentSize bounds one document of a file (0: 64 MiB).
+	MaxDocumentSize int
+	// Settings are the resolved configuration, which reviews every
+	// finding (Review); it must not be nil.
+	Settings *config.Settings
+	// Findings start the result: what is wrong in the configuration file.
+	Findings []report.Finding
+
+	// CacheDir holds the verdict cache ("": the default directory);
+	// NoCache neither reads nor writes it.
+	CacheDir string
+	NoCache  bool
+	// ClusterCRDs says the catalogue holds a cluster's CRDs, which have
+	// no JSON to name them by and are the cluster's to change: no file's
+	// custom resources are then replayed from the cache.
+	ClusterCRDs bool
+
+	// Kustomize are kustomization directories rendered in-process, as
+	// kubectl apply -k renders them, and checked with the inputs.
+	Kustomize []string
+	// Baseline reports only findings not recorded in this file;
+	// WriteBaseline records the run's findings in it instead.
+	Baseline, WriteBaseline string
+	// Notices receives what the run tells a person on the side (stderr):
+	// the baseline written or missing, and, with ListFixed, each of its
+	// entries no finding matches any more. Nil: discarded.
+	Notices   io.Writer
+	ListFixed bool
+	// Progress, when set, is told how far the run has come.
+	Progress Progress
+	// Live, when set, are cluster objects judged after the inputs.
+	Live *Live
+}
+
+// Progress follows a run: Start with the number of inputs, File for each
+// one done (with its documents, or 0 when Docs counted them), Docs for
+// documents of a file read a document at a time, then Stop. File and
+// Docs are called concurrently.
+type Progress interface {
+	Start(files int)
+	File(docs int)
+	Docs(n int)
+	Stop()
+}
+
+// Live are the objects a cluster is asked for, judged a page at a time:
+// only one page and the findings are held, however many there are.
+type Live struct {
+	Pages Pager
+	Refs  []string
+	// Empty, when set, is called when the references named no object
+	// (kubectl get says so).
+	Empty func()
+}
+
+// Pager reads the objects references name as documents, a page at a time,
+// the CRDs of their kinds fetched into cat first (cluster.Client).
+type Pager interface {
+	VisitFiles(ctx context.Context, refs []string, cat *crd.Catalog, fn func(files []*source.File, texts [][]byte) error) (int, error)
+}
+
+// WriteError is a baseline that could not be written: the path the user
+// named is at fault, not an input, which a caller may tell apart (cmd
+// calls it a usage error).
+type WriteError struct{ Err error }
+
+func (e *WriteError) Error() string { return e.Err.Error() }
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// catalogue is every rule a finding can name: inline suppressions are
+// checked against it, and the result lists it.
+var catalogue = rulecatalogue.Rules
+
+// Run lints every input of run (its Inputs, then o.Kustomize's renders,
+// which it adds to them) and o.Live's objects, and reviews the findings.
+// It sets run's MaxDocumentSize and Verdicts (the cache's answers for
+// the CRD sources): the caller must not have read the CRD sources into
+// the catalogue yet, or they are judged without the cache. Errors are
+// the inputs' (source.InputError), the cluster's (cluster.Error), a
+// baseline's that cannot be read, or a WriteError.
+func Run(ctx context.Context, run *input.Run, o Options) (report.Result, error) {
+	c := &checker{o: o, run: run}
+	if c.o.Progress == nil {
+		c.o.Progress = noProgress{}
+	}
+	if c.o.Notices == nil {
+		c.o.Notices = io.Discard
+	}
+	res, err := c.check(ctx)
+	if err != nil {
+		return report.Result{}, err
+	}
+	return res, nil
+}
+
+// checker is one run's state.
+type checker struct {
+	o        Options
+	run      *input.Run
+	l        *lint.Linter
+	rendered map[string]*kustomize.Rendered
+	cache    *verdictcache.Cache
+	// lintKey is the linter's options as the caches key them.
+	lintKey []byte
+	// files is the per-file cache of custom resources, or nil.
+	files   *crFiles
+	results []fileResult
+}
+
+func (c *checker) check(ctx context.Context) (report.Result, error) {
+	run, o := c.run, c.o
+	var err error
+	if c.rendered, err = render(run.Inputs, o.Kustomize); err != nil {
+		return report.Result{}, err
+	}
+	c.l = lint.New(lint.Options{Strict: o.Strict, Disabled: o.Disabled, Catalog: run.Catalog, MissingCRDs: o.Missing})
+	run.MaxDocumentSize = o.MaxDocumentSize
+	if !o.NoCache {
+		c.cache = openCache(o.CacheDir)
+	}
+	defer c.cache.Trim()
+	if c.cache != nil {
+		run.Verdicts, run.Indexes = crdAnswers{c.cache}, crdAnswers{c.cache}
+	}
+	c.lintKey = lintOptionsKey(o.Strict, o.Disabled)
+	// A cluster's CRDs have no JSON to name them by, and what they are
+	// is the cluster's to change: such runs judge every file.
+	if c.cache != nil && o.Live == nil && !o.ClusterCRDs {
+		c.files = &crFiles{cache: c.cache, cat: run.Catalog, opts: crOptionsKey(c.lintKey, o.Missing, o.MaxDocumentSize)}
+	}
+	res := report.Result{Rules: catalogue, Findings: o.Findings}
+	c.results = make([]fileResult, len(run.Inputs.Files))
+	o.Progress.Start(len(run.Inputs.Files))
+	err = run.Visit(ctx, c.visitor())
+	o.Progress.Stop()
+	if err != nil {
+		return res, err
+	}
+	for i := range c.results {
+		c.results[i].addTo(&res, &res.Summary.Files)
+	}
+	for _, f := range lint.Duplicates(run.Catalog) {
+		res.Findings = append(res.Findings, c.review(f.File, nil, []report.Finding{f})...)
+	}
+	if o.Live != nil {
+		if err := c.live(ctx, &res); err != nil {
+			return res, err
+		}
+	}
+	if err := c.baseline(&res); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+func (c *checker) review(file string, set *suppress.Set, fs []report.Finding) []report.Finding {
+	return Review(c.o.Settings, file, set, fs)
+}
+
+// name is input i's name, as findings carry it.
+func (c *checker) name(i int) string {
+	return c.run.Inputs.Name(c.run.Inputs.Files[i])
+}
+
+// visitor is the run's work on each input: whole files (those with CRDs,
+// whose CRD findings come from the collect phase), or a document at a
+// time, or replayed from the file cache.
+func (c *checker) visitor() input.Visitor {
+	results, prog := c.results, c.o.Progress
+	v := input.Visitor{
+		CRDs: func(i int, data []byte, found []crd.Found) {
+			r := &results[i]
+			if data != nil {
+				r.set = Scan(c.name(i), data)
+			}
+			r.crds += len(found)
+			r.findings = append(r.findings, crdFindings(c.l, c.cache, c.lintKey, c.name(i), data, found)...)
+		},
+		File: func(i int, data []byte, f *source.File) error {
+			defer prog.File(f.Count)
+			fs, sum := c.l.File(f)
+			r := &results[i]
+			if data != nil {
+				r.set = Scan(f.Path, data)
+			}
+			r.findings, r.sum = c.review(f.Path, r.set, append(r.findings, fs...)), sum
+			if k := c.rendered[f.Path]; k != nil {
+				r.findings = mapKustomize(k, r.findings)
+			} else if data != nil && bytes.Contains(data, []byte("# Source: ")) {
+				r.findings = mapHelm(helm.Parse(data), r.findings)
+			}
+			return nil
+		},
+		// A file a document at a time: its CRDs' findings (from the
+		// collect pass) wait for their document's suppressions.
+		Begin: func(i int) {
+			r := &results[i]
+			r.pending = map[int][]report.Finding{}
+			for _, fd := range r.findings {
+				r.pending[fd.Document] = append(r.pending[fd.Document], fd)
+			}
+			r.findings = nil
+		},
+		// Each document is judged counted from 0 (the base of its
+		// stream index is known in order, in Take): its suppressions
+		// come with it, for the CRD findings that wait for it.
+		Doc: func(i int, f *source.File) (any, error) {
+			fs, sum := c.l.File(f)
+			d := docResult{sum: sum, count: f.Count}
+			if c.files != nil {
+				// Review changes findings in place.
+				d.raw, d.text, d.line, d.kinds = slices.Clone(fs), f.Text(0), f.Line, kindsOf(f)
+			}
+			d.findings, d.set = c.reviewDoc(f.Path, f.Text(0), f.Line, fs)
+			return d, nil
+		},
+		Take: func(i, base int, v any) {
+			d := v.(docResult)
+			r := &results[i]
+			if r.cr != nil {
+				r.cr.add(d)
+			}
+			fs := rebase(d.findings, base)
+			if k := c.rendered[c.name(i)]; k != nil {
+				fs = mapKustomize(k, fs) // by the rendered document's index
+			}
+			r.findings = append(r.findings, fs...)
+			r.sum.Add(d.sum)
+			for n := base; n < base+d.count; n++ {
+				if fs := r.pending[n]; fs != nil {
+					fs = c.review(fs[0].File, d.set, rebase(fs, -base))
+					r.findings = append(r.findings, rebase(fs, base)...)
+					delete(r.pending, n)
+				}
+			}
+			prog.Docs(d.count)
+		},
+		Done: func(i int) error {
+			defer prog.File(0)
+			r := &results[i]
+			for _, fs := range r.pending {
+				r.findings = append(r.findings, c.review(c.name(i), nil, fs)...)
+			}
+			r.pending = nil
+			if r.cr != nil {
+				c.files.put(r.cr)
+				r.cr = nil
+			}
+			return nil
+		},
+		Skipped: func(i int, reason string) {
+			results[i].sum.Skip(reason)
+			prog.File(0)
+		},
+	}
+	if c.files != nil {
+		v.Replay = c.replay
+	}
+	return v
+}
+
+// replay gives input i's documents' results from the file cache, reviewed
+// as judged ones are; on a miss, the file is judged and its record built
+// as it goes (Take), for Done to store.
+func (c *checker) replay(i int, data []byte) ([]input.Replayed, bool) {
+	name := c.name(i)
+	key := c.files.key(name, data)
+	rec, ok := c.files.get(key, data)
+	if !ok {
+		c.results[i].cr = &crPending{key: key, data: data, kinds: map[schema.GroupKind]bool{}}
+		return nil, false
+	}
+	out := make([]input.Replayed, len(rec.Docs))
+	for k := range rec.Docs {
+		d := &rec.Docs[k]
+		text := d.text(data)
+		fs, set := c.reviewDoc(name, text, d.Line, d.Findings)
+		out[k] = input.Replayed{Result: docResult{findings: fs, sum: d.sum(), set: set, count: d.Count}, Count: d.Count}
+	}
+	return out, true
+}
+
+// live judges the objects the references name, a page at a time: only
+// one page and the findings are held, however many objects there are.
+func (c *checker) live(ctx context.Context, res *report.Result) error {
+	lv := c.o.Live
+	res.Summary.Live = true
+	n, err := lv.Pages.VisitFiles(ctx, lv.Refs, c.run.Catalog, func(files []*source.File, _ [][]byte) error {
+		results := make([]fileResult, len(files))
+		input.Parallel(ctx, len(files), func(i int) error {
+			fs, sum := c.l.File(files[i])
+			results[i] = fileResult{findings: c.review(files[i].Path, nil, fs), sum: sum}
+			return nil
+		})
+		for i := range results {
+			results[i].addTo(res, &res.Summary.Objects)
+		}
+		return ctx.Err()
+	})
+	if err == nil && n == 0 && lv.Empty != nil {
+		lv.Empty()
+	}
+	return err
+}
+
+// fileResult is what one input gave: its findings, what was judged, and
+// its inline suppressions (read while its text was at hand).
+type fileResult struct {
+	findings []report.Finding
+	sum      report.Summary
+	set      *suppress.Set
+	crds     int
+	// pending are a streamed file's CRD findings waiting for their
+	// document, by document index.
+	pending map[int][]report.Finding
+	// cr is the cache record of a file being judged, stored when it is
+	// done.
+	cr *crPending
+}
+
+// docResult is what one document of a streamed file gave, counted from
+// document 0; with the file cache on, also what the cache keeps of it
+// (crDoc): the findings before review, the document's text and line, and
+// the kinds it names.
+type docResult struct {
+	findings []report.Finding
+	sum      report.Summary
+	set      *suppress.Set
+	count    int
+
+	raw   []report.Finding
+	text  []byte
+	line  int
+	kinds []schema.GroupKind
+}
+
+// rebase moves findings' document indexes by delta.
+func rebase(fs []report.Finding, delta int) []report.Finding {
+	for i := range fs {
+		fs[i].Document += delta
+	}
+	return fs
+}
+
+// addTo counts a file (or a live object, in count) into res.
+func (r *fileResult) addTo(res *report.Result, count *int) {
+	res.Findings = append(res.Findings, r.findings...)
+	*count++
+	r.sum.CRDs += r.crds
+	res.Summary.Add(r.sum)
+}
+
+type noProgress struct{}
+
+func (noProgress) Start(int) {}
+func (noProgress) File(int)  {}
+func (noProgress) Docs(int)  {}
+func (noProgress) Stop()     {}

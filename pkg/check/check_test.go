@@ -1,0 +1,135 @@
+package check
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+)
+
+const widgetCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer, maximum: 10}
+`
+
+// Two widgets too big, one of them silenced inline.
+const widgets = `apiVersion: example.com/v1
+kind: Widget
+metadata: {name: a}
+spec: {size: 30}
+---
+# crdlint:ignore-document cr-schema -- kept big on purpose
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: b}
+spec: {size: 40}
+`
+
+// countingProgress checks the Progress contract: Start once with the
+// number of inputs, File once per input, Stop once.
+type countingProgress struct {
+	starts, stops, total int
+	files, docs          atomic.Int64
+}
+
+func (p *countingProgress) Start(n int) { p.starts++; p.total = n }
+func (p *countingProgress) File(d int)  { p.files.Add(1); p.docs.Add(int64(d)) }
+func (p *countingProgress) Docs(n int)  { p.docs.Add(int64(n)) }
+func (p *countingProgress) Stop()       { p.stops++ }
+
+// TestRunWithoutCommandLine drives a check run as a library: a CRD and
+// its custom resources linted, reviewed by an inline suppression, the
+// progress told of every input, and a second run over the same cache
+// replaying the custom resources instead of judging them again.
+func TestRunWithoutCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "crd.yaml"), []byte(widgetCRD), 0o644)
+	os.WriteFile(filepath.Join(dir, "widgets.yaml"), []byte(widgets), 0o644)
+	settings, err := config.Resolve(config.Default(catalogue), config.Flags{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cacheDir := t.TempDir()
+	check := func() (report.Result, *countingProgress) {
+		t.Helper()
+		in, err := input.Open([]string{dir}, strings.NewReader(""), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &countingProgress{}
+		res, err := Run(context.Background(), input.NewRun(in, nil, crd.NewCatalog(false)), Options{
+			Missing:  lint.MissingError,
+			Settings: settings,
+			CacheDir: cacheDir,
+			Progress: p,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, p
+	}
+	start := count.Now()
+	cold, p := check()
+	if n := count.Now().Sub(start).CRValidations; n != 2 {
+		t.Errorf("the cold run validated %d custom resources, want 2", n)
+	}
+	if p.starts != 1 || p.stops != 1 || p.total != 2 || p.files.Load() != 2 || p.docs.Load() != 3 {
+		t.Errorf("progress: %d starts, %d stops, total %d, %d files, %d documents; want 1, 1, 2, 2, 3",
+			p.starts, p.stops, p.total, p.files.Load(), p.docs.Load())
+	}
+	var live, silenced int
+	for _, f := range cold.Findings {
+		if f.Rule != "cr-schema" {
+			continue
+		}
+		if f.Suppressed == nil {
+			live++
+		} else {
+			silenced++
+		}
+	}
+	if live != 1 || silenced != 1 {
+		t.Fatalf("cr-schema findings: %d live, %d silenced; want 1 and 1: %+v", live, silenced, cold.Findings)
+	}
+	if cold.Summary.Files != 2 || cold.Summary.CRDs != 1 {
+		t.Errorf("summary: %d files, %d CRDs; want 2 and 1", cold.Summary.Files, cold.Summary.CRDs)
+	}
+	before := count.Now()
+	warm, p := check()
+	if n := count.Now().Sub(before).CRValidations; n != 0 {
+		t.Errorf("the warm run validated %d custom resources, want none (replayed)", n)
+	}
+	if p.files.Load() != 2 || p.docs.Load() != 3 {
+		t.Errorf("warm progress: %d files, %d documents; want 2 and 3", p.files.Load(), p.docs.Load())
+	}
+	if !reflect.DeepEqual(warm.Findings, cold.Findings) || !reflect.DeepEqual(warm.Summary, cold.Summary) {
+		t.Errorf("the warm run's result differs:\n%+v\nwant:\n%+v", warm, cold)
+	}
+}
