@@ -112,8 +112,8 @@ var catalogue = rulecatalogue.Rules
 
 // Run lints every input of run (its Inputs, then o.Kustomize's renders,
 // which it adds to them) and o.Live's objects, and reviews the findings.
-// It sets run's MaxDocumentSize and Verdicts (the cache's answers for
-// the CRD sources): the caller must not have read the CRD sources into
+// It sets run's MaxDocumentSize, Verdicts and Indexes (the cache's
+// answers for the CRD sources): the caller must not have read the CRD sources into
 // the catalogue yet, or they are judged without the cache. Errors are
 // the inputs' (source.InputError), the cluster's (cluster.Error), a
 // baseline's that cannot be read, or a WriteError.
