@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 )
@@ -15,11 +17,49 @@ type jsonOutput struct {
 }
 
 // RenderJSON writes the findings and summary as one indented JSON object.
+// The findings are written one at a time: a run over ten thousand
+// documents has megabytes of them, which encoding the whole object at
+// once copies over and over as its buffer grows, and again to indent it.
 func RenderJSON(w io.Writer, r Result, _ Options) error {
 	r = prepare(r)
+	// The object without its findings, whose first key is "findings":
+	// they go between its "[" and "]".
+	var skeleton bytes.Buffer
+	if err := encodeIndented(&skeleton, "", jsonOutput{Findings: []Finding{}, Summary: r.Summary, Upgrades: r.Upgrades}); err != nil {
+		return err
+	}
+	head, tail, ok := bytes.Cut(skeleton.Bytes(), []byte(`"findings": []`))
+	if !ok || len(r.Findings) == 0 {
+		_, err := w.Write(skeleton.Bytes())
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(head)
+	bw.WriteString(`"findings": [` + "\n")
+	var one bytes.Buffer
+	for i := range r.Findings {
+		one.Reset()
+		if err := encodeIndented(&one, "    ", &r.Findings[i]); err != nil {
+			return err
+		}
+		bw.WriteString("    ")
+		bw.Write(bytes.TrimSuffix(one.Bytes(), []byte("\n")))
+		if i < len(r.Findings)-1 {
+			bw.WriteByte(',')
+		}
+		bw.WriteByte('\n')
+	}
+	bw.WriteString("  ]")
+	bw.Write(tail)
+	return bw.Flush()
+}
+
+// encodeIndented writes v as RenderJSON's encoder would at a depth whose
+// lines start with prefix.
+func encodeIndented(w io.Writer, prefix string, v any) error {
 	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	enc.SetIndent(prefix, "  ")
 	// CEL messages quote "<input>"; \u003cinput\u003e helps nobody.
 	enc.SetEscapeHTML(false)
-	return enc.Encode(jsonOutput{Findings: r.Findings, Summary: r.Summary, Upgrades: r.Upgrades})
+	return enc.Encode(v)
 }
