@@ -75,10 +75,12 @@ func testVerdictCache(t *testing.T, inputs ...string) {
 	if n := count.Now().Sub(before).CRValidations; n != 0 {
 		t.Errorf("the warm run validated %d custom resources, want none (all cached)", n)
 	}
-	// Every file unchanged: not even a CRD is parsed (the --crd files'
-	// indexes name their CRDs for the custom resources' cached verdicts).
-	if n := count.Now().Sub(before).CRDDecodes; n != 0 && slices.Contains(inputs, "--crd") {
-		t.Errorf("the warm run decoded %d CRDs, want none (all indexed)", n)
+	// Every file unchanged: the --crd files' indexes name their CRDs for
+	// the custom resources' cached verdicts, and no CRD is parsed but
+	// those of kinds two CRDs define (read to tell whether they differ,
+	// and where: crd-duplicate).
+	if n, dups := count.Now().Sub(before).CRDDecodes, strings.Count(want, `"crd-duplicate"`); slices.Contains(inputs, "--crd") && n > int64(2*dups) {
+		t.Errorf("the warm run decoded %d CRDs, want at most %d (those of the %d crd-duplicate findings)", n, 2*dups, dups)
 	}
 	damage := map[string]func([]byte) []byte{
 		"truncated":    func(b []byte) []byte { return b[:len(b)/2] },
