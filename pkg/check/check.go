@@ -14,6 +14,7 @@ import (
 	"context"
 	"io"
 	"slices"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -69,6 +70,10 @@ type Options struct {
 	Progress Progress
 	// Live, when set, are cluster objects judged after the inputs.
 	Live *Live
+	// Judging, when set, is called once, before the first document that
+	// is not a CRD is judged: what the run holds from then on is mostly
+	// compiled versions (the binary paces its collector by it).
+	Judging func()
 }
 
 // Progress follows a run: Start with the number of inputs, File for each
@@ -144,6 +149,14 @@ type checker struct {
 	// files is the per-file cache of custom resources, or nil.
 	files   *crFiles
 	results []fileResult
+	judging sync.Once
+}
+
+// judge calls o.Judging once.
+func (c *checker) judge() {
+	if c.o.Judging != nil {
+		c.judging.Do(c.o.Judging)
+	}
 }
 
 func (c *checker) check(ctx context.Context) (report.Result, error) {
@@ -217,6 +230,9 @@ func (c *checker) visitor() input.Visitor {
 		},
 		File: func(i int, data []byte, f *source.File) error {
 			defer prog.File(f.Count)
+			if len(f.Documents) > 0 {
+				c.judge()
+			}
 			fs, sum := c.l.File(f)
 			r := &results[i]
 			if data != nil {
@@ -244,6 +260,7 @@ func (c *checker) visitor() input.Visitor {
 		// stream index is known in order, in Take): its suppressions
 		// come with it, for the CRD findings that wait for it.
 		Doc: func(i int, f *source.File) (any, error) {
+			c.judge()
 			fs, sum := c.l.File(f)
 			d := docResult{sum: sum, count: f.Count}
 			if c.files != nil {
@@ -325,6 +342,7 @@ func (c *checker) live(ctx context.Context, res *report.Result) error {
 	lv := c.o.Live
 	res.Summary.Live = true
 	n, err := lv.Pages.VisitFiles(ctx, lv.Refs, c.run.Catalog, func(files []*source.File, _ [][]byte) error {
+		c.judge()
 		results := make([]fileResult, len(files))
 		input.Parallel(ctx, len(files), func(i int) error {
 			fs, sum := c.l.File(files[i])

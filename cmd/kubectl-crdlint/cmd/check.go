@@ -196,7 +196,9 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 		Notices:         o.ErrOut,
 		ListFixed:       o.Output == report.Text,
 		Progress:        newProgress(o.ErrOut, o.Output == report.Text),
+		Judging:         gcForCustomResources,
 	}
+	gcForCRDs()
 	if opts.Baseline == "" {
 		opts.Baseline = o.Baseline
 	}
