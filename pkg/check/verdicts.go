@@ -146,10 +146,15 @@ func (a crdAnswers) Recall(data []byte, defs []*crd.Definition) (remember func()
 	}
 }
 
-// Index is what an earlier run kept of what a --crd file of this name
-// and content defines, or nil.
-func (a crdAnswers) Index(name string, data []byte) *crd.Index {
-	body, ok := a.cache.Get(indexKey(name, data))
+// IndexKey names a --crd file's index by the file's name (which its
+// CRDs' sources quote) and content.
+func (a crdAnswers) IndexKey(name string, data []byte) string {
+	return verdictcache.Key([]byte("crd-index"), []byte(name), data)
+}
+
+// Index is what an earlier run kept of what a --crd file defines, or nil.
+func (a crdAnswers) Index(key string) *crd.Index {
+	body, ok := a.cache.Get(key)
 	if !ok {
 		return nil
 	}
@@ -161,15 +166,9 @@ func (a crdAnswers) Index(name string, data []byte) *crd.Index {
 }
 
 // KeepIndex keeps what a --crd file defines, for the next run.
-func (a crdAnswers) KeepIndex(name string, data []byte, x *crd.Index) {
+func (a crdAnswers) KeepIndex(key string, x *crd.Index) {
 	var buf bytes.Buffer
 	if gob.NewEncoder(&buf).Encode(x) == nil {
-		a.cache.Put(indexKey(name, data), buf.Bytes())
+		a.cache.Put(key, buf.Bytes())
 	}
-}
-
-// indexKey names a file's index by the file's name (which its CRDs'
-// sources quote) and content.
-func indexKey(name string, data []byte) string {
-	return verdictcache.Key([]byte("crd-index"), []byte(name), data)
 }

@@ -1,9 +1,7 @@
 package crd
 
 import (
-	"bytes"
 	"fmt"
-	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -154,19 +152,6 @@ func later(a, b *Entry) bool {
 	return a.seq[0] > b.seq[0] || a.seq[0] == b.seq[0] && a.seq[1] > b.seq[1]
 }
 
-// same reports whether two CRDs are equal as decoded: their JSON, when it
-// is the same text, or else (rarely: the same kind written twice
-// differently) their decoded objects, schemas and all.
-func same(a, b *Definition) bool {
-	if !reflect.DeepEqual(withoutSchemas(a.V1), withoutSchemas(b.V1)) {
-		return false
-	}
-	if a.raw != nil && bytes.Equal(a.raw, b.raw) {
-		return true
-	}
-	return reflect.DeepEqual(a.Full(), b.Full())
-}
-
 // Duplicate is a kind two CRDs of different content define: the one the
 // catalogue uses and one it does not.
 type Duplicate struct{ Kept, Dropped *Entry }
@@ -185,26 +170,22 @@ var layerName = map[Layer]string{Cluster: "the cluster's CRDs", Extra: "the CRDs
 
 // Duplicates lists, for every kind defined more than once, each CRD of it
 // whose content differs from the one the catalogue uses, in the layers'
-// order. Deferred files are read as far as they may define a kind twice.
+// order. Deferred files are read as far as they may define a kind twice
+// and their Index cannot tell.
 func (c *Catalog) Duplicates() []Duplicate {
 	c.filled()
 	c.readDuplicates()
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	var out []Duplicate
-	for gk, es := range c.all {
-		if len(es) < 2 {
-			continue
+	for {
+		out, need := c.duplicates()
+		if len(need) == 0 {
+			c.keepDeep()
+			sort.Slice(out, func(i, j int) bool { return later(out[j].Dropped, out[i].Dropped) })
+			return out
 		}
-		kept := c.byGK[gk]
-		for _, e := range es {
-			if e != kept && !same(e.Def, kept.Def) {
-				out = append(out, Duplicate{Kept: kept, Dropped: e})
-			}
+		for _, d := range need {
+			d.Read(c)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return later(out[j].Dropped, out[i].Dropped) })
-	return out
 }
 
 // FromV1 wraps a CRD already decoded and defaulted (as the server stores

@@ -18,6 +18,7 @@ type Deferred struct {
 	hint  *Hint
 	index *Index
 	load  func() ([]Loaded, error)
+	keep  func(*Index)
 	layer Layer
 	seq   int
 
@@ -45,6 +46,10 @@ type Lazy struct {
 	Index *Index
 	// Load returns its CRDs in document order.
 	Load func() ([]Loaded, error)
+	// Keep, when set, keeps the file's Index for later runs: called when
+	// it is read without one, and again when Duplicates has learnt more
+	// of its CRDs (Indexed.Deep).
+	Keep func(*Index)
 }
 
 // Index is what a file of CRDs defines, as IndexOf reads it from the
@@ -63,6 +68,11 @@ type Indexed struct {
 	K int
 	// Digest is the SHA-256 of its JSON, in hex; "" when it has none.
 	Digest string
+	// Deep digests its decoded object (deepDigest), when a run compared
+	// it with another CRD of its kind; "" when none did.
+	Deep string
+	// Origin is where it is written, for a crd-duplicate finding.
+	Origin *Origin
 }
 
 // IndexOf is the Index of a file's CRDs, as its Load returned them.
@@ -72,7 +82,7 @@ func IndexOf(ls []Loaded) *Index {
 		if l.Def.V1 == nil {
 			continue
 		}
-		x.Defs = append(x.Defs, Indexed{Group: l.Def.V1.Spec.Group, Kind: l.Def.V1.Spec.Names.Kind, Source: l.Source, K: k, Digest: l.Def.hexDigest()})
+		x.Defs = append(x.Defs, Indexed{Group: l.Def.V1.Spec.Group, Kind: l.Def.V1.Spec.Names.Kind, Source: l.Source, K: k, Digest: l.Def.hexDigest(), Deep: l.Def.knownDeep(), Origin: l.Def.Origin})
 	}
 	return x
 }
@@ -103,7 +113,7 @@ func (c *Catalog) Defer(layer Layer, files []Lazy) []*Deferred {
 	defer c.mu.Unlock()
 	out := make([]*Deferred, len(files))
 	for i, f := range files {
-		d := &Deferred{hint: f.Hint, index: f.Index, load: f.Load, layer: layer, seq: c.next}
+		d := &Deferred{hint: f.Hint, index: f.Index, load: f.Load, keep: f.Keep, layer: layer, seq: c.next}
 		c.next++
 		if f.Index != nil {
 			d.hint = f.Index.hint()
@@ -123,11 +133,24 @@ func (c *Catalog) Defer(layer Layer, files []Lazy) []*Deferred {
 func (d *Deferred) Read(c *Catalog) (int, error) {
 	d.once.Do(func() {
 		defs, err := d.load()
+		if d.index != nil {
+			// What an earlier run learnt of its CRDs holds for the
+			// same JSON.
+			for _, x := range d.index.Defs {
+				if x.K < len(defs) && x.Deep != "" && defs[x.K].Def.V1 != nil && defs[x.K].Def.hexDigest() == x.Digest {
+					defs[x.K].Def.deep = x.Deep
+				}
+			}
+		}
 		for k, l := range defs {
 			c.add(l.Def, l.Source, d.layer, &[2]int{d.seq, k})
 		}
-		d.n, d.err = len(defs), err
+		d.n, d.err, d.loaded = len(defs), err, defs
 		d.done.Store(true)
+		if err == nil && d.index == nil && d.keep != nil {
+			d.index = IndexOf(defs)
+			d.keep(d.index)
+		}
 	})
 	return d.n, d.err
 }
@@ -197,14 +220,16 @@ func (c *Catalog) readAll() {
 	}
 }
 
-// readDuplicates reads the deferred files that may define a kind some
-// CRD also defines — one read, another file, or the same file twice —
-// until no file left may: those left define kinds nothing else does.
+// readDuplicates reads the deferred files without an Index that may
+// define a kind some CRD also defines — one read, one indexed, another
+// file, or the same file twice — until no file left may: those left
+// define kinds nothing else does. Indexed files need not be read to be
+// compared (Duplicates).
 func (c *Catalog) readDuplicates() {
 	for {
 		var left []*Deferred
 		for _, d := range c.deferred {
-			if !d.Done() {
+			if !d.Done() && d.index == nil {
 				left = append(left, d)
 			}
 		}
@@ -212,8 +237,11 @@ func (c *Catalog) readDuplicates() {
 			return
 		}
 		c.mu.RLock()
-		known := make([]schema.GroupKind, 0, len(c.all))
+		known := make([]schema.GroupKind, 0, len(c.all)+len(c.stubs))
 		for gk := range c.all {
+			known = append(known, gk)
+		}
+		for gk := range c.stubs {
 			known = append(known, gk)
 		}
 		c.mu.RUnlock()
@@ -258,4 +286,136 @@ func (d *Deferred) mayDuplicate(known []schema.GroupKind, byGroup map[string][]*
 		}
 	}
 	return false
+}
+
+// candidate is a CRD of a kind for Duplicates: an entry, or a CRD of an
+// indexed file not read.
+type candidate struct {
+	e *Entry
+	s *stub
+}
+
+func (x candidate) at() *Entry {
+	if x.e != nil {
+		return x.e
+	}
+	return x.s.entry()
+}
+
+// entry is the candidate as a Duplicate names it: a stub by where it is
+// written.
+func (x candidate) entry() *Entry {
+	if x.e != nil {
+		return x.e
+	}
+	e := x.s.entry()
+	e.Def, e.Source = &Definition{Origin: x.s.x.Origin}, x.s.x.Source
+	return e
+}
+
+// same reports whether two candidates are the same CRD as decoded
+// (reflect.DeepEqual of the objects, which the same JSON implies), and
+// whether that is known without reading a file: the same JSON, or the
+// digests of both decoded objects (deepDigest), which a read CRD's
+// Definition computes and an Index keeps.
+func (x candidate) same(y candidate) (equal, known bool) {
+	dx, dy := x.digests(), y.digests()
+	if dx[0] != "" && dx[0] == dy[0] {
+		return true, true
+	}
+	if x.e != nil {
+		dx[1] = x.e.Def.deepOf()
+	}
+	if y.e != nil {
+		dy[1] = y.e.Def.deepOf()
+	}
+	if dx[1] == "" || dy[1] == "" {
+		return false, false
+	}
+	return dx[1] == dy[1], true
+}
+
+// digests are the candidate's JSON and decoded digests, "" where unknown.
+func (x candidate) digests() [2]string {
+	if x.s != nil {
+		return [2]string{x.s.x.Digest, x.s.x.Deep}
+	}
+	return [2]string{x.e.Def.hexDigest(), ""}
+}
+
+// duplicates is Duplicates from what is read and indexed, and the files
+// that must be read to tell.
+func (c *Catalog) duplicates() ([]Duplicate, []*Deferred) {
+	kinds := map[schema.GroupKind][]candidate{}
+	c.mu.RLock()
+	for gk, es := range c.all {
+		for _, e := range es {
+			kinds[gk] = append(kinds[gk], candidate{e: e})
+		}
+	}
+	for gk, ss := range c.stubs {
+		for i := range ss {
+			if !ss[i].d.Done() {
+				kinds[gk] = append(kinds[gk], candidate{s: &ss[i]})
+			}
+		}
+	}
+	c.mu.RUnlock()
+	var out []Duplicate
+	var need []*Deferred
+	for _, cs := range kinds {
+		if len(cs) < 2 {
+			continue
+		}
+		kept := cs[0]
+		for _, x := range cs[1:] {
+			if later(x.at(), kept.at()) {
+				kept = x
+			}
+		}
+		for _, x := range cs {
+			if x == kept {
+				continue
+			}
+			equal, known := kept.same(x)
+			if !known {
+				for _, y := range []candidate{kept, x} {
+					if y.s != nil {
+						need = append(need, y.s.d)
+					}
+				}
+				continue
+			}
+			if !equal {
+				out = append(out, Duplicate{Kept: kept.entry(), Dropped: x.entry()})
+			}
+		}
+	}
+	return out, need
+}
+
+// keepDeep keeps again the index of the files read whose CRDs' decoded
+// digests Duplicates computed, so that a later run compares them
+// without reading them.
+func (c *Catalog) keepDeep() {
+	for _, d := range c.deferred {
+		if !d.Done() || d.keep == nil || d.err != nil {
+			continue
+		}
+		x := IndexOf(d.loaded)
+		if d.index == nil || deeps(x) > deeps(d.index) {
+			d.index = x
+			d.keep(x)
+		}
+	}
+}
+
+func deeps(x *Index) int {
+	n := 0
+	for _, d := range x.Defs {
+		if d.Deep != "" {
+			n++
+		}
+	}
+	return n
 }

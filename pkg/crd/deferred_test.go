@@ -189,4 +189,48 @@ func TestDeferredEqualsEager(t *testing.T) {
 		}
 		t.Logf("round %d: %d lookups read %d of %d files, and the duplicates %d", round, len(order), read, len(ds), dupRead)
 	}
+
+	// A run keeps each file's index as it reads it, and again with the
+	// digests of the decoded CRDs Duplicates compared; the run after it
+	// names the kinds it looked up and finds every duplicate without
+	// reading a file.
+	kept := make([]*Index, len(names))
+	run := func() (*Catalog, []*Deferred) {
+		c := NewCatalog(false)
+		var files []Lazy
+		for i := range names {
+			i, name, data := i, names[i], texts[i]
+			files = append(files, Lazy{Hint: ScanHint(data), Index: kept[i], Load: func() ([]Loaded, error) { return loadText(name, data) }, Keep: func(x *Index) { kept[i] = x }})
+		}
+		ds := c.Defer(Extra, files)
+		addInput(c)
+		return c, ds
+	}
+	first, firstDs := run()
+	looked := kinds[:len(kinds)/2]
+	for _, gk := range looked {
+		first.Entry(gk)
+	}
+	if got := duplicates(first); strings.Join(got, "\n") != strings.Join(wantDups, "\n") {
+		t.Fatalf("first run: duplicates\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantDups, "\n"))
+	}
+	for i, d := range firstDs {
+		if d.Done() != (kept[i] != nil) {
+			t.Errorf("first run: %s read %t, its index kept %t", names[i], d.Done(), kept[i] != nil)
+		}
+	}
+	second, ds := run()
+	for _, gk := range looked {
+		if got := identity(second, gk); got != wantID[gk] {
+			t.Fatalf("second run, %v: identity %q, want %q", gk, got, wantID[gk])
+		}
+	}
+	if got := duplicates(second); strings.Join(got, "\n") != strings.Join(wantDups, "\n") {
+		t.Fatalf("second run: duplicates\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantDups, "\n"))
+	}
+	for i, d := range ds {
+		if d.Done() {
+			t.Errorf("the second run read %s", names[i])
+		}
+	}
 }

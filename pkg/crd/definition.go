@@ -42,6 +42,8 @@ type Definition struct {
 	// digest is raw's SHA-256, computed on first use (Catalog.Identity).
 	digestOnce sync.Once
 	digest     [32]byte
+	// deep is deepOf's digest once known (under mu).
+	deep string
 
 	mu      sync.Mutex
 	verdict *CRDVerdict

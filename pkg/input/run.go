@@ -64,11 +64,13 @@ type VerdictStore interface {
 	Recall(data []byte, defs []*crd.Definition) (remember func())
 }
 
-// IndexStore keeps the crd.Index of a file's content between runs.
-// Index returns nil when it knows none.
+// IndexStore keeps the crd.Index of a file between runs, under the key
+// IndexKey gives its name and content. Index returns nil when it knows
+// none.
 type IndexStore interface {
-	Index(name string, data []byte) *crd.Index
-	KeepIndex(name string, data []byte, x *crd.Index)
+	IndexKey(name string, data []byte) string
+	Index(key string) *crd.Index
+	KeepIndex(key string, x *crd.Index)
 }
 
 // NewRun prepares a run: the CRD sources fill the catalogue (at its Extra
@@ -349,10 +351,11 @@ func (s *Set) deferTo(ctx context.Context, cat *crd.Catalog, indexes IndexStore,
 		}
 		l := &crd.Lazy{}
 		if indexes != nil {
-			l.Index = indexes.Index(s.Name(p), data)
+			key := indexes.IndexKey(s.Name(p), data)
+			l.Index = indexes.Index(key)
+			l.Keep = func(x *crd.Index) { indexes.KeepIndex(key, x) }
 		}
-		indexed := l.Index != nil
-		if !indexed {
+		if l.Index == nil {
 			l.Hint = crd.ScanHint(data)
 		}
 		l.Load = func() ([]crd.Loaded, error) {
@@ -367,9 +370,6 @@ func (s *Set) deferTo(ctx context.Context, cat *crd.Catalog, indexes IndexStore,
 			out := make([]crd.Loaded, len(ds))
 			for k, d := range ds {
 				out[k] = crd.Loaded{Def: d.def, Source: d.source}
-			}
-			if indexes != nil && !indexed {
-				indexes.KeepIndex(s.Name(p), data, crd.IndexOf(out))
 			}
 			return out, nil
 		}
