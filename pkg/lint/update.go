@@ -169,3 +169,37 @@ func (l *Linter) markerFindings(def *crd.Definition, v *crd.Version, od, nd *sou
 	}
 	return out
 }
+
+// Counterparts is the old revision of newRev's objects when it is read
+// elsewhere (a cluster): get returns each object's counterpart, nil for
+// one that does not exist there (a create, reported when pairing). The
+// counterparts are keyed as in newRev so that they pair whatever
+// namespace get found them in, and each counts as a file read.
+func Counterparts(newRev *Revision, get func(k PairKey, d *source.Document) (*source.Document, error)) (*Revision, error) {
+	r := NewRevision()
+	for _, k := range newRev.Order {
+		od, err := get(k, newRev.Docs[k])
+		if err != nil {
+			return nil, err
+		}
+		if od == nil {
+			continue
+		}
+		r.Files++
+		r.Documents++
+		r.Put(k, od)
+	}
+	return r, nil
+}
+
+// Paired counts the objects of newRev that oldRev has too: the updates
+// judged.
+func Paired(oldRev, newRev *Revision) int {
+	n := 0
+	for k := range newRev.Docs {
+		if _, ok := oldRev.Docs[k]; ok {
+			n++
+		}
+	}
+	return n
+}
