@@ -8,7 +8,6 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/fsutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -109,16 +108,21 @@ type IncompleteError struct {
 func (e *IncompleteError) Error() string { return fmt.Sprintf("%v; %s", e.Err, e.Stop) }
 func (e *IncompleteError) Unwrap() error { return e.Err }
 
+// Parallel runs fn for each of 0..n-1 concurrently: input.Parallel,
+// passed in because pkg/input's tests import this package, which
+// therefore cannot import pkg/input.
+type Parallel func(ctx context.Context, n int, fn func(i int) error) error
+
 // Live prunes live objects a page at a time, the objects of a page in
 // parallel, emitting each page as it comes, and returns how many objects
 // were read. Reading that fails after output has been printed is an
 // IncompleteError, and the output says where it stops too (Interrupt), so
 // that nobody applies what was printed as all of it: what was printed is
 // valid on its own.
-func (o *Output) Live(ctx context.Context, cat *crd.Catalog, opts Options, pages Pages) (int, error) {
+func (o *Output) Live(ctx context.Context, cat *crd.Catalog, opts Options, parallel Parallel, pages Pages) (int, error) {
 	n, err := pages(func(files []*source.File, texts [][]byte) error {
 		results := make([]*Result, len(files))
-		input.Parallel(ctx, len(files), func(i int) error {
+		parallel(ctx, len(files), func(i int) error {
 			results[i] = File(cat, files[i], texts[i], opts)
 			return nil
 		})

@@ -33,6 +33,16 @@ spec:
               size: {type: integer}
 `
 
+// sequential is a Parallel one at a time.
+func sequential(_ context.Context, n int, fn func(i int) error) error {
+	for i := range n {
+		if err := fn(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func noNotes(io.Writer, []crd.Note) int { return 0 }
 
 // TestOutputLiveIncomplete: a cluster read that fails after a page was
@@ -45,7 +55,7 @@ func TestOutputLiveIncomplete(t *testing.T) {
 	var out, errOut bytes.Buffer
 	o := &Output{Printer: NewPrinter(&out, YAML, false), ErrOut: &errOut, Notes: noNotes}
 	failed := errors.New("connection reset")
-	n, err := o.Live(context.Background(), cat, Options{}, func(fn func([]*source.File, [][]byte) error) (int, error) {
+	n, err := o.Live(context.Background(), cat, Options{}, sequential, func(fn func([]*source.File, [][]byte) error) (int, error) {
 		if err := fn([]*source.File{source.Parse("x/widgets/a", text)}, [][]byte{text}); err != nil {
 			return 1, err
 		}
@@ -75,7 +85,7 @@ func TestOutputLiveFailsFirst(t *testing.T) {
 	var out bytes.Buffer
 	o := &Output{Printer: NewPrinter(&out, YAML, false), ErrOut: io.Discard, Notes: noNotes}
 	failed := errors.New("forbidden")
-	_, err := o.Live(context.Background(), crd.NewCatalog(false), Options{}, func(func([]*source.File, [][]byte) error) (int, error) {
+	_, err := o.Live(context.Background(), crd.NewCatalog(false), Options{}, sequential, func(func([]*source.File, [][]byte) error) (int, error) {
 		return 0, failed
 	})
 	if err != failed || out.Len() != 0 {

@@ -178,7 +178,7 @@ func (o *PruneOptions) pruneLive(ctx context.Context, cat *crd.Catalog, opts pru
 	if err != nil {
 		return err
 	}
-	n, err := out.Live(ctx, cat, opts, func(fn func([]*source.File, [][]byte) error) (int, error) {
+	n, err := out.Live(ctx, cat, opts, input.Parallel, func(fn func([]*source.File, [][]byte) error) (int, error) {
 		return c.VisitFiles(ctx, o.paths, cat, fn)
 	})
 	if err == nil && n == 0 {
