@@ -2,8 +2,10 @@ package lint
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -26,8 +28,8 @@ func TestCounterparts(t *testing.T) {
 	if oldRev.Files != 1 || oldRev.Documents != 1 || len(oldRev.Order) != 1 || oldRev.Docs[newRev.Order[0]] != live {
 		t.Errorf("got %+v, want a's live counterpart under NEW's key, counted once", oldRev)
 	}
-	if n := Paired(oldRev, newRev); n != 1 {
-		t.Errorf("Paired: got %d, want 1", n)
+	if got, want := UpdateSummary(oldRev, newRev, true), (report.Summary{Files: 1, Documents: 3, Objects: 1, CustomResources: 1, Live: true}); !reflect.DeepEqual(got, want) {
+		t.Errorf("UpdateSummary: got %+v, want %+v", got, want)
 	}
 	failed := errors.New("forbidden")
 	if _, err := Counterparts(newRev, func(PairKey, *source.Document) (*source.Document, error) { return nil, failed }); err != failed {

@@ -192,14 +192,19 @@ func Counterparts(newRev *Revision, get func(k PairKey, d *source.Document) (*so
 	return r, nil
 }
 
-// Paired counts the objects of newRev that oldRev has too: the updates
-// judged.
-func Paired(oldRev, newRev *Revision) int {
-	n := 0
+// UpdateSummary counts a judging of the updates from oldRev to newRev:
+// the files and documents read, and the updates judged (the objects of
+// newRev that oldRev has too). With live, oldRev's objects were read from
+// a cluster and count as objects, not files.
+func UpdateSummary(oldRev, newRev *Revision, live bool) report.Summary {
+	sum := report.Summary{Files: oldRev.Files + newRev.Files, Documents: oldRev.Documents + newRev.Documents}
+	if live {
+		sum.Files, sum.Objects, sum.Live = newRev.Files, oldRev.Files, true
+	}
 	for k := range newRev.Docs {
 		if _, ok := oldRev.Docs[k]; ok {
-			n++
+			sum.CustomResources++
 		}
 	}
-	return n
+	return sum
 }

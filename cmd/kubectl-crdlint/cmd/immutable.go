@@ -166,13 +166,7 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 		}
 	}
 	l := lint.New(lint.Options{Catalog: run.Catalog, MissingCRDs: o.missing(), Disabled: set.Off()})
-	res := report.Result{Rules: catalogue}
-	res.Summary.Files = oldRev.Files + newRev.Files
-	res.Summary.Documents = oldRev.Documents + newRev.Documents
-	if o.Cluster.Live {
-		res.Summary.Files, res.Summary.Objects, res.Summary.Live = newRev.Files, oldRev.Files, true
-	}
-	res.Summary.CustomResources += lint.Paired(oldRev, newRev) // the updates judged
+	res := report.Result{Rules: catalogue, Summary: lint.UpdateSummary(oldRev, newRev, o.Cluster.Live)}
 	kept, off := set.Apply(l.Updates(oldRev, newRev, o.defaultNS))
 	res.Findings = append(o.configFindings, kept...)
 	for _, f := range off {
