@@ -22,9 +22,9 @@ type Output struct {
 	// ErrOut, instead of printing.
 	InPlace bool
 	ErrOut  io.Writer
-	// Notes says a result's notes on ErrOut and returns how many of them
-	// are errors (the command's policy for a missing CRD decides).
-	Notes func(w io.Writer, notes []crd.Note) int
+	// Notes says a result's notes and returns how many of them are errors
+	// (the command's policy for a missing CRD decides).
+	Notes func(notes []crd.Note) int
 
 	// Files counts the results handed over, Failed those with Err,
 	// Unserved the errors among their notes (custom resources that could
@@ -40,7 +40,7 @@ type Output struct {
 // their files.
 func (o *Output) Emit(results []*Result) error {
 	for _, r := range results {
-		o.Unserved += o.Notes(o.ErrOut, r.Notes)
+		o.Unserved += o.Notes(r.Notes)
 		o.Files++
 		if r.Err != nil {
 			fmt.Fprintf(o.ErrOut, "error: %v\n", r.Err)

@@ -43,7 +43,7 @@ func sequential(_ context.Context, n int, fn func(i int) error) error {
 	return nil
 }
 
-func noNotes(io.Writer, []crd.Note) int { return 0 }
+func noNotes([]crd.Note) int { return 0 }
 
 // TestOutputLiveIncomplete: a cluster read that fails after a page was
 // printed ends the YAML with a comment saying where it stops, and the

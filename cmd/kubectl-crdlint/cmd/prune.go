@@ -145,7 +145,7 @@ func (o *PruneOptions) Run(ctx context.Context) error {
 	case o.Output == "json":
 		format = prune.List
 	}
-	out := &prune.Output{Printer: prune.NewPrinter(o.Out, format, useColor(o.Out, o.NoColor)), InPlace: o.InPlace, ErrOut: o.ErrOut, Notes: o.Missing.report}
+	out := &prune.Output{Printer: prune.NewPrinter(o.Out, format, useColor(o.Out, o.NoColor)), InPlace: o.InPlace, ErrOut: o.ErrOut, Notes: o.notes}
 	opts := prune.Options{Defaults: o.Defaults}
 	if o.Cluster.Live {
 		if err := run.Done(); err != nil {
@@ -190,6 +190,9 @@ func (o *PruneOptions) pruneLive(ctx context.Context, cat *crd.Catalog, opts pru
 	}
 	return clusterError(err)
 }
+
+// notes says on stderr why documents were left out, counting the errors.
+func (o *PruneOptions) notes(notes []crd.Note) int { return o.Missing.report(o.ErrOut, notes) }
 
 // finish ends the output; a dry run that would prune anything exits 1.
 func (o *PruneOptions) finish(out *prune.Output) error {
