@@ -6,7 +6,9 @@
 //
 // Each package keeps its own rules (ID, severity, prose) next to the code
 // that reports them; this package only adds what needs the whole picture:
-// which commands report a rule, and the group it is listed under.
+// which commands report a rule, and the group it is listed under. Find
+// looks a rule up as a user types it, suggesting the IDs a mistyped one
+// probably meant.
 package catalogue
 
 import (

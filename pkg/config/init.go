@@ -433,6 +433,12 @@ func yamlString(s string) string {
 	return string(b)
 }
 
+// Counts says what a starter for the repository lists: "1 CRD source,
+// 2 excludes".
+func (s *Repository) Counts() string {
+	return plural(len(s.CRDDirs)+len(s.CRDFiles), "CRD source") + ", " + plural(len(s.Templates)+len(s.Patches), "exclude")
+}
+
 func plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what

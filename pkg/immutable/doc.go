@@ -22,5 +22,8 @@
 // the decisions taken where the KEP is ambiguous or has typos are written
 // down in docs/immutability.md.
 //
+// ToCEL translates the markers of a CRD to CEL transition rules that real
+// servers enforce; ToCELFile does it for each CRD of a parsed file.
+//
 // The package is pure logic: it does no I/O.
 package immutable

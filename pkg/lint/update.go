@@ -169,3 +169,42 @@ func (l *Linter) markerFindings(def *crd.Definition, v *crd.Version, od, nd *sou
 	}
 	return out
 }
+
+// Counterparts is the old revision of newRev's objects when it is read
+// elsewhere (a cluster): get returns each object's counterpart, nil for
+// one that does not exist there (a create, reported when pairing). The
+// counterparts are keyed as in newRev so that they pair whatever
+// namespace get found them in, and each counts as a file read.
+func Counterparts(newRev *Revision, get func(k PairKey, d *source.Document) (*source.Document, error)) (*Revision, error) {
+	r := NewRevision()
+	for _, k := range newRev.Order {
+		od, err := get(k, newRev.Docs[k])
+		if err != nil {
+			return nil, err
+		}
+		if od == nil {
+			continue
+		}
+		r.Files++
+		r.Documents++
+		r.Put(k, od)
+	}
+	return r, nil
+}
+
+// UpdateSummary counts a judging of the updates from oldRev to newRev:
+// the files and documents read, and the updates judged (the objects of
+// newRev that oldRev has too). With live, oldRev's objects were read from
+// a cluster and count as objects, not files.
+func UpdateSummary(oldRev, newRev *Revision, live bool) report.Summary {
+	sum := report.Summary{Files: oldRev.Files + newRev.Files, Documents: oldRev.Documents + newRev.Documents}
+	if live {
+		sum.Files, sum.Objects, sum.Live = newRev.Files, oldRev.Files, true
+	}
+	for k := range newRev.Docs {
+		if _, ok := oldRev.Docs[k]; ok {
+			sum.CustomResources++
+		}
+	}
+	return sum
+}

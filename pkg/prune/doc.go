@@ -9,8 +9,13 @@
 // difference. Shared text (anchors, aliases, merge keys) that would have
 // to change is refused with a clear error.
 //
-// It prints nothing: the prune command renders, diffs (pkg/diff) and
-// writes files.
+// File is the prune command's work on a parsed file. Printer renders
+// results (the stored objects as YAML or a List, or a unified diff by
+// pkg/diff); Output is the command's output, batch by batch: the notes
+// and errors said on stderr, the files rewritten in place, and live
+// objects pruned a page at a time, with an output that stops short
+// saying so. Which flags choose what, and the exit codes, are the
+// command's.
 //
 //	out, err := prune.Rewrite("widget.yaml", data, []prune.Doc{{Document: d, Object: stored}})
 package prune

@@ -3,7 +3,9 @@
 // workflow commands for GitHub Actions annotations, JUnit XML for CI test
 // views and GitLab Code Quality JSON for merge requests. It also prints the
 // rule catalogue (RenderRules) and holds each rule's prose (Rule.Help), so
-// that --list-rules, the rule pages and SARIF's rule help say the same.
+// that --list-rules, the rule pages and SARIF's rule help say the same;
+// RulePageForTerminal makes a rule page readable where its relative links
+// cannot be followed.
 //
 // It knows nothing about Kubernetes beyond an object's kind, namespace and
 // name. A Finding is already a file position, a rule ID and a message;

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -45,4 +46,24 @@ func RenderRules(w io.Writer, rules []Rule, f Format) error {
 		return enc.Encode(out)
 	}
 	return fmt.Errorf("--list-rules prints text or json, not %s", f)
+}
+
+// RulePageForTerminal makes a rule page (docs/rules/RULE.md) readable in a
+// terminal: its relative links (to other pages, to the fixtures) point at
+// the repository, since a terminal has no docs/ to resolve them against,
+// and the HTML comments, notes for the repository's editors, are dropped.
+func RulePageForTerminal(page string) string {
+	for {
+		start := strings.Index(page, "<!--")
+		end := strings.Index(page, "-->")
+		if start < 0 || end < start {
+			break
+		}
+		page = page[:start] + strings.TrimLeft(page[end+len("-->"):], "\n")
+	}
+	repo := strings.TrimSuffix(RulesDocBase, "docs/rules/")
+	return strings.NewReplacer(
+		"](../../", "]("+repo,
+		"](../", "]("+repo+"docs/",
+	).Replace(page)
 }

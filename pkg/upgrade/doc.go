@@ -54,9 +54,12 @@
 // comparison knows too under the comparison's rule, reported once); the
 // Pairs it returns replay a file of objects (File) or an object read from
 // storage (Stored), and Report gives the comparison's changes and each
-// CRD's report.UpgradeSummary once every object is replayed. Reading the
-// files, git revisions and the cluster, the configuration and the inline
-// suppressions are the command's.
+// CRD's report.UpgradeSummary once every object is replayed. ReadCRDs
+// reads OLD or NEW from files, directories or a git revision (REV:PATH),
+// LiveCRDs OLD from a cluster; ReplayFiles replays object files in
+// parallel, ReplayLive every stored object of each CRD a page at a time.
+// The configuration and the inline suppressions are the command's: each
+// file's findings go through its Review.
 //
 // Example:
 //

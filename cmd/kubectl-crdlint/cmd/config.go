@@ -111,9 +111,7 @@ func (o *ConfigInitOptions) Run(context.Context) error {
 	if err := config.Write(target, data, exists); err != nil {
 		return &UsageError{err}
 	}
-	fmt.Fprintf(o.ErrOut, "wrote %s (%s, %s): review it, then commit it\n", target,
-		plural(len(repo.CRDDirs)+len(repo.CRDFiles), "CRD source", "CRD sources"),
-		plural(len(repo.Templates)+len(repo.Patches), "exclude", "excludes"))
+	fmt.Fprintf(o.ErrOut, "wrote %s (%s): review it, then commit it\n", target, repo.Counts())
 	return nil
 }
 

@@ -164,37 +164,3 @@ func TestListRulesEveryRule(t *testing.T) {
 		}
 	}
 }
-
-func TestEditDistance(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0},
-		{"", "abc", 3},
-		{"crd-group", "crd-group", 0},
-		{"crd-grup", "crd-group", 1},
-		{"crd-gruop", "crd-group", 2},
-		{"cr-cel", "crd-cel", 1},
-		{"kitten", "sitting", 3},
-	}
-	for _, tt := range tests {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q): got %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-		if got := editDistance(tt.b, tt.a); got != tt.want {
-			t.Errorf("editDistance(%q, %q): got %d, want %d", tt.b, tt.a, got, tt.want)
-		}
-	}
-}
-
-func TestForTerminal(t *testing.T) {
-	in := "# x\n\n<!-- note\n  more -->\n\nText [a](../rules.md) [b](../../pkg/lint/testdata/rules/x/a.yaml) [c](https://example.com/).\n"
-	want := "# x\n\nText [a](https://github.com/kubectl-crdlint/kubectl-crdlint/blob/main/docs/rules.md) [b](https://github.com/kubectl-crdlint/kubectl-crdlint/blob/main/pkg/lint/testdata/rules/x/a.yaml) [c](https://example.com/).\n"
-	if got := forTerminal(in); got != want {
-		t.Errorf("got\n%q\nwant\n%q", got, want)
-	}
-	if got := forTerminal("unterminated <!-- comment"); got != "unterminated <!-- comment" {
-		t.Errorf("got %q, want the text unchanged", got)
-	}
-}

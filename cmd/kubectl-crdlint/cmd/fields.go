@@ -30,10 +30,7 @@ type FieldsOptions struct {
 	paths    []string
 	flags    *pflag.FlagSet
 	selector apifields.Selector
-	// seen counts custom resources read, matching or not; unserved those
-	// that could not be judged (an error unless a missing CRD is relaxed).
-	seen, unserved int
-	builtins       []fields.BuiltinKind
+	builtins []fields.BuiltinKind
 	genericiooptions.IOStreams
 }
 
@@ -152,13 +149,6 @@ func (o *FieldsOptions) Validate() error {
 	return nil
 }
 
-// collect adds what one file gives, printing its notes.
-func (o *FieldsOptions) collect(got *fields.Objects, objs *[]fields.Object) {
-	o.unserved += o.Missing.report(o.ErrOut, got.Notes)
-	o.seen += got.Seen
-	*objs = append(*objs, got.Matched...)
-}
-
 // Run lists or filters.
 func (o *FieldsOptions) Run(ctx context.Context) error {
 	if len(o.builtins) > 0 {
@@ -170,6 +160,7 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 		return err
 	}
 	cat := run.Catalog
+	col := fields.NewCollection(o.selector, func(notes []crd.Note) int { return o.Missing.report(o.ErrOut, notes) })
 	files := make([]*fields.Objects, len(run.Inputs.Files))
 	errs := make([]error, len(run.Inputs.Files))
 	err = run.Visit(ctx, input.Visitor{File: func(i int, _ []byte, f *source.File) error {
@@ -179,55 +170,36 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return inputError(err)
 	}
-	var objs []fields.Object
-	for i, got := range files {
-		if errs[i] != nil {
-			return selectorError(errs[i])
-		}
-		o.collect(got, &objs)
+	if err := col.Files(files, errs); err != nil {
+		return selectorError(err)
 	}
-	// CRDs named on the command line are listed as the cluster has them,
-	// from a catalogue of their own; custom resources are judged under the
-	// local CRD of their kind, else the cluster's.
-	liveCRDs := crd.NewCatalog(false)
-	liveRead := 0
 	if o.Cluster.Live {
 		c, err := o.Cluster.connect()
 		if err != nil {
 			return err
 		}
-		liveRead, err = c.VisitFiles(ctx, o.paths, cat, func(files []*source.File, _ [][]byte) error {
-			for _, f := range files {
-				liveCRDs.AddFound(crd.FindCRDs(f), crd.Cluster)
-				got, err := fields.Collect(cat, f, o.selector)
-				if err != nil {
-					return selectorError(err)
-				}
-				o.collect(got, &objs)
-			}
-			return nil
-		})
+		n, err := c.VisitFiles(ctx, o.paths, cat, col.Page(cat))
 		if err != nil {
-			return clusterError(err)
+			return selectorError(clusterError(err))
 		}
-		if liveRead == 0 {
+		if n == 0 {
 			noResources(o.ErrOut, c, o.Cluster.Flags.AllNamespaces)
 			return nil
 		}
 	}
-	if len(objs) == 0 && o.seen == 0 && o.unserved == 0 {
+	if col.Empty() {
 		if o.FieldSelector != "" {
 			return usageErrorf("--field-selector needs custom resources to filter")
 		}
 		if o.Cluster.Live {
-			cat = liveCRDs
+			cat = col.CRDs
 		}
 		if cat.Len() == 0 {
 			return usageErrorf("no CustomResourceDefinitions in the inputs")
 		}
 		return fields.PrintList(o.Out, fields.List(cat), o.Output, o.OpenAPI)
 	}
-	err = nil
+	objs := col.Matched
 	switch {
 	case o.Output == "json" || o.Output == "yaml":
 		// An empty List when nothing matches, as kubectl prints: a
@@ -240,7 +212,7 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 	default:
 		err = fields.PrintValues(o.Out, objs)
 	}
-	if err == nil && o.unserved > 0 {
+	if err == nil && col.Unserved > 0 {
 		return errFindings
 	}
 	return err

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
@@ -167,17 +166,7 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 		}
 	}
 	l := lint.New(lint.Options{Catalog: run.Catalog, MissingCRDs: o.missing(), Disabled: set.Off()})
-	res := report.Result{Rules: catalogue}
-	res.Summary.Files = oldRev.Files + newRev.Files
-	res.Summary.Documents = oldRev.Documents + newRev.Documents
-	if o.Cluster.Live {
-		res.Summary.Files, res.Summary.Objects, res.Summary.Live = newRev.Files, oldRev.Files, true
-	}
-	for k := range newRev.Docs {
-		if _, ok := oldRev.Docs[k]; ok {
-			res.Summary.CustomResources++ // an update judged
-		}
-	}
+	res := report.Result{Rules: catalogue, Summary: lint.UpdateSummary(oldRev, newRev, o.Cluster.Live)}
 	kept, off := set.Apply(l.Updates(oldRev, newRev, o.defaultNS))
 	res.Findings = append(o.configFindings, kept...)
 	for _, f := range off {
@@ -187,7 +176,7 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 }
 
 // liveRevision reads the old revision of NEW's objects from the cluster:
-// each object's live counterpart, keyed as in NEW so that they pair.
+// each object's live counterpart, in the namespace kubectl would put it.
 func (o *ImmutableOptions) liveRevision(ctx context.Context, cat *crd.Catalog, newRev *lint.Revision) (*lint.Revision, error) {
 	c, err := o.Cluster.connect()
 	if err != nil {
@@ -195,28 +184,17 @@ func (o *ImmutableOptions) liveRevision(ctx context.Context, cat *crd.Catalog, n
 	}
 	o.defaultNS = c.Namespace()
 	fetch := cluster.NewCRDFetcher(c, cat)
-	r := lint.NewRevision()
-	for _, k := range newRev.Order {
-		nd := newRev.Docs[k]
+	r, err := lint.Counterparts(newRev, func(k lint.PairKey, nd *source.Document) (*source.Document, error) {
 		if err := fetch.EnsureDocs(ctx, []*source.Document{nd}); err != nil {
-			return nil, clusterError(err)
+			return nil, err
 		}
-		od, err := c.Counterpart(ctx, cat, nd, k.Namespace)
-		var ce *cluster.ConversionError
-		if errors.As(err, &ce) {
-			return nil, &UsageError{ce}
-		}
-		if err != nil {
-			return nil, clusterError(err)
-		}
-		if od == nil {
-			continue // a create: reported when pairing
-		}
-		r.Files++
-		r.Documents++
-		r.Put(k, od)
+		return c.Counterpart(ctx, cat, nd, k.Namespace)
+	})
+	var ce *cluster.ConversionError
+	if errors.As(err, &ce) {
+		return nil, &UsageError{ce}
 	}
-	return r, nil
+	return r, clusterError(err)
 }
 
 // runToCEL prints each CRD of the inputs translated; CRDs without markers
@@ -232,25 +210,21 @@ func (o *ImmutableOptions) runToCEL() error {
 		if err != nil {
 			return inputError(err)
 		}
-		for _, d := range f.Documents {
-			if !crd.IsCRD(d) {
-				continue
-			}
-			out, err := immutable.ToCEL(d.JSON)
-			if err != nil {
-				fmt.Fprintf(o.ErrOut, "%s:%d:%d: error: %v\n", d.File, d.Root.Line, d.Root.Column, err)
+		ts, err := immutable.ToCELFile(f)
+		for _, t := range ts {
+			if t.Err != nil {
+				fmt.Fprintf(o.ErrOut, "%s:%d:%d: error: %v\n", t.Doc.File, t.Doc.Root.Line, t.Doc.Root.Column, t.Err)
 				failed++
 				continue
-			}
-			y, err := sigsyaml.JSONToYAML(out)
-			if err != nil {
-				return err
 			}
 			if !first {
 				fmt.Fprintln(o.Out, "---")
 			}
 			first = false
-			o.Out.Write(y)
+			o.Out.Write(t.YAML)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	if failed > 0 {

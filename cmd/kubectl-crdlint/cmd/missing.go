@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/pflag"
@@ -32,32 +31,10 @@ func (o *missingOptions) policy() lint.Missing {
 	return lint.Missing(o.Missing)
 }
 
-// report prints, on stderr, why documents of a command that prunes or
-// lists (not check, whose findings say it) were left out: a custom
-// resource whose kind cannot be served as an error, but a missing CRD as
-// the policy says. It returns how many errors there were; they fail the
-// run.
+// report says, on stderr, why documents were left out, a missing CRD as
+// the policy says, and returns how many errors there were.
 func (o *missingOptions) report(w io.Writer, notes []crd.Note) int {
-	errs := 0
-	for _, n := range notes {
-		label, msg := n.Label, n.Msg
-		if n.Err != nil {
-			label, msg = "error", n.Err.Error()
-			if n.Err.Reason == crd.NoCRD {
-				switch o.policy() {
-				case lint.MissingIgnore:
-					continue
-				case lint.MissingWarn:
-					label = "warning"
-				}
-			}
-		}
-		if label == "error" {
-			errs++
-		}
-		fmt.Fprintf(w, "%s: %s: %s\n", n.Pos, label, msg)
-	}
-	return errs
+	return o.policy().Notes(w, notes)
 }
 
 // missingFlag is --missing-crds.

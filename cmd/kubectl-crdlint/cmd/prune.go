@@ -1,15 +1,13 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
-	"fmt"
+	"errors"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/internal/fsutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/prune"
@@ -140,16 +138,23 @@ func (o *PruneOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	sink := newPruneSink(o)
+	format := prune.YAML
+	switch {
+	case o.DryRun:
+		format = prune.Diff
+	case o.Output == "json":
+		format = prune.List
+	}
+	out := &prune.Output{Printer: prune.NewPrinter(o.Out, format, useColor(o.Out, o.NoColor)), InPlace: o.InPlace, ErrOut: o.ErrOut, Notes: o.notes}
 	opts := prune.Options{Defaults: o.Defaults}
 	if o.Cluster.Live {
 		if err := run.Done(); err != nil {
 			return inputError(err)
 		}
-		if err := o.pruneLive(ctx, run.Catalog, opts, sink); err != nil {
+		if err := o.pruneLive(ctx, run.Catalog, opts, out); err != nil {
 			return err
 		}
-		return sink.finish()
+		return o.finish(out)
 	}
 	results := make([]*prune.Result, len(run.Inputs.Files))
 	err = run.Visit(ctx, input.Visitor{File: func(i int, data []byte, f *source.File) error {
@@ -161,124 +166,57 @@ func (o *PruneOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return inputError(err)
 	}
-	if err := sink.emit(results); err != nil {
-		return err
+	if err := out.Emit(results); err != nil {
+		return pruneError(err)
 	}
-	return sink.finish()
+	return o.finish(out)
 }
 
 // pruneLive prunes the objects the references name, a page at a time.
-func (o *PruneOptions) pruneLive(ctx context.Context, cat *crd.Catalog, opts prune.Options, sink *pruneSink) error {
+func (o *PruneOptions) pruneLive(ctx context.Context, cat *crd.Catalog, opts prune.Options, out *prune.Output) error {
 	c, err := o.Cluster.connect()
 	if err != nil {
 		return err
 	}
-	n, err := c.VisitFiles(ctx, o.paths, cat, func(files []*source.File, texts [][]byte) error {
-		results := make([]*prune.Result, len(files))
-		input.Parallel(ctx, len(files), func(i int) error {
-			results[i] = prune.File(cat, files[i], texts[i], opts)
-			return nil
-		})
-		return sink.emit(results)
+	n, err := out.Live(ctx, cat, opts, input.Parallel, func(fn func([]*source.File, [][]byte) error) (int, error) {
+		return c.VisitFiles(ctx, o.paths, cat, fn)
 	})
 	if err == nil && n == 0 {
 		noResources(o.ErrOut, c, o.Cluster.Flags.AllNamespaces)
 	}
-	if err != nil && sink.written > 0 {
-		// What was printed is valid on its own: say where it stops, in
-		// the output and in the error, so that nobody applies it as all.
-		objects := "objects"
-		if sink.written == 1 {
-			objects = "object"
-		}
-		stop := fmt.Sprintf("the output stops after %d %s (the last %s)", sink.written, objects, sink.last)
-		if perr := sink.p.Interrupt("kubectl-crdlint: incomplete: " + stop + "; reading the rest from the cluster failed"); perr != nil {
-			return perr
-		}
-		return &UsageError{fmt.Errorf("%v; %s", clusterError(err), stop)}
+	var ie *prune.IncompleteError
+	if errors.As(err, &ie) {
+		return &UsageError{ie}
 	}
 	return clusterError(err)
 }
 
-// pruneSink hands results to the printer (or rewrites files), reporting
-// each file's notes and errors on stderr.
-type pruneSink struct {
-	o             *PruneOptions
-	p             *prune.Printer
-	files, failed int
-	unserved      int // custom resources that could not be pruned
-	// written counts the results printed, last names the last of them.
-	written int
-	last    string
-}
-
-func newPruneSink(o *PruneOptions) *pruneSink {
-	format := prune.YAML
-	switch {
-	case o.DryRun:
-		format = prune.Diff
-	case o.Output == "json":
-		format = prune.List
-	}
-	return &pruneSink{o: o, p: prune.NewPrinter(o.Out, format, useColor(o.Out, o.NoColor))}
-}
-
-func (s *pruneSink) emit(results []*prune.Result) error {
-	o := s.o
-	for _, r := range results {
-		s.unserved += o.Missing.report(o.ErrOut, r.Notes)
-		s.files++
-		if r.Err != nil {
-			fmt.Fprintf(o.ErrOut, "error: %v\n", r.Err)
-			s.failed++
-		}
-	}
-	if o.InPlace {
-		return o.inPlace(results)
-	}
-	if err := s.p.Print(results); err != nil {
-		return err
-	}
-	for _, r := range results {
-		if r.Err == nil {
-			s.written++
-			s.last = r.Path
-		}
-	}
-	return nil
-}
+// notes says on stderr why documents were left out, counting the errors.
+func (o *PruneOptions) notes(notes []crd.Note) int { return o.Missing.report(o.ErrOut, notes) }
 
 // finish ends the output; a dry run that would prune anything exits 1.
-func (s *pruneSink) finish() error {
-	o := s.o
-	if !o.InPlace {
-		if err := s.p.Close(); err != nil {
-			return err
-		}
+func (o *PruneOptions) finish(out *prune.Output) error {
+	if err := out.Close(); err != nil {
+		return err
 	}
-	if s.failed > 0 {
+	if out.Failed > 0 {
 		what := "files"
 		if o.Cluster.Live {
 			what = "objects"
 		}
-		return usageErrorf("%d of %d %s could not be pruned", s.failed, s.files, what)
+		return usageErrorf("%d of %d %s could not be pruned", out.Failed, out.Files, what)
 	}
-	if s.unserved > 0 || o.DryRun && s.p.Fields+s.p.Added > 0 {
+	if out.Unserved > 0 || o.DryRun && out.Changed() {
 		return errFindings
 	}
 	return nil
 }
 
-// inPlace rewrites the files that change, atomically.
-func (o *PruneOptions) inPlace(results []*prune.Result) error {
-	for _, r := range results {
-		if r.Err != nil || bytes.Equal(r.Data, r.Out) {
-			continue
-		}
-		if err := fsutil.WriteAtomic(r.Path, r.Out); err != nil {
-			return &UsageError{err}
-		}
-		fmt.Fprintf(o.ErrOut, "rewrote %s: %s\n", r.Path, r.Changes())
+// pruneError: a file --in-place cannot rewrite is an input error.
+func pruneError(err error) error {
+	var we *prune.WriteError
+	if errors.As(err, &we) {
+		return &UsageError{we.Err}
 	}
-	return nil
+	return err
 }

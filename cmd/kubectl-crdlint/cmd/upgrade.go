@@ -3,19 +3,14 @@ package cmd
 import (
 	"context"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/gitrev"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade"
 )
@@ -168,32 +163,51 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	set := o.resolved(false, report.Severity(o.FailOn), o.Disable)
 	l := lint.New(lint.Options{Disabled: set.Off()})
 	res := report.Result{Rules: catalogue, Findings: o.configFindings}
-	// suppressions are the inline suppressions of the CRD files, for the
-	// findings positioned in them (object files apply theirs as they go).
+	// suppressions are the inline suppressions of the CRD files, kept for
+	// the findings positioned in them later (object files apply theirs as
+	// they go).
 	suppressions := map[string]*suppress.Set{}
-	newCRDs, err := o.readCRDs(o.newArg, l, &res, suppressions)
+	reviewCRDs := func(path string, data []byte, fs []report.Finding) []report.Finding {
+		suppressions[path] = scan(path, data)
+		return o.review(path, suppressions[path], fs)
+	}
+	newCRDs, err := upgrade.ReadCRDs(o.newArg, o.In, l, reviewCRDs, &res)
 	if err != nil {
-		return err
+		return inputError(err)
 	}
 	var oldCRDs []upgrade.CRD
 	opts := upgrade.JudgeOptions{StoredVersions: o.StoredVersions}
 	if o.Cluster.Live {
 		opts.OldName = "the cluster"
-		oldCRDs, err = o.liveCRDs(ctx, l, newCRDs)
-	} else {
-		oldCRDs, err = o.readCRDs(o.oldArg, l, &res, suppressions)
-	}
-	if err != nil {
-		return err
-	}
-	pairs, crdFindings := upgrade.Judge(l, oldCRDs, newCRDs, opts)
-	if len(o.objects) > 0 {
-		if err := o.replayFiles(ctx, pairs, &res); err != nil {
+		c, err := o.Cluster.connect()
+		if err != nil {
 			return err
 		}
+		if oldCRDs, err = upgrade.LiveCRDs(ctx, c, l, newCRDs); err != nil {
+			return clusterError(err)
+		}
+	} else if oldCRDs, err = upgrade.ReadCRDs(o.oldArg, o.In, l, reviewCRDs, &res); err != nil {
+		return inputError(err)
+	}
+	pairs, crdFindings := upgrade.Judge(l, oldCRDs, newCRDs, opts)
+	reviewObjects := func(path string, data []byte, fs []report.Finding) []report.Finding {
+		return o.review(path, scan(path, data), fs)
+	}
+	if len(o.objects) > 0 {
+		in, err := input.Open(o.objects, o.In, o.exclude())
+		if err != nil {
+			return inputError(err)
+		}
+		if err := pairs.ReplayFiles(ctx, in, reviewObjects, &res); err != nil {
+			return inputError(err)
+		}
 	} else if o.Cluster.Live {
-		if err := o.replayLive(ctx, pairs, &res); err != nil {
+		c, err := o.Cluster.connect()
+		if err != nil {
 			return err
+		}
+		if err := pairs.ReplayLive(ctx, c, reviewObjects, &res); err != nil {
+			return clusterError(err)
 		}
 	}
 	changes, summaries := pairs.Report()
@@ -212,132 +226,4 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		res.Findings = append(res.Findings, o.review(file, suppressions[file], byFile[file])...)
 	}
 	return render(o.IOStreams, res, o.Output, severityFlag(set.FailOn), o.NoColor)
-}
-
-// readCRDs reads the CRDs of a revision argument: files, directories, or
-// REV:PATH from git. Each file's inline suppressions go into
-// suppressions.
-func (o *UpgradeOptions) readCRDs(arg string, l *lint.Linter, res *report.Result, suppressions map[string]*suppress.Set) ([]upgrade.CRD, error) {
-	type read struct {
-		f    *source.File
-		data []byte
-	}
-	var files []read
-	if rev, path, ok := gitrev.Split(arg); ok {
-		data, err := gitrev.Show(rev, path)
-		if err != nil {
-			return nil, &UsageError{err}
-		}
-		files = append(files, read{source.Parse(arg, data), data})
-	} else {
-		in, err := input.Open([]string{arg}, o.In, nil)
-		if err != nil {
-			return nil, inputError(err)
-		}
-		for _, p := range in.Files {
-			f, data, err := in.Read(p)
-			if err != nil {
-				return nil, inputError(err)
-			}
-			files = append(files, read{f, data})
-		}
-	}
-	var out []upgrade.CRD
-	for _, r := range files {
-		crds, fs, sum := upgrade.CRDs(r.f, l)
-		out = append(out, crds...)
-		res.Summary.Add(sum)
-		suppressions[r.f.Path] = scan(r.f.Path, r.data)
-		res.Findings = append(res.Findings, o.review(r.f.Path, suppressions[r.f.Path], fs)...)
-	}
-	if len(out) == 0 && res.Summary.Errors == 0 && len(res.Findings) == 0 {
-		return nil, usageErrorf("%s: no CustomResourceDefinition found", arg)
-	}
-	return out, nil
-}
-
-// liveCRDs reads from the cluster the CRD of each of NEW's, as OLD; a CRD
-// the cluster lacks is reported by upgrade.Judge.
-func (o *UpgradeOptions) liveCRDs(ctx context.Context, l *lint.Linter, newCRDs []upgrade.CRD) ([]upgrade.CRD, error) {
-	c, err := o.Cluster.connect()
-	if err != nil {
-		return nil, err
-	}
-	var out []upgrade.CRD
-	for _, n := range newCRDs {
-		f, err := c.CRD(ctx, n.Def.Name())
-		if err != nil {
-			return nil, clusterError(err)
-		}
-		if f != nil {
-			crds, _, _ := upgrade.CRDs(f, l)
-			out = append(out, crds...)
-		}
-	}
-	return out, nil
-}
-
-// replayFiles replays the custom resources of the object files.
-func (o *UpgradeOptions) replayFiles(ctx context.Context, pairs *upgrade.Pairs, res *report.Result) error {
-	in, err := input.Open(o.objects, o.In, o.exclude())
-	if err != nil {
-		return inputError(err)
-	}
-	results := make([]fileResult, len(in.Files))
-	err = input.Parallel(ctx, len(in.Files), func(i int) error {
-		r := &results[i]
-		if in.Skip[i] != "" {
-			r.sum.Skip(in.Skip[i])
-			return nil
-		}
-		f, data, err := in.Read(in.Files[i])
-		if err != nil {
-			return err
-		}
-		fs, sum := pairs.File(f)
-		r.findings, r.sum = o.review(f.Path, scan(f.Path, data), fs), sum
-		return nil
-	})
-	if err != nil {
-		return inputError(err)
-	}
-	for i := range results {
-		results[i].addTo(res, &res.Summary.Files)
-	}
-	return nil
-}
-
-// replayLive replays every stored object of each pair's CRD, a page at a
-// time, in every namespace unless -n says one.
-func (o *UpgradeOptions) replayLive(ctx context.Context, pairs *upgrade.Pairs, res *report.Result) error {
-	c, err := o.Cluster.connect()
-	if err != nil {
-		return err
-	}
-	for _, p := range pairs.List {
-		var mu sync.Mutex
-		err := c.Visit(ctx, []string{cluster.StorageRef(p.Old.Def.V1)}, func(page []*unstructured.Unstructured) error {
-			files, _, err := c.Files(page)
-			if err != nil {
-				return err
-			}
-			results := make([]fileResult, len(files))
-			input.Parallel(ctx, len(files), func(i int) error {
-				fs, sum := pairs.Stored(files[i], cluster.WrittenIn(page[i]))
-				results[i] = fileResult{findings: o.review(files[i].Path, nil, fs), sum: sum}
-				return nil
-			})
-			mu.Lock()
-			defer mu.Unlock()
-			for i := range results {
-				results[i].addTo(res, &res.Summary.Objects)
-			}
-			return ctx.Err()
-		})
-		if err != nil {
-			return clusterError(err)
-		}
-	}
-	res.Summary.Live = true
-	return nil
 }

@@ -1,0 +1,65 @@
+package catalogue
+
+import "testing"
+
+func TestEditDistance(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"", "abc", 3},
+		{"crd-group", "crd-group", 0},
+		{"crd-grup", "crd-group", 1},
+		{"crd-gruop", "crd-group", 2},
+		{"cr-cel", "crd-cel", 1},
+		{"kitten", "sitting", 3},
+	}
+	for _, tt := range tests {
+		if got := editDistance(tt.a, tt.b); got != tt.want {
+			t.Errorf("editDistance(%q, %q): got %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+		if got := editDistance(tt.b, tt.a); got != tt.want {
+			t.Errorf("editDistance(%q, %q): got %d, want %d", tt.b, tt.a, got, tt.want)
+		}
+	}
+}
+
+// TestFind: rule lookup as explain takes its argument, and the
+// suggestions for a mistyped one.
+func TestFind(t *testing.T) {
+	tests := []struct {
+		arg, id, err string
+	}{
+		{"crd-group", "crd-group", ""},
+		{" CRD-Group ", "crd-group", ""},
+		{"crd-grup", "", `unknown rule "crd-grup": did you mean crd-group?`},
+		{"structural", "", `unknown rule "structural": did you mean crd-structural?`},
+		{"cr-cell", "", `unknown rule "cr-cell": did you mean cr-cel or crd-cel?`},
+		{"crd", "", `unknown rule "crd": did you mean cr-crd-rejected, cr-no-crd or crd-api-approval?`},
+		{"zzz", "", `unknown rule "zzz" (see 'kubectl crdlint check --list-rules')`},
+	}
+	for _, tt := range tests {
+		r, err := Find(tt.arg)
+		switch {
+		case tt.err == "" && (err != nil || r.ID != tt.id):
+			t.Errorf("Find(%q): got %q, %v; want %s", tt.arg, r.ID, err, tt.id)
+		case tt.err != "" && (err == nil || err.Error() != tt.err):
+			t.Errorf("Find(%q): got error %v, want %q", tt.arg, err, tt.err)
+		}
+	}
+}
+
+func TestOrList(t *testing.T) {
+	for words, want := range map[string]string{"": "", "a": "a", "a b": "a or b", "a b c": "a, b or c"} {
+		var ws []string
+		for _, w := range []rune(words) {
+			if w != ' ' {
+				ws = append(ws, string(w))
+			}
+		}
+		if got := orList(ws); got != want {
+			t.Errorf("orList(%q): got %q, want %q", ws, got, want)
+		}
+	}
+}

@@ -1,0 +1,48 @@
+package immutable
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// TestToCELFile: each CRD of a file is translated or refused on its own,
+// in document order; other documents are left out.
+func TestToCELFile(t *testing.T) {
+	const crdHead = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {plural: widgets, kind: Widget}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+`
+	good := crdHead + "              region: {type: string, x-kubernetes-mutability: Immutable}\n"
+	bad := crdHead + "              region: {type: string, x-kubernetes-mutability: Sometimes}\n"
+	f := source.Parse("crds.yaml", []byte(good+"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n"+bad))
+	ts, err := ToCELFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 2 {
+		t.Fatalf("got %d translations, want 2 (the ConfigMap left out)", len(ts))
+	}
+	if ts[0].Err != nil || !strings.Contains(string(ts[0].YAML), "oldSelf") || strings.Contains(string(ts[0].YAML), "x-kubernetes-mutability") {
+		t.Errorf("first CRD: got %v\n%s\nwant a CEL transition rule in place of the marker", ts[0].Err, ts[0].YAML)
+	}
+	if ts[1].Err == nil || ts[1].YAML != nil || ts[1].Doc.Index != 2 {
+		t.Errorf("second CRD: got %v, %q (document %d); want an error for document 2", ts[1].Err, ts[1].YAML, ts[1].Doc.Index)
+	}
+}

@@ -1,0 +1,94 @@
+package prune
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+const outputCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {plural: widgets, kind: Widget}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer}
+`
+
+// sequential is a Parallel one at a time.
+func sequential(_ context.Context, n int, fn func(i int) error) error {
+	for i := range n {
+		if err := fn(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func noNotes([]crd.Note) int { return 0 }
+
+// TestOutputLiveIncomplete: a cluster read that fails after a page was
+// printed ends the YAML with a comment saying where it stops, and the
+// error says it too.
+func TestOutputLiveIncomplete(t *testing.T) {
+	cat := crd.NewCatalog(false)
+	cat.AddFound(crd.FindCRDs(source.Parse("crd.yaml", []byte(outputCRD))), crd.Input)
+	text := []byte("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a, namespace: x}\nspec: {size: 1, sise: 2}\n")
+	var out, errOut bytes.Buffer
+	o := &Output{Printer: NewPrinter(&out, YAML, false), ErrOut: &errOut, Notes: noNotes}
+	failed := errors.New("connection reset")
+	n, err := o.Live(context.Background(), cat, Options{}, sequential, func(fn func([]*source.File, [][]byte) error) (int, error) {
+		if err := fn([]*source.File{source.Parse("x/widgets/a", text)}, [][]byte{text}); err != nil {
+			return 1, err
+		}
+		return 1, failed
+	})
+	var ie *IncompleteError
+	if n != 1 || !errors.As(err, &ie) || !errors.Is(err, failed) {
+		t.Fatalf("got %d, %v; want 1 and an *IncompleteError wrapping the read's", n, err)
+	}
+	if want := "connection reset; the output stops after 1 object (the last x/widgets/a)"; err.Error() != want {
+		t.Errorf("got error %q, want %q", err, want)
+	}
+	if !strings.HasPrefix(out.String(), "apiVersion: example.com/v1\n") || strings.Contains(out.String(), "sise") {
+		t.Errorf("got output %q, want the pruned object", out.String())
+	}
+	if want := "# kubectl-crdlint: incomplete: the output stops after 1 object (the last x/widgets/a); reading the rest from the cluster failed\n"; !strings.HasSuffix(out.String(), want) {
+		t.Errorf("got output %q, want it to end %q", out.String(), want)
+	}
+	if o.Files != 1 || o.Failed != 0 || errOut.Len() != 0 {
+		t.Errorf("got %d files, %d failed, stderr %q; want 1, 0, none", o.Files, o.Failed, errOut.String())
+	}
+}
+
+// TestOutputLiveFailsFirst: a read that fails before anything was printed
+// is the read's error alone.
+func TestOutputLiveFailsFirst(t *testing.T) {
+	var out bytes.Buffer
+	o := &Output{Printer: NewPrinter(&out, YAML, false), ErrOut: io.Discard, Notes: noNotes}
+	failed := errors.New("forbidden")
+	_, err := o.Live(context.Background(), crd.NewCatalog(false), Options{}, sequential, func(func([]*source.File, [][]byte) error) (int, error) {
+		return 0, failed
+	})
+	if err != failed || out.Len() != 0 {
+		t.Errorf("got %v and output %q, want the read's error and nothing printed", err, out.String())
+	}
+}

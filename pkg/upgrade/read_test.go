@@ -1,0 +1,45 @@
+package upgrade
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// TestReadCRDs: a revision's CRDs with each file reviewed once with its
+// text, and a revision without any CRD is an input error.
+func TestReadCRDs(t *testing.T) {
+	l := lint.New(lint.Options{})
+	var reviewed []string
+	review := func(path string, data []byte, fs []report.Finding) []report.Finding {
+		if data == nil {
+			t.Errorf("%s reviewed without its text", path)
+		}
+		reviewed = append(reviewed, path)
+		return fs
+	}
+	var res report.Result
+	crds, err := ReadCRDs(filepath.Join("..", "..", "examples", "upgrade", "widget-v1.yaml"), nil, l, review, &res)
+	if err != nil || len(crds) != 1 || crds[0].Def.Name() != "widgets.example.org" {
+		t.Fatalf("got %d CRDs, %v; want widgets.example.org", len(crds), err)
+	}
+	if len(reviewed) != 1 || res.Summary.Files != 1 || res.Summary.CRDs != 1 {
+		t.Errorf("got reviewed %v, summary %+v; want the file reviewed and counted once", reviewed, res.Summary)
+	}
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadCRDs(dir, nil, l, review, &report.Result{})
+	var ie *source.InputError
+	if !errors.As(err, &ie) || !strings.HasSuffix(err.Error(), ": no CustomResourceDefinition found") {
+		t.Errorf("got %v, want an input error: no CustomResourceDefinition found", err)
+	}
+}
