@@ -193,16 +193,3 @@ func scan(file string, data []byte) *suppress.Set { return check.Scan(file, data
 func (o *sourceOptions) review(file string, set *suppress.Set, findings []report.Finding) []report.Finding {
 	return check.Review(o.settings, file, set, findings)
 }
-
-// fileResult is one input's findings and summary, for those loops.
-type fileResult struct {
-	findings []report.Finding
-	sum      report.Summary
-}
-
-// addTo counts a file (or a live object, in count) into res.
-func (r *fileResult) addTo(res *report.Result, count *int) {
-	res.Findings = append(res.Findings, r.findings...)
-	*count++
-	res.Summary.Add(r.sum)
-}
