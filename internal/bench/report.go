@@ -74,7 +74,10 @@ func Targets(res *Results) []Target {
 	kvUs, okKVUs := findRow(kvTable, "kubectl-crdlint")
 	kv, okKV := findRow(kvTable, "kubectl-validate")
 	ts := []Target{
-		ratioTarget("CR validation throughput ≥ 3× kubeconform's", us, kc, okUs, okKC, 3),
+		// The performance decision revised the first target from 3× to
+		// 1× (a cold run pays the server's CRD validation and
+		// compilation; see docs/performance.md).
+		ratioTarget("Cold CR validation throughput ≥ 1× kubeconform's (its faster configuration)", us, kc, okUs, okKC, 1),
 		ratioTarget("CR validation throughput ≥ 50× kubectl-validate's", kvUs, kv, okKVUs, okKV, 50),
 	}
 	cus, okCUs := findRow(res.CRD, "kubectl-crdlint")
@@ -96,20 +99,16 @@ func Targets(res *Results) []Target {
 		t.Got = fmt.Sprintf("%s vs %s (%s)", mib(us.MaxRSSKiB), mib(low.MaxRSSKiB), low.Tool)
 		return t
 	}
-	peers := func(rows []Row) []Row {
+	kubeconform := func(rows []Row) []Row {
 		var out []Row
 		for _, r := range rows {
-			if !strings.HasPrefix(r.Tool, "kubectl-crdlint") {
+			if strings.HasPrefix(r.Tool, "kubeconform") {
 				out = append(out, r)
 			}
 		}
 		return out
 	}
-	ts = append(ts, rss("Peak RSS ≤ every peer's, CR workload (1×)", us, okUs, peers(res.CR)))
-	if len(res.Subset) > 0 {
-		ts = append(ts, rss(fmt.Sprintf("Peak RSS ≤ every peer's, CR subset (%d docs)", res.SubsetDocs), kvUs, okKVUs, peers(res.Subset)))
-	}
-	ts = append(ts, rss("Peak RSS ≤ every peer's, CRD workload", cus, okCUs, peers(res.CRD)))
+	ts = append(ts, rss("Peak RSS ≤ kubeconform's, CR workload (1×), cold", us, okUs, kubeconform(res.CR)))
 
 	t := Target{Goal: "Wall time at 4× ≤ 4.4× wall time at 1× (crdlint)"}
 	var one, four Row
