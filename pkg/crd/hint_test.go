@@ -134,3 +134,24 @@ func FuzzHint(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkScanHint reads the hint of every corpus CRD file: what a run
+// pays per --crd file it does not parse.
+func BenchmarkScanHint(b *testing.B) {
+	var texts [][]byte
+	size := 0
+	for _, p := range testutil.Files(b, "crds") {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		texts, size = append(texts, data), size+len(data)
+	}
+	b.SetBytes(int64(size))
+	b.ResetTimer()
+	for range b.N {
+		for _, t := range texts {
+			ScanHint(t)
+		}
+	}
+}
