@@ -27,6 +27,9 @@ type Deferred struct {
 	n      int
 	err    error
 	loaded []Loaded
+	// kept is the Index last given to keep (the file's index is fixed
+	// when it is deferred: lookups read it concurrently).
+	kept *Index
 }
 
 // Loaded is a CRD a deferred file holds, decoded, and where it came from.
@@ -148,8 +151,8 @@ func (d *Deferred) Read(c *Catalog) (int, error) {
 		d.n, d.err, d.loaded = len(defs), err, defs
 		d.done.Store(true)
 		if err == nil && d.index == nil && d.keep != nil {
-			d.index = IndexOf(defs)
-			d.keep(d.index)
+			d.kept = IndexOf(defs)
+			d.keep(d.kept)
 		}
 	})
 	return d.n, d.err
@@ -402,9 +405,12 @@ func (c *Catalog) keepDeep() {
 		if !d.Done() || d.keep == nil || d.err != nil {
 			continue
 		}
-		x := IndexOf(d.loaded)
-		if d.index == nil || deeps(x) > deeps(d.index) {
-			d.index = x
+		x, was := IndexOf(d.loaded), d.kept
+		if was == nil {
+			was = d.index
+		}
+		if was == nil || deeps(x) > deeps(was) {
+			d.kept = x
 			d.keep(x)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -231,6 +232,68 @@ func TestDeferredEqualsEager(t *testing.T) {
 	for i, d := range ds {
 		if d.Done() {
 			t.Errorf("the second run read %s", names[i])
+		}
+	}
+}
+
+// TestDeferredConcurrent: lookups of many kinds at once read each file
+// once and answer as one at a time would (run with -race by .ci/run).
+func TestDeferredConcurrent(t *testing.T) {
+	names, texts := deferredFiles(t)
+	var kinds []schema.GroupKind
+	for i := range names {
+		ls, _ := loadText(names[i], texts[i])
+		for _, l := range ls {
+			if l.Def.V1 != nil {
+				kinds = append(kinds, schema.GroupKind{Group: l.Def.V1.Spec.Group, Kind: l.Def.V1.Spec.Names.Kind})
+			}
+		}
+	}
+	build := func(indexed bool) (*Catalog, *[]int) {
+		c := NewCatalog(false)
+		reads := make([]int, len(names))
+		var files []Lazy
+		for i := range names {
+			i, name, data := i, names[i], texts[i]
+			f := Lazy{Hint: ScanHint(data), Load: func() ([]Loaded, error) { reads[i]++; return loadText(name, data) }, Keep: func(*Index) {}}
+			if indexed && i%2 == 0 {
+				ls, _ := loadText(name, data)
+				f.Index = IndexOf(ls)
+			}
+			files = append(files, f)
+		}
+		c.Defer(Extra, files)
+		return c, &reads
+	}
+	for _, indexed := range []bool{false, true} {
+		one, _ := build(indexed)
+		want := map[schema.GroupKind]string{}
+		for _, gk := range kinds {
+			want[gk] = identity(one, gk) + " " + entry(one, gk)
+		}
+		many, reads := build(indexed)
+		var wg sync.WaitGroup
+		got := make([]string, len(kinds))
+		for k, gk := range kinds {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				got[k] = identity(many, gk) + " " + entry(many, gk)
+			}()
+		}
+		wg.Wait()
+		for k, gk := range kinds {
+			if got[k] != want[gk] {
+				t.Errorf("indexed %t, %v: %q, want %q", indexed, gk, got[k], want[gk])
+			}
+		}
+		for i, n := range *reads {
+			if n > 1 {
+				t.Errorf("%s read %d times", names[i], n)
+			}
+		}
+		if strings.Join(duplicates(many), "\n") != strings.Join(duplicates(one), "\n") {
+			t.Errorf("indexed %t: duplicates differ", indexed)
 		}
 	}
 }
