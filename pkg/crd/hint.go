@@ -2,6 +2,8 @@ package crd
 
 import (
 	"bytes"
+	"strconv"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
@@ -79,15 +81,10 @@ func overlap(a, b map[string]int) bool {
 // ScanHint reads a file's text for its Hint.
 func ScanHint(data []byte) *Hint {
 	h := &Hint{Groups: map[string]int{}, Kinds: map[string]int{}, Nested: map[string]int{}}
-	// An escape can spell a letter of a key or a value (\x67 is g), and an
-	// escaped line break joins two lines; explicit keys (? key) put a
-	// key's value on another line.
-	for _, esc := range [][]byte{[]byte(`\x`), []byte(`\u`), []byte(`\U`), []byte("\\\n"), []byte("\\\r")} {
-		if bytes.Contains(data, esc) {
-			return &Hint{Opaque: true}
-		}
-	}
-	if explicitKey(data) {
+	// An escape can spell a letter of a key (\x67 is the g of group), and
+	// an escaped line break joins two lines; explicit keys (? key) put a
+	// key's value on another line. (Escapes in a value are value's.)
+	if keyEscape(data) || bytes.Contains(data, []byte("\\\n")) || bytes.Contains(data, []byte("\\\r")) || explicitKey(data) {
 		return &Hint{Opaque: true}
 	}
 	for _, key := range []string{"group", "kind"} {
@@ -96,6 +93,32 @@ func ScanHint(data []byte) *Hint {
 		}
 	}
 	return h
+}
+
+// keyEscape reports whether the text has an escape (\xXX, \uXXXX,
+// \UXXXXXXXX) that may spell a letter of "group" or "kind" — which a
+// regular expression's \x60 in a schema pattern does not.
+func keyEscape(data []byte) bool {
+	for i := 0; i+1 < len(data); i++ {
+		if data[i] != '\\' {
+			continue
+		}
+		n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[data[i+1]]
+		if n == 0 {
+			if data[i+1] == '\\' {
+				i++ // an escaped backslash escapes nothing after it
+			}
+			continue
+		}
+		if i+2+n > len(data) {
+			return true
+		}
+		r, err := strconv.ParseUint(string(data[i+2:i+2+n]), 16, 32)
+		if err != nil || strings.ContainsRune("groupkind", rune(r)) {
+			return true
+		}
+	}
+	return false
 }
 
 // explicitKey reports whether a "?" may be YAML's explicit key indicator

@@ -81,6 +81,8 @@ func TestHint(t *testing.T) {
 		{"plain continued", crd("spec:\n  group: exam\n    ple.com\n  names:\n    kind: Widget\n"), true, true},
 		{"explicit key", crd("spec:\n  ? group\n  : example.com\n  names:\n    kind: Widget\n"), true, true},
 		{"multi-line single quotes", crd("spec:\n  group: 'example\n    .com'\n  names:\n    kind: Widget\n"), true, true},
+		{"regexp escape in a pattern", crd("spec:\n  group: example.com\n  names:\n    kind: Widget\n  x:\n    pattern: ^[A-Za-z0-9!#$%&'*+\\-.^_\\x60|~]+$\n"), true, false},
+		{"escaped key letter", crd("spec:\n  group: example.com\n  names:\n    \"\\x6bind\": Gadget\n"), true, true},
 		{"question in prose", crd("spec:\n  group: example.com\n  names:\n    kind: Widget\n  description: is it? yes\n"), true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
