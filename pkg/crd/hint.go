@@ -187,8 +187,15 @@ func scanKey(data []byte, key string, h *Hint) bool {
 			j++
 		}
 		if j < len(data) && (data[j] == ',' || data[j] == '}') {
-			// A key without a value in a flow mapping: null.
-			h.record(key, "", data, start)
+			// A key without a value in a flow mapping ({kind, ...}):
+			// null. Not "the kind, then" in prose.
+			p := start - 1
+			for p >= 0 && (isBlank(data[p]) || data[p] == '\n' || data[p] == '\r') {
+				p--
+			}
+			if p < 0 || data[p] == '{' || data[p] == ',' {
+				h.record(key, "", data, start)
+			}
 			continue
 		}
 		if j >= len(data) || data[j] != ':' {
@@ -218,9 +225,42 @@ func (h *Hint) record(key, v string, data []byte, start int) {
 		return
 	}
 	h.Kinds[v]++
-	if col(data, start) > 0 {
+	if mayBeNamesKind(data, start) {
 		h.Nested[v]++
 	}
+}
+
+// mayBeNamesKind reports whether the kind key at data[start] may be
+// spec.names.kind: not when, in block style, the line it belongs under
+// (the nearest one above indented less) is not a names key, or it starts
+// a line (a document's own kind). A key in a flow collection, or in a
+// file that merges mappings (<<), which may carry a names mapping's keys
+// elsewhere, may be.
+func mayBeNamesKind(data []byte, start int) bool {
+	c := col(data, start)
+	if c == 0 {
+		return false
+	}
+	ls := start - c
+	if t := bytes.TrimLeft(data[ls:start], " \t-"); len(t) > 0 || bytes.Contains(data, []byte("<<")) {
+		return true // after a quote, "{" or "," on its line: flow, JSON
+	}
+	for end := ls - 1; end > 0; {
+		begin := bytes.LastIndexByte(data[:end], '\n') + 1
+		line := bytes.TrimRight(data[begin:end], " \t\r")
+		t := bytes.TrimLeft(line, " \t")
+		end = begin - 1
+		if len(t) == 0 || t[0] == '#' || len(line)-len(t) >= c {
+			continue
+		}
+		t = bytes.TrimLeft(t, "\"'")
+		if !bytes.HasPrefix(t, []byte("names")) {
+			return false
+		}
+		t = bytes.TrimLeft(t[len("names"):], "\"' \t")
+		return len(t) > 0 && t[0] == ':'
+	}
+	return true
 }
 
 // col is the offset of i in its line.

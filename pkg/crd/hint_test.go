@@ -12,7 +12,8 @@ import (
 )
 
 // hintMisses returns the kinds the parsed file's CRDs define that its
-// Hint says it does not: none, or the hint would hide a CRD.
+// Hint says it does not (or whose names.kind it does not count as
+// nested): none, or the hint would hide a CRD.
 func hintMisses(data []byte) []schema.GroupKind {
 	h := ScanHint(data)
 	var out []schema.GroupKind
@@ -21,7 +22,8 @@ func hintMisses(data []byte) []schema.GroupKind {
 			continue
 		}
 		gk := schema.GroupKind{Group: fd.Def.V1.Spec.Group, Kind: fd.Def.V1.Spec.Names.Kind}
-		if !h.May(gk) {
+		// Duplicates need its kind among the nested ones too.
+		if !h.May(gk) || !h.Opaque && h.Nested[gk.Kind] == 0 {
 			out = append(out, gk)
 		}
 	}
@@ -83,6 +85,15 @@ func TestHint(t *testing.T) {
 		{"multi-line single quotes", crd("spec:\n  group: 'example\n    .com'\n  names:\n    kind: Widget\n"), true, true},
 		{"regexp escape in a pattern", crd("spec:\n  group: example.com\n  names:\n    kind: Widget\n  x:\n    pattern: ^[A-Za-z0-9!#$%&'*+\\-.^_\\x60|~]+$\n"), true, false},
 		{"escaped key letter", crd("spec:\n  group: example.com\n  names:\n    \"\\x6bind\": Gadget\n"), true, true},
+		{"names.kind under a merge key", crd("x: &n {kind: Widget, plural: widgets}\nspec:\n  group: example.com\n  names:\n    <<: *n\n"), true, false},
+		{"json names", `{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+  "spec": {
+    "group": "example.com",
+    "names": {
+      "kind": "Widget"
+    }
+  }
+}`, true, false},
 		{"question in prose", crd("spec:\n  group: example.com\n  names:\n    kind: Widget\n  description: is it? yes\n"), true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
