@@ -199,6 +199,12 @@ func (c *checker) check(ctx context.Context) (report.Result, error) {
 			return res, err
 		}
 	}
+	// The duplicates and live objects may have read --crd files after
+	// Visit's own Done: what they learnt is remembered, and a file that
+	// could not be read is said, as for the others.
+	if err := run.Done(); err != nil {
+		return res, err
+	}
 	if err := c.baseline(&res); err != nil {
 		return res, err
 	}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"reflect"
 	"sort"
+	"time"
 )
 
 // deepDigest digests a value so that two values have the same digest
@@ -24,6 +25,8 @@ func deepDigest(v any) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+var locationType = reflect.TypeOf(time.Location{})
+
 func deepWrite(h hash.Hash, v reflect.Value) {
 	var n [8]byte
 	num := func(u uint64) {
@@ -37,6 +40,15 @@ func deepWrite(h hash.Hash, v reflect.Value) {
 	}
 	// The type: DeepEqual tells values of different types apart.
 	h.Write([]byte(v.Type().String()))
+	if v.Kind() == reflect.Pointer && v.Type().Elem() == locationType && !v.IsNil() {
+		// A time's location is a pointer DeepEqual finds equal when it
+		// is the same (time.Local, time.UTC), whose contents change as
+		// the runtime loads zone data: its name stands for it. (The
+		// field is unexported: read through the pointer.)
+		loc := (*time.Location)(v.UnsafePointer())
+		h.Write([]byte(loc.String()))
+		return
+	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {

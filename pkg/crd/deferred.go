@@ -149,11 +149,11 @@ func (d *Deferred) Read(c *Catalog) (int, error) {
 			c.add(l.Def, l.Source, d.layer, &[2]int{d.seq, k})
 		}
 		d.n, d.err, d.loaded = len(defs), err, defs
-		d.done.Store(true)
 		if err == nil && d.index == nil && d.keep != nil {
 			d.kept = IndexOf(defs)
 			d.keep(d.kept)
 		}
+		d.done.Store(true)
 	})
 	return d.n, d.err
 }

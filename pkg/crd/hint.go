@@ -32,21 +32,46 @@ type Hint struct {
 	// is left out, so that two files are not taken for defining the same
 	// kind for that.
 	Groups, Kinds, Nested map[string]int
+
+	// merges: the text may merge or alias mappings (<<, *name), which can
+	// put a names mapping's keys anywhere: every kind value may be
+	// spec.names.kind.
+	merges bool
 }
 
 // May reports whether the file may define a CRD of gk: false only when
 // it certainly does not.
 func (h *Hint) May(gk schema.GroupKind) bool {
-	return h == nil || h.Opaque || h.Groups[gk.Group] > 0 && h.Kinds[gk.Kind] > 0
+	if h == nil || h.Opaque || gk.Kind == "" {
+		return true
+	}
+	// A CRD without spec.group (which the server rejects, but which
+	// still answers its kind's lookups) writes no group value.
+	return (gk.Group == "" || h.Groups[gk.Group] > 0) && h.Kinds[gk.Kind] > 0
 }
 
 // selfDuplicate reports whether the file may define one kind twice:
 // that needs its group and its (nested) kind written twice each.
 func (h *Hint) selfDuplicate() bool {
-	if h == nil || h.Opaque {
+	if h == nil || h.Opaque || h.mayLackNames() {
 		return true
 	}
 	return twice(h.Groups) && twice(h.Nested)
+}
+
+// mayLackNames reports whether a CRD of the file may have no group or no
+// kind: its kind is then one the values cannot tell (the server rejects
+// such a CRD, but it still answers its kind's lookups and duplicates).
+func (h *Hint) mayLackNames() bool {
+	groups, kinds := 0, 0
+	for _, n := range h.Groups {
+		groups += n
+	}
+	for _, n := range h.Nested {
+		kinds += n
+	}
+	crds := h.Kinds["CustomResourceDefinition"] - h.Nested["CustomResourceDefinition"]
+	return groups == 0 || kinds == 0 || groups < crds || kinds < crds
 }
 
 func twice(m map[string]int) bool {
@@ -83,9 +108,19 @@ func ScanHint(data []byte) *Hint {
 	h := &Hint{Groups: map[string]int{}, Kinds: map[string]int{}, Nested: map[string]int{}}
 	// An escape can spell a letter of a key (\x67 is the g of group), and
 	// an escaped line break joins two lines; explicit keys (? key) put a
-	// key's value on another line. (Escapes in a value are value's.)
-	if keyEscape(data) || bytes.Contains(data, []byte("\\\n")) || bytes.Contains(data, []byte("\\\r")) || explicitKey(data) {
+	// key's value on another line. (Escapes in a value are value's.) A
+	// flow collection (or JSON) spanning lines puts keys, colons and
+	// values on lines of their own, and line breaks the scan does not
+	// split on (CR alone, NEL, LS, PS) or very long lines (minified
+	// JSON, whose every key would cost a scan of the line) are not read
+	// either: the file is parsed when a lookup comes.
+	if keyEscape(data) || bytes.Contains(data, []byte("\\\n")) || bytes.Contains(data, []byte("\\\r")) || explicitKey(data) ||
+		oddLines(data) || multiLineFlow(data) {
 		return &Hint{Opaque: true}
+	}
+	h.merges = bytes.Contains(data, []byte("<<"))
+	for _, alias := range []string{": *", "- *", "[*", ",*", ", *", "{*"} {
+		h.merges = h.merges || bytes.Contains(data, []byte(alias))
 	}
 	for _, key := range []string{"group", "kind"} {
 		if !scanKey(data, key, h) {
@@ -114,11 +149,103 @@ func keyEscape(data []byte) bool {
 			return true
 		}
 		r, err := strconv.ParseUint(string(data[i+2:i+2+n]), 16, 32)
-		if err != nil || strings.ContainsRune("groupkind", rune(r)) {
+		if err != nil || strings.ContainsRune("groupkindnames", rune(r)) {
 			return true
 		}
 	}
 	return false
+}
+
+// maxLine is the longest line a hint is read from.
+const maxLine = 64 << 10
+
+// oddLines reports line breaks other than LF and CRLF, or a line longer
+// than maxLine.
+func oddLines(data []byte) bool {
+	for _, nl := range []string{"\u0085", "\u2028", "\u2029"} {
+		if bytes.Contains(data, []byte(nl)) {
+			return true
+		}
+	}
+	start := 0
+	for i, b := range data {
+		switch {
+		case b == '\r' && (i+1 == len(data) || data[i+1] != '\n'):
+			return true
+		case b == '\n':
+			if i-start > maxLine {
+				return true
+			}
+			start = i + 1
+		}
+	}
+	return len(data)-start > maxLine
+}
+
+// multiLineFlow reports whether a flow collection may span lines: a
+// line break inside brackets. Quoted scalars are skipped (they may span
+// lines and hold brackets, as a description quoting JSON does) and so are
+// comments; a quote or a bracket opens a scalar or a collection only
+// where a token may start, so that an apostrophe or a bracket in plain
+// text does not. A line of plain text starting with one still counts: a
+// description quoting JSON makes the file opaque, which costs time, never
+// an answer. A quote left open at the end means the reading went wrong:
+// opaque too.
+func multiLineFlow(data []byte) bool {
+	depth := 0
+	quote, prev := byte(0), byte('\n')
+	for i := 0; i < len(data); i++ {
+		b := data[i]
+		switch {
+		case quote == '"':
+			if b == '\\' {
+				i++
+			} else if b == '"' {
+				quote = 0
+			}
+			continue
+		case quote == '\'':
+			if b == '\'' {
+				if i+1 < len(data) && data[i+1] == '\'' {
+					i++
+				} else {
+					quote = 0
+				}
+			}
+			continue
+		}
+		switch b {
+		case '\n':
+			if depth > 0 {
+				return true
+			}
+		case '#':
+			if prev == '\n' || i > 0 && (data[i-1] == ' ' || data[i-1] == '\t') {
+				for i+1 < len(data) && data[i+1] != '\n' {
+					i++
+				}
+				continue
+			}
+		case '"', '\'':
+			if bytes.IndexByte([]byte("\n:[{,-?"), prev) >= 0 || i > 0 && (data[i-1] == ' ' || data[i-1] == '\t') && prev == ':' {
+				quote = b
+			}
+		case '{', '[':
+			// Like a quote, only where a token may start: "protocols
+			// ['HTTP'," in a message is text.
+			if depth > 0 || bytes.IndexByte([]byte("\n:[{,-?"), prev) >= 0 {
+				depth++
+			}
+		case '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+		if b != ' ' && b != '\t' && b != '\r' {
+			prev = b
+		}
+	}
+	return quote != 0 || depth > 0
 }
 
 // explicitKey reports whether a "?" may be YAML's explicit key indicator
@@ -145,7 +272,7 @@ func explicitKey(data []byte) bool {
 		for k < len(data) && isBlank(data[k]) {
 			k++
 		}
-		if k == len(data) || bytes.IndexByte([]byte("\n\r\"'|>&!*gk"), data[k]) >= 0 {
+		if k == len(data) || bytes.IndexByte([]byte("\n\r\"'|>&!*gkn"), data[k]) >= 0 {
 			return true
 		}
 	}
@@ -225,7 +352,7 @@ func (h *Hint) record(key, v string, data []byte, start int) {
 		return
 	}
 	h.Kinds[v]++
-	if mayBeNamesKind(data, start) {
+	if h.merges || mayBeNamesKind(data, start) {
 		h.Nested[v]++
 	}
 }
@@ -242,7 +369,7 @@ func mayBeNamesKind(data []byte, start int) bool {
 		return false
 	}
 	ls := start - c
-	if t := bytes.TrimLeft(data[ls:start], " \t-"); len(t) > 0 || bytes.Contains(data, []byte("<<")) {
+	if t := bytes.TrimLeft(data[ls:start], " \t-"); len(t) > 0 {
 		return true // after a quote, "{" or "," on its line: flow, JSON
 	}
 	for end := ls - 1; end > 0; {

@@ -22,8 +22,9 @@ func hintMisses(data []byte) []schema.GroupKind {
 			continue
 		}
 		gk := schema.GroupKind{Group: fd.Def.V1.Spec.Group, Kind: fd.Def.V1.Spec.Names.Kind}
-		// Duplicates need its kind among the nested ones too.
-		if !h.May(gk) || !h.Opaque && h.Nested[gk.Kind] == 0 {
+		// Duplicates need its kind among the nested ones too (but for
+		// a CRD without group or kind, which the server rejects).
+		if !h.May(gk) || !h.Opaque && gk.Group != "" && gk.Kind != "" && h.Nested[gk.Kind] == 0 {
 			out = append(out, gk)
 		}
 	}
@@ -86,14 +87,15 @@ func TestHint(t *testing.T) {
 		{"regexp escape in a pattern", crd("spec:\n  group: example.com\n  names:\n    kind: Widget\n  x:\n    pattern: ^[A-Za-z0-9!#$%&'*+\\-.^_\\x60|~]+$\n"), true, false},
 		{"escaped key letter", crd("spec:\n  group: example.com\n  names:\n    \"\\x6bind\": Gadget\n"), true, true},
 		{"names.kind under a merge key", crd("x: &n {kind: Widget, plural: widgets}\nspec:\n  group: example.com\n  names:\n    <<: *n\n"), true, false},
-		{"json names", `{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		{"json on lines", `{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
   "spec": {
     "group": "example.com",
     "names": {
       "kind": "Widget"
     }
   }
-}`, true, false},
+}`, true, true},
+		{"flow on one line with quoted brackets", crd("spec: {group: example.com, names: {kind: Widget, plural: \"]}\"}}\n"), true, false},
 		{"question in prose", crd("spec:\n  group: example.com\n  names:\n    kind: Widget\n  description: is it? yes\n"), true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -141,6 +143,7 @@ func FuzzHint(f *testing.F) {
 		}
 	}
 	f.Add([]byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: {group, names: {kind: W}}\n"))
+	f.Add([]byte("ApiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if miss := hintMisses(data); len(miss) > 0 {
 			t.Fatalf("the hint hides %v", miss)

@@ -86,7 +86,9 @@ func NewRun(inputs, crds *Set, cat *crd.Catalog) *Run {
 
 // Done says what went wrong with the CRD sources: one that could not be
 // read, or one that yields no CRD — a mistake a run must not pass over,
-// even when no custom resource needed the catalogue.
+// even when no custom resource needed the catalogue. Visit calls it; a
+// command that reads the catalogue after Visit (--crd files read since)
+// calls it again when it is done.
 func (r *Run) Done() error {
 	if r.CRDs == nil || len(r.CRDs.labels) == 0 {
 		return nil
@@ -350,10 +352,12 @@ func (s *Set) deferTo(ctx context.Context, cat *crd.Catalog, indexes IndexStore,
 			return nil
 		}
 		l := &crd.Lazy{}
+		// The key of what Load read: a file changed since this first
+		// read is kept under its new content's key.
+		var loadedKey string
 		if indexes != nil {
-			key := indexes.IndexKey(s.Name(p), data)
-			l.Index = indexes.Index(key)
-			l.Keep = func(x *crd.Index) { indexes.KeepIndex(key, x) }
+			l.Index = indexes.Index(indexes.IndexKey(s.Name(p), data))
+			l.Keep = func(x *crd.Index) { indexes.KeepIndex(loadedKey, x) }
 		}
 		if l.Index == nil {
 			l.Hint = crd.ScanHint(data)
@@ -362,6 +366,9 @@ func (s *Set) deferTo(ctx context.Context, cat *crd.Catalog, indexes IndexStore,
 			data, err := s.Bytes(p)
 			if err != nil {
 				return nil, err
+			}
+			if indexes != nil {
+				loadedKey = indexes.IndexKey(s.Name(p), data)
 			}
 			ds := decodedOf(crd.FindCRDs(source.Parse(s.Name(p), data)))
 			if recall != nil {
