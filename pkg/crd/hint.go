@@ -134,15 +134,24 @@ func ScanHint(data []byte) *Hint {
 // \UXXXXXXXX) that may spell a letter of "group" or "kind" — which a
 // regular expression's \x60 in a schema pattern does not.
 func keyEscape(data []byte) bool {
-	for i := 0; i+1 < len(data); i++ {
-		if data[i] != '\\' {
-			continue
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(data[i:], '\\')
+		if j < 0 || i+j+1 >= len(data) {
+			return false
 		}
-		n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[data[i+1]]
-		if n == 0 {
-			if data[i+1] == '\\' {
-				i++ // an escaped backslash escapes nothing after it
-			}
+		i += j
+		n := 0
+		switch data[i+1] {
+		case 'x':
+			n = 2
+		case 'u':
+			n = 4
+		case 'U':
+			n = 8
+		case '\\':
+			i++ // an escaped backslash escapes nothing after it
+			continue
+		default:
 			continue
 		}
 		if i+2+n > len(data) {
@@ -153,7 +162,6 @@ func keyEscape(data []byte) bool {
 			return true
 		}
 	}
-	return false
 }
 
 // maxLine is the longest line a hint is read from.
@@ -167,19 +175,26 @@ func oddLines(data []byte) bool {
 			return true
 		}
 	}
-	start := 0
-	for i, b := range data {
-		switch {
-		case b == '\r' && (i+1 == len(data) || data[i+1] != '\n'):
-			return true
-		case b == '\n':
-			if i-start > maxLine {
-				return true
-			}
-			start = i + 1
+	for rest := data; ; {
+		i := bytes.IndexByte(rest, '\r')
+		if i < 0 {
+			break
 		}
+		if i+1 == len(rest) || rest[i+1] != '\n' {
+			return true
+		}
+		rest = rest[i+1:]
 	}
-	return len(data)-start > maxLine
+	for rest := data; ; {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			return len(rest) > maxLine
+		}
+		if i > maxLine {
+			return true
+		}
+		rest = rest[i+1:]
+	}
 }
 
 // multiLineFlow reports whether a flow collection may span lines: a
@@ -193,47 +208,63 @@ func oddLines(data []byte) bool {
 // opaque too.
 func multiLineFlow(data []byte) bool {
 	depth := 0
-	quote, prev := byte(0), byte('\n')
+	quote := byte(0)
 	for i := 0; i < len(data); i++ {
-		b := data[i]
-		switch {
-		case quote == '"':
-			if b == '\\' {
+		switch quote {
+		case '"':
+			for i < len(data) && data[i] != '"' && data[i] != '\\' {
 				i++
-			} else if b == '"' {
+			}
+			if i == len(data) {
+				return true
+			}
+			if data[i] == '\\' {
+				i++
+			} else {
 				quote = 0
 			}
 			continue
-		case quote == '\'':
-			if b == '\'' {
-				if i+1 < len(data) && data[i+1] == '\'' {
-					i++
-				} else {
-					quote = 0
-				}
+		case '\'':
+			j := bytes.IndexByte(data[i:], '\'')
+			if j < 0 {
+				return true
+			}
+			i += j
+			if i+1 < len(data) && data[i+1] == '\'' {
+				i++
+			} else {
+				quote = 0
 			}
 			continue
 		}
+		for i < len(data) && !flowByte[data[i]] {
+			i++
+		}
+		if i == len(data) {
+			break
+		}
+		b := data[i]
 		switch b {
 		case '\n':
 			if depth > 0 {
 				return true
 			}
 		case '#':
-			if prev == '\n' || i > 0 && (data[i-1] == ' ' || data[i-1] == '\t') {
-				for i+1 < len(data) && data[i+1] != '\n' {
-					i++
+			if i == 0 || isBlank(data[i-1]) || data[i-1] == '\n' {
+				k := bytes.IndexByte(data[i:], '\n')
+				if k < 0 {
+					return depth > 0
 				}
-				continue
+				i += k - 1 // the line break is read next
 			}
 		case '"', '\'':
-			if bytes.IndexByte([]byte("\n:[{,-?"), prev) >= 0 || i > 0 && (data[i-1] == ' ' || data[i-1] == '\t') && prev == ':' {
+			if tokenStart(data, i) {
 				quote = b
 			}
 		case '{', '[':
 			// Like a quote, only where a token may start: "protocols
 			// ['HTTP'," in a message is text.
-			if depth > 0 || bytes.IndexByte([]byte("\n:[{,-?"), prev) >= 0 {
+			if depth > 0 || tokenStart(data, i) {
 				depth++
 			}
 		case '}', ']':
@@ -241,11 +272,26 @@ func multiLineFlow(data []byte) bool {
 				depth--
 			}
 		}
-		if b != ' ' && b != '\t' && b != '\r' {
-			prev = b
-		}
 	}
 	return quote != 0 || depth > 0
+}
+
+// flowByte are the bytes multiLineFlow stops at outside quotes.
+var flowByte = func() (t [256]bool) {
+	for _, b := range []byte("\n#\"'{[]}") {
+		t[b] = true
+	}
+	return t
+}()
+
+// tokenStart reports whether data[i] may start a token: the first thing
+// on its line, or after an indicator (":", "[", "{", ",", "-", "?").
+func tokenStart(data []byte, i int) bool {
+	j := i - 1
+	for j >= 0 && (isBlank(data[j]) || data[j] == '\r') {
+		j--
+	}
+	return j < 0 || bytes.IndexByte([]byte("\n:[{,-?"), data[j]) >= 0
 }
 
 // explicitKey reports whether a "?" may be YAML's explicit key indicator
@@ -255,9 +301,11 @@ func multiLineFlow(data []byte) bool {
 // quoted CEL rule is not one.
 func explicitKey(data []byte) bool {
 	for i := 0; i < len(data); i++ {
-		if data[i] != '?' {
-			continue
+		q := bytes.IndexByte(data[i:], '?')
+		if q < 0 {
+			return false
 		}
+		i += q
 		if i+1 < len(data) && !isBlank(data[i+1]) && data[i+1] != '\n' && data[i+1] != '\r' {
 			continue
 		}
