@@ -118,10 +118,7 @@ func ScanHint(data []byte) *Hint {
 		oddLines(data) || multiLineFlow(data) {
 		return &Hint{Opaque: true}
 	}
-	h.merges = bytes.Contains(data, []byte("<<"))
-	for _, alias := range []string{": *", "- *", "[*", ",*", ", *", "{*"} {
-		h.merges = h.merges || bytes.Contains(data, []byte(alias))
-	}
+	h.merges = bytes.Contains(data, []byte("<<")) || anchored(data)
 	for _, key := range []string{"group", "kind"} {
 		if !scanKey(data, key, h) {
 			return &Hint{Opaque: true}
@@ -274,6 +271,29 @@ func multiLineFlow(data []byte) bool {
 		}
 	}
 	return quote != 0 || depth > 0
+}
+
+// anchored reports whether the text may alias a node: an anchor (&name)
+// where a token may start, and its alias (*name) somewhere. ("- *Note*"
+// in a description is text, and so is a CEL rule's line starting "&&".)
+func anchored(data []byte) bool {
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(data[i:], '&')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if !tokenStart(data, i) {
+			continue
+		}
+		end := i + 1
+		for end < len(data) && !isBlank(data[end]) && bytes.IndexByte([]byte("\r\n,[]{}"), data[end]) < 0 {
+			end++
+		}
+		if end > i+1 && bytes.Contains(data, append([]byte{'*'}, data[i+1:end]...)) {
+			return true
+		}
+	}
 }
 
 // flowByte are the bytes multiLineFlow stops at outside quotes.

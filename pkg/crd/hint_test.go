@@ -122,6 +122,16 @@ func TestHintNested(t *testing.T) {
 	if a.share(b) || a.share(c) || !a.share(a) {
 		t.Errorf("share: a,b %t a,c %t a,a %t", a.share(b), a.share(c), a.share(a))
 	}
+	// A CEL rule's continuation line starting "&&" is no anchor: the
+	// refinement of nested kinds holds.
+	cel := ScanHint([]byte("kind: CustomResourceDefinition\nspec:\n  group: a.example.com\n  names:\n    kind: Widget\n  x:\n    rule: has(self.a)\n      && !has(self.b)\n    y:\n      kind: Gadget\n"))
+	if cel.merges || cel.Nested["Gadget"] != 0 {
+		t.Errorf("merges %t, nested %v", cel.merges, cel.Nested)
+	}
+	anchors := ScanHint([]byte("x: &n {kind: Widget}\nkind: CustomResourceDefinition\nspec:\n  group: a.example.com\n  names: *n\n  y:\n    kind: Gadget\n"))
+	if !anchors.merges || anchors.Nested["Gadget"] == 0 {
+		t.Errorf("with an alias: merges %t, nested %v", anchors.merges, anchors.Nested)
+	}
 	two := ScanHint([]byte("spec:\n  group: a.example.com\n  names:\n    kind: Widget\n---\nspec:\n  group: a.example.com\n  names:\n    kind: Widget\n"))
 	if !two.selfDuplicate() || a.selfDuplicate() {
 		t.Errorf("selfDuplicate: two %t, a %t", two.selfDuplicate(), a.selfDuplicate())
