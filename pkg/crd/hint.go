@@ -16,21 +16,22 @@ import (
 // need not parse it to answer a lookup of it: with a thousand CRDs given,
 // of which the inputs use a hundred, most files are never parsed.
 //
-// The reading is conservative: where the text could spell a value in a
-// way the scan does not follow (escapes, aliases, tags, block or
-// multi-line scalars, explicit keys), the hint is Opaque and the file
-// may define anything. Extra values (a "kind" in a description, a
+// The reading is conservative: where the text could spell a key or a
+// value in a way the scan does not follow (escapes, aliases, tags, block
+// or multi-line scalars, explicit keys, flow collections or JSON over
+// several lines, odd line breaks, very long lines), the hint is Opaque
+// and the file may define anything. Extra values (a "kind" in a description, a
 // schema property named "group") only make a file parsed when it need
 // not be.
 type Hint struct {
 	// Opaque: the text may define any kind.
 	Opaque bool
 	// Groups and Kinds count the values written after each key; Nested
-	// counts the kind values whose key is not at the start of a line,
-	// which spec.names.kind (nested under spec.names) never is in block
-	// style: the top-level "kind: CustomResourceDefinition" of every CRD
-	// is left out, so that two files are not taken for defining the same
-	// kind for that.
+	// counts the kind values that may be spec.names.kind: in block style
+	// those under a names key (not the top-level "kind:
+	// CustomResourceDefinition" of every CRD, nor a schema's kind
+	// values), so that two files of one group are not taken for defining
+	// the same kind for those.
 	Groups, Kinds, Nested map[string]int
 
 	// merges: the text may merge or alias mappings (<<, *name), which can
