@@ -278,10 +278,11 @@ func multiLineFlow(data []byte) bool {
 // where a token may start, and its alias (*name) somewhere. ("- *Note*"
 // in a description is text, and so is a CEL rule's line starting "&&".)
 func anchored(data []byte) bool {
+	anchors := map[string]bool{}
 	for i := 0; ; i++ {
 		j := bytes.IndexByte(data[i:], '&')
 		if j < 0 {
-			return false
+			break
 		}
 		i += j
 		if !tokenStart(data, i) {
@@ -291,9 +292,28 @@ func anchored(data []byte) bool {
 		for end < len(data) && !isBlank(data[end]) && bytes.IndexByte([]byte("\r\n,[]{}"), data[end]) < 0 {
 			end++
 		}
-		if end > i+1 && bytes.Contains(data, append([]byte{'*'}, data[i+1:end]...)) {
+		if end > i+1 {
+			anchors[string(data[i+1:end])] = true
+		}
+	}
+	if len(anchors) == 0 {
+		return false
+	}
+	// An alias is *name, the name ending where an anchor's would.
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(data[i:], '*')
+		if j < 0 {
+			return false
+		}
+		i += j
+		end := i + 1
+		for end < len(data) && !isBlank(data[end]) && bytes.IndexByte([]byte("\r\n,[]{}"), data[end]) < 0 {
+			end++
+		}
+		if anchors[string(data[i+1:end])] {
 			return true
 		}
+		i = end - 1 // a "*" inside the name starts no alias
 	}
 }
 
@@ -441,7 +461,10 @@ func mayBeNamesKind(data []byte, start int) bool {
 	if t := bytes.TrimLeft(data[ls:start], " \t-"); len(t) > 0 {
 		return true // after a quote, "{" or "," on its line: flow, JSON
 	}
-	for end := ls - 1; end > 0; {
+	// spec.names.kind sits a few lines under its names key: a key whose
+	// line above indented less is farther (every sibling of a big
+	// mapping's kind property would walk its siblings) may be one.
+	for end, lines := ls-1, 0; end > 0 && lines < namesReach; lines++ {
 		begin := bytes.LastIndexByte(data[:end], '\n') + 1
 		line := bytes.TrimRight(data[begin:end], " \t\r")
 		t := bytes.TrimLeft(line, " \t")
@@ -458,6 +481,9 @@ func mayBeNamesKind(data []byte, start int) bool {
 	}
 	return true
 }
+
+// namesReach is how many lines up mayBeNamesKind looks for a names key.
+const namesReach = 256
 
 // col is the offset of i in its line.
 func col(data []byte, i int) int {
@@ -540,6 +566,9 @@ func value(data []byte, j, col int) ([]string, bool) {
 // the key; anything else (a scalar below its key) is not followed.
 func onNextLine(data []byte, eol, col int) ([]string, bool) {
 	indent, text, ok := nextLine(data, eol)
+	if indent < 0 {
+		return nil, false
+	}
 	if !ok {
 		return []string{""}, true
 	}
@@ -559,6 +588,9 @@ func onNextLine(data []byte, eol, col int) ([]string, bool) {
 // it: indented under its key and not a key or an entry of its own.
 func continued(data []byte, eol, col int) bool {
 	indent, text, ok := nextLine(data, eol)
+	if indent < 0 {
+		return true // not read: may be
+	}
 	if !ok || indent <= col {
 		return false
 	}
@@ -566,9 +598,13 @@ func continued(data []byte, eol, col int) bool {
 }
 
 // nextLine is the indentation and text of the first line after eol that
-// holds more than blanks or a comment.
+// holds more than blanks or a comment; indentation -1 when it is more than
+// maxLine bytes away, which is not read (every key of a line may ask).
 func nextLine(data []byte, eol int) (int, []byte, bool) {
 	for i := eol + 1; i < len(data); {
+		if i-eol > maxLine {
+			return -1, nil, true
+		}
 		end := bytes.IndexByte(data[i:], '\n')
 		if end < 0 {
 			end = len(data)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // TestHintAdversarial: YAML and JSON spellings a hint must not be fooled
@@ -85,5 +86,30 @@ func TestHintLongLine(t *testing.T) {
 	}
 	if ScanHint([]byte("spec:\n  group: example.com\n  names:\n    kind: Widget\n")).Opaque {
 		t.Error("a short file is opaque")
+	}
+}
+
+// TestHintHostile: texts that would make a scan quadratic (a key's
+// siblings walked for each of them, every key of a line reading the same
+// blank lines after it, an anchor's alias searched for each anchor) read
+// in one pass, and still give a hint that hides nothing.
+func TestHintHostile(t *testing.T) {
+	crd := "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: example.com\n  names:\n    kind: Widget\n"
+	var siblings, blanks, anchors, stars strings.Builder
+	siblings.WriteString(crd + "  x:\n")
+	for i := 0; i < 200000; i++ {
+		fmt.Fprintf(&siblings, "    kind%d: a\n    kind: b\n", i)
+	}
+	blanks.WriteString(crd + "  x: {" + strings.Repeat("kind: a, ", 5000) + "}\n" + strings.Repeat("\n", 2000000) + "  y: 1\n")
+	anchors.WriteString(crd)
+	for i := 0; i < 100000; i++ {
+		fmt.Fprintf(&anchors, "  a%d: &n%d x\n", i, i)
+	}
+	stars.WriteString(crd + "  d: " + strings.Repeat("*", 60000) + "\n")
+	for name, text := range map[string]string{"siblings": siblings.String(), "blank lines": blanks.String(), "anchors": anchors.String(), "stars": stars.String()} {
+		h := ScanHint([]byte(text))
+		if !h.May(schema.GroupKind{Group: "example.com", Kind: "Widget"}) {
+			t.Errorf("%s: the hint hides the CRD (%d bytes)", name, len(text))
+		}
 	}
 }
