@@ -122,10 +122,14 @@ type Parallel func(ctx context.Context, n int, fn func(i int) error) error
 func (o *Output) Live(ctx context.Context, cat *crd.Catalog, opts Options, parallel Parallel, pages Pages) (int, error) {
 	n, err := pages(func(files []*source.File, texts [][]byte) error {
 		results := make([]*Result, len(files))
-		parallel(ctx, len(files), func(i int) error {
+		// A cancelled run prunes no more of the page: emitting it would
+		// print what was not pruned (nil results).
+		if err := parallel(ctx, len(files), func(i int) error {
 			results[i] = File(cat, files[i], texts[i], opts)
 			return nil
-		})
+		}); err != nil {
+			return err
+		}
 		return o.Emit(results)
 	})
 	if err == nil || o.written == 0 {

@@ -92,3 +92,32 @@ func TestOutputLiveFailsFirst(t *testing.T) {
 		t.Errorf("got %v and output %q, want the read's error and nothing printed", err, out.String())
 	}
 }
+
+// TestOutputLiveCancelled: a run cancelled while a page is pruned (a
+// Parallel that stops early, as input.Parallel does on a done context)
+// prints nothing of the page and says why, rather than emitting the
+// results it did not compute.
+func TestOutputLiveCancelled(t *testing.T) {
+	cat := crd.NewCatalog(false)
+	cat.AddFound(crd.FindCRDs(source.Parse("crd.yaml", []byte(outputCRD))), crd.Input)
+	text := []byte("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a, namespace: x}\nspec: {size: 1}\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	stopsEarly := func(ctx context.Context, n int, fn func(i int) error) error {
+		if n > 1 {
+			if err := fn(0); err != nil {
+				return err
+			}
+		}
+		return ctx.Err()
+	}
+	var out bytes.Buffer
+	o := &Output{Printer: NewPrinter(&out, YAML, false), ErrOut: io.Discard, Notes: noNotes}
+	files := []*source.File{source.Parse("x/widgets/a", text), source.Parse("x/widgets/b", text)}
+	_, err := o.Live(ctx, cat, Options{}, stopsEarly, func(fn func([]*source.File, [][]byte) error) (int, error) {
+		return 2, fn(files, [][]byte{text, text})
+	})
+	if !errors.Is(err, context.Canceled) || out.Len() != 0 {
+		t.Errorf("got %v and output %q, want context.Canceled and nothing printed", err, out.String())
+	}
+}

@@ -52,6 +52,9 @@ func ReadCRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *r
 			files = append(files, read{f, data})
 		}
 	}
+	// What reading this argument reported, not what res held before
+	// (NEW's findings, the configuration's).
+	findings, errors := len(res.Findings), res.Summary.Errors
 	var out []CRD
 	for _, r := range files {
 		crds, fs, sum := CRDs(r.f, l)
@@ -59,7 +62,7 @@ func ReadCRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *r
 		res.Summary.Add(sum)
 		res.Findings = append(res.Findings, review(r.f.Path, r.data, fs)...)
 	}
-	if len(out) == 0 && res.Summary.Errors == 0 && len(res.Findings) == 0 {
+	if len(out) == 0 && res.Summary.Errors == errors && len(res.Findings) == findings {
 		return nil, &source.InputError{Err: fmt.Errorf("%s: no CustomResourceDefinition found", arg)}
 	}
 	return out, nil
@@ -131,11 +134,15 @@ func (ps *Pairs) ReplayLive(ctx context.Context, c *cluster.Client, review Revie
 			}
 			findings := make([][]report.Finding, len(files))
 			sums := make([]report.Summary, len(files))
-			input.Parallel(ctx, len(files), func(i int) error {
+			// A cancelled run judges no more objects: none is counted
+			// that was not judged.
+			if err := input.Parallel(ctx, len(files), func(i int) error {
 				fs, sum := ps.Stored(files[i], cluster.WrittenIn(page[i]))
 				findings[i], sums[i] = review(files[i].Path, nil, fs), sum
 				return nil
-			})
+			}); err != nil {
+				return err
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			for i := range files {

@@ -37,9 +37,14 @@ func TestReadCRDs(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = ReadCRDs(dir, nil, l, review, &report.Result{})
 	var ie *source.InputError
-	if !errors.As(err, &ie) || !strings.HasSuffix(err.Error(), ": no CustomResourceDefinition found") {
-		t.Errorf("got %v, want an input error: no CustomResourceDefinition found", err)
+	// res holds what came before (NEW's findings, the configuration's):
+	// they do not excuse this revision for having no CRD.
+	before := report.Result{Findings: []report.Finding{{Rule: "config-invalid", Severity: report.Error}}, Summary: report.Summary{Errors: 1}}
+	for name, res := range map[string]*report.Result{"empty": {}, "after other findings": &before} {
+		_, err = ReadCRDs(dir, nil, l, review, res)
+		if !errors.As(err, &ie) || !strings.HasSuffix(err.Error(), ": no CustomResourceDefinition found") {
+			t.Errorf("%s: got %v, want an input error: no CustomResourceDefinition found", name, err)
+		}
 	}
 }
