@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/editdist"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
@@ -37,7 +38,7 @@ func closeIDs(id string, ids []string) []string {
 	var cands []cand
 	limit := max(2, len(id)/4)
 	for _, c := range ids {
-		d := editDistance(id, c)
+		d := editdist.Distance(id, c)
 		if d > limit && len(id) >= 3 && strings.Contains(c, id) {
 			d = limit // a part of the ID: as good as a near miss
 		}
@@ -54,28 +55,6 @@ func closeIDs(id string, ids []string) []string {
 		out = append(out, c.id)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes
-// (rule IDs are ASCII).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // orList joins words as "a", "a or b", "a, b or c".

@@ -2,29 +2,6 @@ package catalogue
 
 import "testing"
 
-func TestEditDistance(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0},
-		{"", "abc", 3},
-		{"crd-group", "crd-group", 0},
-		{"crd-grup", "crd-group", 1},
-		{"crd-gruop", "crd-group", 2},
-		{"cr-cel", "crd-cel", 1},
-		{"kitten", "sitting", 3},
-	}
-	for _, tt := range tests {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q): got %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-		if got := editDistance(tt.b, tt.a); got != tt.want {
-			t.Errorf("editDistance(%q, %q): got %d, want %d", tt.b, tt.a, got, tt.want)
-		}
-	}
-}
-
 // TestFind: rule lookup as explain takes its argument, and the
 // suggestions for a mistyped one.
 func TestFind(t *testing.T) {
