@@ -168,7 +168,7 @@ func (c *checker) check(ctx context.Context) (report.Result, error) {
 	c.l = lint.New(lint.Options{Strict: o.Strict, Disabled: o.Disabled, Catalog: run.Catalog, MissingCRDs: o.Missing})
 	run.MaxDocumentSize = o.MaxDocumentSize
 	if !o.NoCache {
-		c.cache = openCache(o.CacheDir)
+		c.cache = openCache(o.CacheDir, o.Notices)
 	}
 	defer c.cache.Trim()
 	if c.cache != nil {

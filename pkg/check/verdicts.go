@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/gob"
 	"fmt"
+	"io"
 	"sort"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
@@ -16,16 +17,21 @@ import (
 // openCache opens the cache of verdicts in the cache directory dir
 // ("": the default one), or nil (off) when there is no usable directory
 // (or one other users can write to): the cache only saves work, so a run
-// without one is the same run.
-func openCache(dir string) *verdictcache.Cache {
+// without one is the same run. A directory refused for its permissions
+// is said on notices: every run would otherwise be a cold one, unseen.
+func openCache(dir string, notices io.Writer) *verdictcache.Cache {
 	root, err := cachedir.Resolve(dir)
 	if err != nil {
 		return nil
 	}
 	dir, err = cachedir.Sub(root, cachedir.Verdicts)
+	if err != nil {
+		return nil
+	}
 	// Entries are trusted: in a directory another user can write to,
 	// they could be planted.
-	if err != nil || !cachedir.Private(dir) {
+	if !cachedir.Private(dir) {
+		fmt.Fprintf(notices, "warning: verdict cache not used: %s can be written by other users (chmod go-w %s to use it)\n", dir, dir)
 		return nil
 	}
 	return verdictcache.Open(dir, verdictcache.DefaultMaxBytes)

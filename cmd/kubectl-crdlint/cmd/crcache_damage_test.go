@@ -11,6 +11,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 )
 
 // TestUnusableCacheDir: a cache directory that cannot be used (a file
@@ -78,5 +79,46 @@ func TestSharedCacheDirUnused(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(verdicts); len(entries) != 0 {
 		t.Errorf("a world-writable verdicts directory was used: %d entries", len(entries))
+	}
+	if !strings.Contains(errOut.String(), "warning: verdict cache not used: "+verdicts+" can be written by other users") {
+		t.Errorf("the refused cache is not said; stderr %q", errOut.String())
+	}
+}
+
+// TestFileCacheCRLF: a file with CRLF line endings (whose documents'
+// text is not the file's bytes) is cached and replayed as an LF one: the
+// same output cold, warm and without the cache, its inline suppressions
+// and Helm sources read again from the cached text.
+func TestFileCacheCRLF(t *testing.T) {
+	root := t.TempDir()
+	crds, crs := filepath.Join(root, "crds.yaml"), filepath.Join(root, "crs.yaml")
+	os.WriteFile(crds, []byte(strings.Replace(cacheWidgetCRD, "MAX", "10", 1)), 0o644)
+	var many strings.Builder
+	for i := 0; i < 300; i++ {
+		many.WriteString(cacheWidgets + "---\n")
+	}
+	os.WriteFile(crs, []byte(strings.ReplaceAll(many.String(), "\n", "\r\n")), 0o644)
+	cache := filepath.Join(root, "cache")
+	run := func(args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		args = append(append([]string{"check", "-o", "json", "--no-config"}, args...), "--crd", crds, crs)
+		if code := Main(genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, args); code != 1 {
+			t.Fatalf("exit %d, want 1: %s", code, errOut.String())
+		}
+		return out.String()
+	}
+	want := run("--no-cache")
+	if !strings.Contains(want, `"suppressed"`) || !strings.Contains(want, `"via": "chart/templates/widget.yaml"`) {
+		t.Fatalf("too little exercised: no suppression or Helm source in %.300s", want)
+	}
+	for _, name := range []string{"cold", "warm"} {
+		before := count.Now()
+		if got := run("--cache-dir", cache); got != want {
+			t.Fatalf("%s run: output differs from --no-cache's", name)
+		}
+		if n := count.Now().Sub(before).CRValidations; name == "warm" && n != 0 {
+			t.Errorf("the warm run validated %d custom resources, want none", n)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
 )
 
@@ -22,6 +23,14 @@ const (
 	crMemoryLimit  = 448 << 20
 )
 
+// crdLimit is the CRD phase's soft limit: CRDs are linted one per core,
+// so the live heap grows with the cores, and a limit under it would make
+// the collector run all the time (up to its CPU cap) on a machine with
+// many; 2 cores get crdMemoryLimit.
+func crdLimit() int64 {
+	return max(crdMemoryLimit, int64(runtime.GOMAXPROCS(0))*(crdMemoryLimit/2))
+}
+
 // tuned: TuneGC set the collector's pace, so a run may change it.
 var tuned bool
 
@@ -40,7 +49,7 @@ func TuneGC() {
 func gcForCRDs() {
 	if tuned {
 		debug.SetGCPercent(100)
-		debug.SetMemoryLimit(crdMemoryLimit)
+		debug.SetMemoryLimit(crdLimit())
 	}
 }
 
