@@ -5,11 +5,14 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 )
 
 // profile starts the profiles CRDLINT_CPUPROFILE and CRDLINT_MEMPROFILE name
 // (files to write, for performance work) and returns what stops them.
-// CRDLINT_MEMSTATS=1 prints the run's allocation totals to stderr.
+// CRDLINT_MEMSTATS=1 prints the run's allocation totals and the counts of
+// its expensive steps (internal/count) to stderr.
 func profile() (stop func()) {
 	var stops []func()
 	if os.Getenv("CRDLINT_MEMSTATS") != "" {
@@ -18,6 +21,7 @@ func profile() (stop func()) {
 			runtime.ReadMemStats(&m)
 			fmt.Fprintf(os.Stderr, "memstats: %d MB allocated in %d objects, %d GCs, %.1f%% of CPU in GC, peak heap %d MB\n",
 				m.TotalAlloc>>20, m.Mallocs, m.NumGC, 100*m.GCCPUFraction, m.HeapSys>>20)
+			fmt.Fprintf(os.Stderr, "counts: %+v\n", count.Now())
 		})
 	}
 	if p := os.Getenv("CRDLINT_CPUPROFILE"); p != "" {

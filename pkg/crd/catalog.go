@@ -223,11 +223,29 @@ func (c *Catalog) Entries() []*Entry {
 
 // Entry returns the CRD for a group and kind, or nil.
 func (c *Catalog) Entry(gk schema.GroupKind) *Entry {
+	e, _ := c.entry(gk, false)
+	return e
+}
+
+// entry is Entry; with spare, CRDs of the kind read now from deferred
+// files keep their decoded schemas for the compile that follows, and
+// read says whether any file was read.
+func (c *Catalog) entry(gk schema.GroupKind, spare bool) (e *Entry, read bool) {
 	c.filled()
-	c.read(gk, false)
+	read = c.readFor(gk, false, spare)
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return c.byGK[gk]
+	return c.byGK[gk], read
+}
+
+// dropSpares lets go of the decoded schemas kept for a compile of gk that
+// did not take them (the lookup failed, or another CRD of the kind won).
+func (c *Catalog) dropSpares(gk schema.GroupKind) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for _, e := range c.all[gk] {
+		e.Def.DropSpare()
+	}
 }
 
 // Reason says why a kind cannot be served.
@@ -328,7 +346,10 @@ func VersionError(crd *apiextensionsv1.CustomResourceDefinition, gvk schema.Grou
 // Lookup returns the compiled version serving a group, version and kind,
 // or a *LookupError saying why there is none.
 func (c *Catalog) Lookup(gvk schema.GroupVersionKind) (*Version, error) {
-	e := c.Entry(gvk.GroupKind())
+	e, read := c.entry(gvk.GroupKind(), true)
+	if read {
+		defer c.dropSpares(gvk.GroupKind())
+	}
 	if e == nil {
 		return nil, &LookupError{Reason: NoCRD, GVK: gvk}
 	}

@@ -133,7 +133,11 @@ func (c *Catalog) Defer(layer Layer, files []Lazy) []*Deferred {
 
 // Read reads the file (once) and returns how many CRDs it held, and what
 // went wrong reading it.
-func (d *Deferred) Read(c *Catalog) (int, error) {
+func (d *Deferred) Read(c *Catalog) (int, error) { return d.read(c, nil) }
+
+// read is Read; the CRDs of kind spare (when not nil), which a lookup is
+// about to compile, keep their decoded schemas aside for it (ShedSpare).
+func (d *Deferred) read(c *Catalog, spare *schema.GroupKind) (int, error) {
 	d.once.Do(func() {
 		defs, err := d.load()
 		if d.index != nil {
@@ -146,6 +150,9 @@ func (d *Deferred) Read(c *Catalog) (int, error) {
 			}
 		}
 		for k, l := range defs {
+			if spare != nil && l.Def.V1 != nil && l.Def.V1.Spec.Group == spare.Group && l.Def.V1.Spec.Names.Kind == spare.Kind {
+				l.Def.ShedSpare()
+			}
 			c.add(l.Def, l.Source, d.layer, &[2]int{d.seq, k})
 		}
 		d.n, d.err, d.loaded = len(defs), err, defs
@@ -175,23 +182,34 @@ func (d *Deferred) Known() (int, bool) {
 
 // read reads the deferred files that may define gk, once per kind; with
 // unindexed, only those without an Index (what Identity needs).
-func (c *Catalog) read(gk schema.GroupKind, unindexed bool) {
+func (c *Catalog) read(gk schema.GroupKind, unindexed bool) { c.readFor(gk, unindexed, false) }
+
+// readFor is read; with spare, the CRDs of kind gk it reads keep their
+// decoded schemas for the compile that follows (Lookup), and it reports
+// whether it read any file.
+func (c *Catalog) readFor(gk schema.GroupKind, unindexed, spare bool) (read bool) {
 	if len(c.deferred) == 0 {
-		return
+		return false
 	}
 	done := &c.resolved
 	if unindexed {
 		done = &c.resolvedUnindexed
 	}
 	if _, ok := done.Load(gk); ok {
-		return
+		return false
 	}
 	for _, d := range c.deferred {
 		if !d.Done() && (!unindexed || d.index == nil) && d.hint.May(gk) {
-			d.Read(c)
+			if spare {
+				d.read(c, &gk)
+			} else {
+				d.Read(c)
+			}
+			read = true
 		}
 	}
 	done.Store(gk, true)
+	return read
 }
 
 // stubWins returns the CRD of an indexed file not read yet that answers

@@ -44,6 +44,11 @@ type Definition struct {
 	digest     [32]byte
 	// deep is deepOf's digest once known (under mu).
 	deep string
+	// spare is the whole decoded CRD of a Definition shed by ShedSpare,
+	// handed (once) to the next Full or verdict instead of a decode:
+	// a CRD read because a lookup needs it is compiled next, and decoding
+	// it twice in a row was a tenth of a run whose verdicts are cached.
+	spare *apiextensionsv1.CustomResourceDefinition
 
 	mu      sync.Mutex
 	verdict *CRDVerdict
@@ -189,9 +194,21 @@ func (d *Definition) judgeShed() *apiextensionsv1.CustomResourceDefinition {
 	if !d.shed || d.judged {
 		return nil
 	}
-	full := d.redecode()
+	full := d.whole()
 	d.judge(validateCreate(full, nil))
 	return full.V1
+}
+
+// whole is the Definition with its schemas, for a shed d (under d.mu):
+// its spare, taken, or its JSON decoded again. Both are new to the
+// caller and equal to what decoding the JSON gives.
+func (d *Definition) whole() *Definition {
+	if d.spare == nil {
+		return d.redecode()
+	}
+	full := &Definition{V1: d.spare, Unknown: d.Unknown, DecodeError: d.DecodeError, Markers: d.Markers, Origin: d.Origin, raw: d.raw}
+	d.spare = nil
+	return full
 }
 
 // Shed lets the decoded schemas go, keeping what lookups read (names,
@@ -214,6 +231,32 @@ func (d *Definition) Shed() {
 	d.shed = true
 }
 
+// ShedSpare sheds d as Shed does but keeps the decoded CRD aside for the
+// next Full or verdict, which take it instead of decoding the JSON again:
+// for a CRD about to be compiled. The kept CRD shares nothing with V1
+// (the compile owns it), and DropSpare lets it go if no compile came.
+func (d *Definition) ShedSpare() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.V1 == nil || d.shed || d.raw == nil {
+		return
+	}
+	if d.verdict != nil {
+		d.judge(d.verdict)
+		d.verdict = nil
+	}
+	d.spare = d.V1
+	d.V1 = withoutSchemas(d.V1).DeepCopy()
+	d.shed = true
+}
+
+// DropSpare lets go of what ShedSpare kept, if no compile took it.
+func (d *Definition) DropSpare() {
+	d.mu.Lock()
+	d.spare = nil
+	d.mu.Unlock()
+}
+
 func (d *Definition) shedNow() bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -224,10 +267,14 @@ func (d *Definition) shedNow() bool {
 // from its JSON (a new object each call, which the caller owns).
 func (d *Definition) Full() *apiextensionsv1.CustomResourceDefinition {
 	d.mu.Lock()
-	shed := d.shed
+	shed, spare := d.shed, d.spare
+	d.spare = nil
 	d.mu.Unlock()
 	if !shed {
 		return d.V1
+	}
+	if spare != nil {
+		return spare
 	}
 	return d.redecode().V1
 }

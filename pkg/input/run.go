@@ -208,11 +208,18 @@ type decoded struct {
 // at once rather than when the catalogue takes them: the collect phase
 // would otherwise hold every CRD's decoded schemas at the same time.
 // Visitor.CRDs has had them whole.
-func decodedOf(found []crd.Found) []decoded {
+func decodedOf(found []crd.Found) []decoded { return decodedShed(found, true) }
+
+// decodedShed is decodedOf, shedding the CRDs' schemas only when asked:
+// a deferred file's CRDs are shed by the catalogue, which keeps the
+// schemas of those a lookup is about to compile (crd.Definition.ShedSpare).
+func decodedShed(found []crd.Found, shed bool) []decoded {
 	var out []decoded
 	for _, fd := range found {
 		if fd.Def != nil {
-			fd.Def.Shed()
+			if shed {
+				fd.Def.Shed()
+			}
 			out = append(out, decoded{fd.Def, fd.Source()})
 		}
 	}
@@ -370,7 +377,7 @@ func (s *Set) deferTo(ctx context.Context, cat *crd.Catalog, indexes IndexStore,
 			if indexes != nil {
 				loadedKey = indexes.IndexKey(s.Name(p), data)
 			}
-			ds := decodedOf(crd.FindCRDs(source.Parse(s.Name(p), data)))
+			ds := decodedShed(crd.FindCRDs(source.Parse(s.Name(p), data)), false)
 			if recall != nil {
 				recall(data, ds)
 			}
