@@ -351,3 +351,50 @@ func TestExclude(t *testing.T) {
 		})
 	}
 }
+
+// TestConfigMissingCRDsPruneFields: prune and fields, like check, take
+// what a custom resource without its CRD is from missingCRDs: in
+// .crdlint.yaml, and --missing-crds or --require-crds beat it. The widget
+// meets its CRD through crds:; the gadget has none.
+func TestConfigMissingCRDsPruneFields(t *testing.T) {
+	const (
+		errorLine = "crs/gadget.yaml:1:1: error: no CRD for example.com/v1, Kind=Gadget\n"
+		warnLine  = "crs/gadget.yaml:1:1: warning: no CRD for example.com/v1, Kind=Gadget\n"
+	)
+	tests := []struct {
+		name, missing string // missing is missingCRDs: in the file, if any
+		args          []string
+		code          int
+		stderr        string
+	}{
+		{"the default", "", nil, ExitFindings, errorLine},
+		{"missingCRDs: error", "error", nil, ExitFindings, errorLine},
+		{"missingCRDs: warn", "warn", nil, ExitClean, warnLine},
+		{"missingCRDs: ignore", "ignore", nil, ExitClean, ""},
+		{"--missing-crds error over missingCRDs: warn", "warn", []string{"--missing-crds", "error"}, ExitFindings, errorLine},
+		{"--require-crds over missingCRDs: ignore", "ignore", []string{"--require-crds"}, ExitFindings, errorLine},
+		{"--missing-crds ignore over missingCRDs: error", "error", []string{"--missing-crds", "ignore"}, ExitClean, ""},
+		{"--missing-crds warn over missingCRDs: ignore", "ignore", []string{"--missing-crds", "warn"}, ExitClean, warnLine},
+		{"--no-config leaves missingCRDs: warn out", "warn", []string{"--no-config", "--crd", "crds"}, ExitFindings, errorLine},
+	}
+	fixture(t, "invalid")
+	writeFiles(t, ".", map[string]string{"crs/gadget.yaml": "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g, namespace: shop}\n"})
+	for _, tt := range tests {
+		config := withCRDs
+		if tt.missing != "" {
+			config += "missingCRDs: " + tt.missing + "\n"
+		}
+		writeFiles(t, ".", map[string]string{".crdlint.yaml": config})
+		for _, cmd := range []string{"prune", "fields"} {
+			t.Run(tt.name+"/"+cmd, func(t *testing.T) {
+				code, out, errOut := runMain(t, append([]string{cmd, "crs/"}, tt.args...)...)
+				if code != tt.code || errOut != tt.stderr {
+					t.Errorf("exit %d, stderr %q; want exit %d, stderr %q", code, errOut, tt.code, tt.stderr)
+				}
+				if !strings.Contains(out, "shop") { // the widget is still printed
+					t.Errorf("stdout %q does not show the widget", out)
+				}
+			})
+		}
+	}
+}

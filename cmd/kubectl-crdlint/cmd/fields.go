@@ -160,7 +160,7 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 		return err
 	}
 	cat := run.Catalog
-	col := fields.NewCollection(o.selector, func(notes []crd.Note) int { return o.Missing.report(o.ErrOut, notes) })
+	col := fields.NewCollection(o.selector, func(notes []crd.Note) int { return o.reportMissing(o.ErrOut, notes) })
 	files := make([]*fields.Objects, len(run.Inputs.Files))
 	errs := make([]error, len(run.Inputs.Files))
 	err = run.Visit(ctx, input.Visitor{File: func(i int, _ []byte, f *source.File) error {

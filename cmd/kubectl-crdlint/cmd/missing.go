@@ -1,11 +1,8 @@
 package cmd
 
 import (
-	"io"
-
 	"github.com/spf13/pflag"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 )
 
@@ -23,18 +20,13 @@ func (o *missingOptions) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.RequireCRDs, "require-crds", false, "Same as --missing-crds=error, the default")
 }
 
-// policy is the effective setting.
+// policy is the flags' setting alone; commands use sourceOptions.missing,
+// which is the flags over the configuration file.
 func (o *missingOptions) policy() lint.Missing {
 	if o.RequireCRDs || o.Missing == "" {
 		return lint.MissingError
 	}
 	return lint.Missing(o.Missing)
-}
-
-// report says, on stderr, why documents were left out, a missing CRD as
-// the policy says, and returns how many errors there were.
-func (o *missingOptions) report(w io.Writer, notes []crd.Note) int {
-	return o.policy().Notes(w, notes)
 }
 
 // missingFlag is --missing-crds.

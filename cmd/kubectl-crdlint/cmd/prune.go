@@ -51,8 +51,8 @@ built-in kinds) are reported on stderr and left out.
 --defaults, added) and exits 1 when anything would change; --in-place
 rewrites the files (atomically), leaving unchanged files untouched. Nothing
 else ever writes. A custom resource whose CRD is not found, or whose version
-the CRD does not serve, is an error (exit 1) unless --missing-crds relaxes a
-missing CRD.
+the CRD does not serve, is an error (exit 1) unless --missing-crds (or
+missingCRDs: in the configuration file) relaxes a missing CRD.
 
 With --live the arguments are kubectl resource references (widgets.example.com,
 widgets.example.com/NAME, short names; -n or -A) read from the cluster, a page
@@ -192,7 +192,7 @@ func (o *PruneOptions) pruneLive(ctx context.Context, cat *crd.Catalog, opts pru
 }
 
 // notes says on stderr why documents were left out, counting the errors.
-func (o *PruneOptions) notes(notes []crd.Note) int { return o.Missing.report(o.ErrOut, notes) }
+func (o *PruneOptions) notes(notes []crd.Note) int { return o.reportMissing(o.ErrOut, notes) }
 
 // finish ends the output; a dry run that would prune anything exits 1.
 func (o *PruneOptions) finish(out *prune.Output) error {

@@ -15,6 +15,7 @@ import (
 	rulecatalogue "github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/check"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
@@ -120,6 +121,14 @@ func (o *sourceOptions) missing() lint.Missing {
 		return lint.Missing(o.settings.MissingCRDs)
 	}
 	return o.Missing.policy()
+}
+
+// reportMissing says, on stderr, why documents were left out (prune,
+// fields), a missing CRD as the settings say (missingCRDs: under
+// --missing-crds and --require-crds), and returns how many errors there
+// were.
+func (o *sourceOptions) reportMissing(w io.Writer, notes []crd.Note) int {
+	return o.missing().Notes(w, notes)
 }
 
 // exclude is the settings' exclusion for input.Open.
