@@ -26,17 +26,3 @@ func TestFind(t *testing.T) {
 		}
 	}
 }
-
-func TestOrList(t *testing.T) {
-	for words, want := range map[string]string{"": "", "a": "a", "a b": "a or b", "a b c": "a, b or c"} {
-		var ws []string
-		for _, w := range []rune(words) {
-			if w != ' ' {
-				ws = append(ws, string(w))
-			}
-		}
-		if got := orList(ws); got != want {
-			t.Errorf("orList(%q): got %q, want %q", ws, got, want)
-		}
-	}
-}

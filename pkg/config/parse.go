@@ -421,18 +421,13 @@ func (p *parser) overrides(v *yaml.Node) {
 	}
 }
 
-// suggest returns ` (did you mean "x"?)` for the closest known name, if
-// one is close enough to be a typo.
+// suggest returns ` (did you mean "x"?)` for the known names close enough
+// to be a typo (editdist.Closest: the rule of every "did you mean"),
+// closest first, or "".
 func suggest(s string, known []string) string {
-	best, bestD := "", 0
-	for _, k := range known {
-		d := editdist.Distance(strings.ToLower(s), strings.ToLower(k))
-		if best == "" || d < bestD {
-			best, bestD = k, d
-		}
-	}
-	if best == "" || bestD > max(1, len(s)/3) {
+	close := editdist.Closest(s, known)
+	if len(close) == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
+	return fmt.Sprintf(" (did you mean %s?)", editdist.OrList(editdist.Quoted(close)))
 }

@@ -8,6 +8,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/editdist"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
@@ -84,8 +85,10 @@ func scan(file string, data []byte, rules []report.Rule) *Set {
 		return s
 	}
 	known := make(map[string]bool, len(rules))
-	for _, r := range rules {
+	all := make([]string, len(rules))
+	for i, r := range rules {
 		known[r.ID] = true
+		all[i] = r.ID
 	}
 	lines := splitLines(data)
 	index := 0
@@ -113,7 +116,7 @@ func scan(file string, data []byte, rules []report.Rule) *Set {
 		cs := comments(data, c, t.masks)
 		invalid := len(s.Invalid)
 		for i, cm := range cs {
-			d := s.parse(cm, known)
+			d := s.parse(cm, known, all)
 			if d == nil {
 				continue
 			}
@@ -144,8 +147,9 @@ func (s *Set) invalid(cm comment, format string, args ...any) {
 }
 
 // parse reads a directive from a comment; nil when the comment is not one
-// or is malformed (then reported).
-func (s *Set) parse(cm comment, known map[string]bool) *Directive {
+// or is malformed (then reported). known are the rule IDs, all the same
+// in the catalogue's order, for suggestions.
+func (s *Set) parse(cm comment, known map[string]bool, all []string) *Directive {
 	body, ok := strings.CutPrefix(strings.TrimLeft(cm.text, " \t"), directivePrefix)
 	if !ok {
 		return nil
@@ -163,7 +167,7 @@ func (s *Set) parse(cm comment, known map[string]bool) *Directive {
 	var ids []string
 	for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
 		if !known[f] {
-			s.invalid(cm, "unknown rule %q in %s%s (kubectl crdlint check --list-rules lists them)", f, directivePrefix, name)
+			s.invalid(cm, "unknown rule %q in %s%s%s (kubectl crdlint check --list-rules lists them)", f, directivePrefix, name, suggest(f, all))
 			continue
 		}
 		if !slices.Contains(ids, f) {
@@ -267,4 +271,16 @@ func (s *Set) Apply(findings []report.Finding, ran func(rule string) bool) (kept
 		}
 	}
 	return kept, suppressed, unused
+}
+
+// suggest returns ` (did you mean "x"?)` for the rule IDs close enough to
+// id to be a typo (editdist.Closest, as the configuration file's rules:
+// and explain suggest them), or "". An ID that differs only in case is
+// suggested, not accepted.
+func suggest(id string, ids []string) string {
+	close := editdist.Closest(id, ids)
+	if len(close) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %s?)", editdist.OrList(editdist.Quoted(close)))
 }

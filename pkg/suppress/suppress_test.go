@@ -112,3 +112,29 @@ func golden(t *testing.T, file, got string) {
 		t.Errorf("%s differs (go test ./pkg/suppress -update rewrites it):\n--- got\n%s--- want\n%s", file, got, want)
 	}
 }
+
+// TestUnknownRuleSuggestion: a crdlint:ignore naming an unknown rule is
+// an invalid-suppression saying which IDs come close, as the
+// configuration file's rules: and explain say it (editdist.Closest); an
+// ID that differs only in case is suggested, not accepted.
+func TestUnknownRuleSuggestion(t *testing.T) {
+	const tail = " (kubectl crdlint check --list-rules lists them)"
+	tests := []struct {
+		name, id, want string
+	}{
+		{"a near miss", "crd-empty-objects", `unknown rule "crd-empty-objects" in crdlint:ignore (did you mean "crd-empty-object"?)` + tail},
+		{"only the case differs", "CRD-No-Pruning", `unknown rule "CRD-No-Pruning" in crdlint:ignore (did you mean "crd-no-pruning"?)` + tail},
+		{"a part of an ID", "structural", `unknown rule "structural" in crdlint:ignore (did you mean "crd-structural"?)` + tail},
+		{"two edits", "crd-no-prunnig", `unknown rule "crd-no-prunnig" in crdlint:ignore (did you mean "crd-no-pruning"?)` + tail},
+		{"nothing close", "zzz", `unknown rule "zzz" in crdlint:ignore` + tail},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := []byte("kind: Widget\nspec: # crdlint:ignore " + tt.id + " -- why\n  x: 1\n")
+			s := Scan("w.yaml", data, testRules)
+			if len(s.Invalid) != 1 || s.Invalid[0].Message != tt.want || len(s.Directives) != 0 {
+				t.Errorf("invalid %v, directives %v; want one invalid-suppression %q and no directive", s.Invalid, s.Directives, tt.want)
+			}
+		})
+	}
+}

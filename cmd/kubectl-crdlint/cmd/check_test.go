@@ -45,6 +45,34 @@ func TestCheckValidate(t *testing.T) {
 	}
 }
 
+// TestDisableUnknownRule: --disable with an ID the catalogue does not
+// hold is a usage error (exit 2, one line) for every command that takes
+// it, with explain's "did you mean" (catalogue.Unknown); the case counts
+// (IDs are lowercase), so an ID in another case is suggested, not taken.
+func TestDisableUnknownRule(t *testing.T) {
+	tests := []struct {
+		name, arg, want string
+	}{
+		{"a near miss", "crd-strucural", `error: --disable: unknown rule "crd-strucural": did you mean crd-structural?`},
+		{"only the case differs", "CRD-Structural", `error: --disable: unknown rule "CRD-Structural": did you mean crd-structural?`},
+		{"a part of an ID", "structural", `error: --disable: unknown rule "structural": did you mean crd-structural?`},
+		{"several", "cr-cell", `error: --disable: unknown rule "cr-cell": did you mean cr-cel or crd-cel?`},
+		{"in a comma-separated list", "crd-cel, crd-grup", `error: --disable: unknown rule "crd-grup": did you mean crd-group?`},
+		{"nothing close", "no-such-rule", `error: --disable: unknown rule "no-such-rule" (see 'kubectl crdlint check --list-rules')`},
+	}
+	for _, tt := range tests {
+		for _, args := range [][]string{{"check", "x.yaml"}, {"upgrade", "a.yaml", "b.yaml"}, {"config", "view"}} {
+			t.Run(tt.name+"/"+args[0], func(t *testing.T) {
+				t.Chdir(t.TempDir())
+				code, out, errOut := runMain(t, append(append([]string{}, args...), "--no-config", "--disable", tt.arg)...)
+				if code != ExitUsage || out != "" || errOut != tt.want+"\n" {
+					t.Errorf("exit %d, stdout %q, stderr %q; want exit 2, stderr %q", code, out, errOut, tt.want+"\n")
+				}
+			})
+		}
+	}
+}
+
 const widgetCRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: widgets.example.com}

@@ -19,6 +19,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
+	rulecatalogue "github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -146,7 +147,8 @@ func (s *severityFlag) Set(v string) error {
 }
 
 // parseRules reads --disable's values (repeatable, comma-separated) into
-// a set, refusing unknown rule IDs.
+// a set, refusing unknown rule IDs (the case counts: IDs are lowercase)
+// with explain's "did you mean".
 func parseRules(values []string, rules []report.Rule) (map[string]bool, error) {
 	known := map[string]bool{}
 	for _, r := range rules {
@@ -157,7 +159,7 @@ func parseRules(values []string, rules []report.Rule) (map[string]bool, error) {
 		for _, id := range strings.Split(v, ",") {
 			id = strings.TrimSpace(id)
 			if !known[id] {
-				return nil, usageErrorf("--disable: unknown rule %q (see 'kubectl crdlint check --list-rules')", id)
+				return nil, usageErrorf("--disable: %v", rulecatalogue.Unknown(id))
 			}
 			out[id] = true
 		}
