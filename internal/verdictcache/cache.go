@@ -163,13 +163,16 @@ func (c *Cache) Put(key string, body []byte) {
 		return
 	}
 	sum := sha256.Sum256(body)
-	data := make([]byte, 0, len(magic)+len(sum)+len(body))
-	data = append(append(append(data, magic...), sum[:]...), body...)
 	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
 	if err != nil {
 		return
 	}
-	_, werr := f.Write(data)
+	// Two writes rather than one of a joined copy: a file's CRDs as
+	// JSON are megabytes.
+	_, werr := f.Write(append(bytes.Clone(magic), sum[:]...))
+	if werr == nil {
+		_, werr = f.Write(body)
+	}
 	cerr := f.Close()
 	if werr != nil || cerr != nil || os.Rename(f.Name(), p) != nil {
 		os.Remove(f.Name())

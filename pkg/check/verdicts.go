@@ -178,3 +178,36 @@ func (a crdAnswers) KeepIndex(key string, x *crd.Index) {
 		a.cache.Put(key, buf.Bytes())
 	}
 }
+
+// crdsKey is where a --crd file's CRDs are kept, after its index key.
+func crdsKey(indexKey string) string {
+	return verdictcache.Key([]byte("crd-json"), []byte(indexKey))
+}
+
+type storedRecord struct{ CRDs []crd.Stored }
+
+// CRDs is what an earlier run kept of a --crd file's CRDs (input.CRDStore).
+func (a crdAnswers) CRDs(indexKey string) ([]crd.Stored, bool) {
+	body, ok := a.cache.Get(crdsKey(indexKey))
+	if !ok {
+		return nil, false
+	}
+	var rec storedRecord
+	if gob.NewDecoder(bytes.NewReader(body)).Decode(&rec) != nil {
+		return nil, false
+	}
+	return rec.CRDs, true
+}
+
+// KeepCRDs keeps a --crd file's CRDs for the next run that reads it.
+func (a crdAnswers) KeepCRDs(indexKey string, stored []crd.Stored) {
+	var buf bytes.Buffer
+	n := 0
+	for _, s := range stored {
+		n += len(s.JSON) + len(s.Source) + 256
+	}
+	buf.Grow(n)
+	if gob.NewEncoder(&buf).Encode(&storedRecord{CRDs: stored}) == nil {
+		a.cache.Put(crdsKey(indexKey), buf.Bytes())
+	}
+}

@@ -45,3 +45,35 @@ func (c *Catalog) AddFound(found []Found, layer Layer) {
 		}
 	}
 }
+
+// Stored is a found CRD as a cache keeps it between runs: its JSON and
+// where it was written, which is all it takes to decode it again as
+// FindCRDs did without parsing its file (Restore).
+type Stored struct {
+	JSON   []byte
+	Source string
+	Origin *Origin
+}
+
+// StoredOf is what to keep of a file's found CRDs: those FindCRDs
+// decoded (a Definition, even one that failed to decode), in order.
+func StoredOf(found []Found) []Stored {
+	var out []Stored
+	for _, f := range found {
+		if f.Def != nil {
+			out = append(out, Stored{JSON: f.Doc.JSON, Source: f.Source(), Origin: f.Def.Origin})
+		}
+	}
+	return out
+}
+
+// Restore decodes stored CRDs as FindCRDs decoded them from their file.
+func Restore(stored []Stored) []Loaded {
+	out := make([]Loaded, len(stored))
+	for i, s := range stored {
+		d := Decode(s.JSON)
+		d.Origin = s.Origin
+		out[i] = Loaded{Def: d, Source: s.Source}
+	}
+	return out
+}

@@ -73,6 +73,15 @@ type IndexStore interface {
 	KeepIndex(key string, x *crd.Index)
 }
 
+// CRDStore, when an IndexStore is one too, keeps the CRDs of a --crd
+// file as JSON between runs, under the file's index key: a file read
+// again because a lookup needs one of its kinds is then decoded without
+// being parsed, which is about half of reading it.
+type CRDStore interface {
+	CRDs(indexKey string) ([]crd.Stored, bool)
+	KeepCRDs(indexKey string, stored []crd.Stored)
+}
+
 // NewRun prepares a run: the CRD sources fill the catalogue (at its Extra
 // layer) when it is first read, whether the inputs or live objects need
 // it.
@@ -226,6 +235,27 @@ func decodedShed(found []crd.Found, shed bool) []decoded {
 	return out
 }
 
+// loadCRDs is the CRDs of a --crd file, decoded but not shed (see
+// decodedShed): from what indexes kept of the same name and content when
+// it is a CRDStore that has it, else parsed from data (and kept).
+func loadCRDs(name string, data []byte, indexes IndexStore, key string) []decoded {
+	store, _ := indexes.(CRDStore)
+	if store != nil {
+		if stored, ok := store.CRDs(key); ok {
+			var ds []decoded
+			for _, l := range crd.Restore(stored) {
+				ds = append(ds, decoded{l.Def, l.Source})
+			}
+			return ds
+		}
+	}
+	found := crd.FindCRDs(source.Parse(name, data))
+	if store != nil {
+		store.KeepCRDs(key, crd.StoredOf(found))
+	}
+	return decodedShed(found, false)
+}
+
 // Visit reads every input once (see keepBudget): the files that hold
 // CRDs are parsed first and their CRDs collected into the catalogue, in
 // input order (a later CRD of a kind wins, as applying them would), then
@@ -377,7 +407,7 @@ func (s *Set) deferTo(ctx context.Context, cat *crd.Catalog, indexes IndexStore,
 			if indexes != nil {
 				loadedKey = indexes.IndexKey(s.Name(p), data)
 			}
-			ds := decodedShed(crd.FindCRDs(source.Parse(s.Name(p), data)), false)
+			ds := loadCRDs(s.Name(p), data, indexes, loadedKey)
 			if recall != nil {
 				recall(data, ds)
 			}

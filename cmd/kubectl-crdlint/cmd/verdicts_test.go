@@ -108,3 +108,55 @@ func testVerdictCache(t *testing.T, inputs ...string) {
 		}
 	}
 }
+
+// TestChangedFilesReadNoCRDFile is the CI run: every custom resource file
+// changed since a run that read the --crd files. The CRDs their kinds need
+// are decoded from what that run kept, not parsed: the run parses exactly
+// the custom resource files' documents, and says what a run without the
+// cache says.
+func TestChangedFilesReadNoCRDFile(t *testing.T) {
+	corpus := testutil.CorpusDir(t)
+	crds := filepath.Join(corpus, "crds")
+	crs := t.TempDir()
+	files := testutil.Files(t, "crs")
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(crs, filepath.Base(p)), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	check := func(args ...string) (string, count.Snapshot) {
+		var out, errOut bytes.Buffer
+		before := count.Now()
+		code := Main(genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, append([]string{"check", "-o", "json", "--no-config", "--strict"}, args...))
+		if code != 0 && code != 1 {
+			t.Fatalf("exit %d: %s", code, errOut.String())
+		}
+		return out.String(), count.Now().Sub(before)
+	}
+	check("--cache-dir", dir, "--crd", crds, crs)
+	entries, _ := os.ReadDir(crs)
+	for _, e := range entries {
+		p := filepath.Join(crs, e.Name())
+		data, _ := os.ReadFile(p)
+		if err := os.WriteFile(p, append(data, "\n# changed\n"...), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, _ := check("--no-cache", "--crd", crds, crs)
+	got, n := check("--cache-dir", dir, "--crd", crds, crs)
+	if got != want {
+		t.Fatal("the output differs from --no-cache's")
+	}
+	_, alone := check("--no-cache", "--missing-crds", "ignore", crs)
+	if n.CRValidations == 0 || n.CRDDecodes == 0 {
+		t.Fatalf("too little exercised: %d custom resources validated, %d CRDs decoded", n.CRValidations, n.CRDDecodes)
+	}
+	if n.Parses != alone.Parses {
+		t.Errorf("the run parsed %d documents, want %d (the custom resource files' alone)", n.Parses, alone.Parses)
+	}
+}
