@@ -45,3 +45,29 @@ func WriteAtomic(path string, data []byte) error {
 	}
 	return nil
 }
+
+// WriteNew writes path, new or replaced, with mode perm through a
+// temporary file in the same directory and a rename: for files the tool
+// owns (a baseline, a cached download), which concurrent runs may write
+// and a reader must never see half-written. Its errors are the os
+// package's, unwrapped by nothing.
+func WriteNew(path string, data []byte, perm os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), perm)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}

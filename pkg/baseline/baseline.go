@@ -14,6 +14,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/fsutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
@@ -302,31 +303,10 @@ func (b *Baseline) WriteFile() error {
 	if err := b.Write(&buf); err != nil {
 		return err
 	}
-	if err := atomicWrite(b.Path, buf.Bytes()); err != nil {
+	if err := fsutil.WriteNew(b.Path, buf.Bytes(), 0o644); err != nil {
 		return &source.InputError{Err: fmt.Errorf("write %s: %w", b.Path, unwrapPath(err))}
 	}
 	return nil
-}
-
-func atomicWrite(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
 }
 
 func unwrapPath(err error) error {

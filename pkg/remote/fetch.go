@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/fsutil"
 )
 
 // MaxSize bounds what one URL may return: far above any CRD bundle
@@ -277,32 +279,14 @@ func (f *Fetcher) store(path string, src Source, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("cache %s: %v", src.URL, unwrapPath(err))
 	}
-	if err := atomicWrite(path, data); err != nil {
+	if err := fsutil.WriteNew(path, data, 0o600); err != nil {
 		return fmt.Errorf("cache %s: %v", src.URL, unwrapPath(err))
 	}
 	meta := strings.TrimSuffix(path, ".yaml") + ".url"
-	if err := atomicWrite(meta, []byte(src.URL+"\n")); err != nil {
+	if err := fsutil.WriteNew(meta, []byte(src.URL+"\n"), 0o600); err != nil {
 		return fmt.Errorf("cache %s: %v", src.URL, unwrapPath(err))
 	}
 	return nil
-}
-
-func atomicWrite(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
 }
 
 func unwrapPath(err error) error {
