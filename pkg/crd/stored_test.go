@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"encoding/gob"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -104,4 +107,40 @@ func sameDefinition(a, b Loaded) string {
 		return "JSON differs"
 	}
 	return ""
+}
+
+// BenchmarkLoadCRDFile reads every corpus CRD file's CRDs the two ways a
+// run can: parsing the YAML (what a run that never read the file does) and
+// decoding the JSON a run kept (Restore).
+func BenchmarkLoadCRDFile(b *testing.B) {
+	var (
+		names  []string
+		texts  [][]byte
+		stored [][]Stored
+		size   int
+	)
+	for _, p := range testutil.Files(b, "crds") {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		names, texts, size = append(names, filepath.Base(p)), append(texts, data), size+len(data)
+		stored = append(stored, StoredOf(FindCRDs(source.Parse(p, data))))
+	}
+	b.Run("parse", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		for range b.N {
+			for i := range texts {
+				FindCRDs(source.Parse(names[i], texts[i]))
+			}
+		}
+	})
+	b.Run("restore", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		for range b.N {
+			for _, s := range stored {
+				Restore(s)
+			}
+		}
+	})
 }
