@@ -7,7 +7,7 @@ import (
 )
 
 // Closest returns the candidates a mistyped word probably meant, closest
-// first, at most three: those within max(2, len(word)/4) edits of it, or,
+// first, at most three: those within max(1, len(word)/3) edits of it, or,
 // for a word of three bytes or more, containing it ("structural" for
 // crd-structural). Case is ignored in the comparison, so a word that
 // differs from a candidate only in case comes first; the candidates are
@@ -22,7 +22,10 @@ func Closest(word string, candidates []string) []string {
 		d int
 	}
 	w := strings.ToLower(word)
-	limit := max(2, len(w)/4)
+	// One edit for short words (a key such as "files" is not a typo of
+	// "rules"); a third of the word for long ones, whose typos are
+	// whole dropped parts ("crd-pruning" for crd-no-pruning).
+	limit := max(1, len(w)/3)
 	var cands []cand
 	for _, c := range candidates {
 		lc := strings.ToLower(c)

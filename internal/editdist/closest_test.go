@@ -6,7 +6,7 @@ import (
 )
 
 // TestClosest: the one threshold of every "did you mean": within
-// max(2, len/4) edits, or containing the word (three bytes or more),
+// max(1, len/3) edits, or containing the word (three bytes or more),
 // whatever the case, closest first, at most three.
 func TestClosest(t *testing.T) {
 	ids := []string{"cr-cel", "crd-cel", "crd-group", "crd-structural", "crd-empty-object", "crd-no-pruning"}
@@ -24,7 +24,10 @@ func TestClosest(t *testing.T) {
 		{"a part shorter than three bytes is not", "cr", []string{"crd-structural"}, []string{}},
 		{"case is ignored, the candidate kept as spelt", "CRD-Structural", ids, []string{"crd-structural"}},
 		{"a key in the wrong case", "failon", keys, []string{"failOn"}},
-		{"a long typo: len/4 edits", "crd-empty-objects", ids, []string{"crd-empty-object"}},
+		{"a long typo: len/3 edits", "crd-empty-objects", ids, []string{"crd-empty-object"}},
+		{"a dropped part", "crd-pruning", ids, []string{"crd-no-pruning"}},
+		{"a short word: one edit", "files", keys, []string{}},
+		{"a short word one edit off", "rule", keys, []string{"rules"}},
 		{"too far", "crd-no-prunning-at-all", ids, []string{}},
 		{"nothing close", "zzz", ids, []string{}},
 		{"three at most", "crd", []string{"crd-a", "crd-b", "crd-c", "crd-d"}, []string{"crd-a", "crd-b", "crd-c"}},

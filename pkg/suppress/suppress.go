@@ -167,7 +167,13 @@ func (s *Set) parse(cm comment, known map[string]bool, all []string) *Directive 
 	var ids []string
 	for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
 		if !known[f] {
-			s.invalid(cm, "unknown rule %q in %s%s%s (kubectl crdlint check --list-rules lists them)", f, directivePrefix, name, suggest(f, all))
+			// Without a "--", the words after the IDs are likely the
+			// writer's reason: "did you mean" for each would be noise.
+			hint := ""
+			if hasReason || strings.Contains(f, "-") {
+				hint = suggest(f, all)
+			}
+			s.invalid(cm, "unknown rule %q in %s%s%s (kubectl crdlint check --list-rules lists them)", f, directivePrefix, name, hint)
 			continue
 		}
 		if !slices.Contains(ids, f) {

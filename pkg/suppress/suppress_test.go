@@ -138,3 +138,27 @@ func TestUnknownRuleSuggestion(t *testing.T) {
 		})
 	}
 }
+
+// TestNoSuggestionForAReason: without a "--", the words after the rule IDs
+// are the writer's reason, which is an error of its own; they get no
+// "did you mean", however many rule IDs contain them.
+func TestNoSuggestionForAReason(t *testing.T) {
+	rules := append([]report.Rule{{ID: "cr-list-type"}, {ID: "cr-type-meta"}, {ID: "crd-list-set-objects"}, {ID: "document-not-object"}, {ID: "the-rule"}}, testRules...)
+	data := []byte("kind: Widget\nspec: # crdlint:ignore crd-structural the type is not set\n  x: 1\n")
+	s := Scan("w.yaml", data, rules)
+	var got []string
+	for _, f := range s.Invalid {
+		got = append(got, f.Message)
+	}
+	if len(got) != 6 {
+		t.Fatalf("got %d findings, want 5 unknown rules and a missing reason: %q", len(got), got)
+	}
+	for _, m := range got {
+		if strings.Contains(m, "did you mean") {
+			t.Errorf("a word of the reason got a suggestion: %s", m)
+		}
+	}
+	if !strings.Contains(got[5], "needs a reason") {
+		t.Errorf("last finding %q, want the missing reason", got[5])
+	}
+}
