@@ -2,6 +2,7 @@ package crd
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -120,17 +121,55 @@ func TestSpareSavesADecode(t *testing.T) {
 	}
 }
 
-// TestSpareDropped: a lookup that does not compile lets the kept CRD go.
+// TestSpareDropped: a lookup that does not compile what the read kept —
+// its version is not served or does not exist, or the CRD lost to a later
+// one of its kind — lets it go. The CRDs are judged already, as a cached
+// verdict makes them, so that the verdict does not take the spare first.
 func TestSpareDropped(t *testing.T) {
 	gadget := schema.GroupKind{Group: "spare.example.com", Kind: "Gadget"}
-	for _, version := range []string{"v0", "v9"} {
-		c, _ := spareCatalog(t)
-		if _, err := c.Lookup(gadget.WithVersion(version)); err == nil {
-			t.Fatalf("%s: served", version)
-		}
-		if e := c.Entry(gadget); e.Def.spare != nil {
-			t.Errorf("%s: the failed lookup left the decoded CRD kept", version)
-		}
+	judged := func(name, text string) Lazy {
+		return Lazy{Hint: ScanHint([]byte(text)), Load: func() ([]Loaded, error) {
+			ls, err := loadText(name, []byte(text))
+			for _, l := range ls {
+				l.Def.Judged(false, false)
+			}
+			return ls, err
+		}}
+	}
+	for _, tc := range []struct {
+		name, version string
+		files         int
+	}{
+		{"version not served", "v0", 1},
+		{"no such version", "v9", 1},
+		{"the CRD lost to a later one", "v1", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := NewCatalog(false)
+			lazy := []Lazy{judged("spare.yaml", spareFile)}
+			if tc.files == 2 {
+				lazy = append(lazy, judged("later.yaml", strings.Replace(spareFile, "shortNames: [gd]", "shortNames: [gdt]", 1)))
+			}
+			c.Defer(Extra, lazy)
+			_, err := c.Lookup(gadget.WithVersion(tc.version))
+			if (err == nil) != (tc.version == "v1") {
+				t.Fatalf("lookup of %s: %v", tc.version, err)
+			}
+			c.mu.RLock()
+			entries := c.all[gadget]
+			c.mu.RUnlock()
+			if len(entries) != tc.files {
+				t.Fatalf("%d entries of the kind, want %d", len(entries), tc.files)
+			}
+			for _, e := range entries {
+				e.Def.mu.Lock()
+				kept := e.Def.spare != nil
+				e.Def.mu.Unlock()
+				if kept {
+					t.Errorf("%s still keeps its decoded CRD", e.Source)
+				}
+			}
+		})
 	}
 }
 
