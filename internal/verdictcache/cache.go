@@ -152,10 +152,12 @@ func (c *Cache) Get(key string) ([]byte, bool) {
 	return body, true
 }
 
-// Put stores body as the entry of key. Failures are ignored: the cache
-// only ever saves work.
+// Put stores body as the entry of key, unless it is over an eighth of the
+// bound. Failures are ignored: the cache only ever saves work.
 func (c *Cache) Put(key string, body []byte) {
-	if c == nil {
+	if c == nil || int64(len(body)) > c.maxBytes/8 {
+		// An entry that large (a --crd file of hundreds of CRDs as JSON)
+		// would push most others out at the next trim.
 		return
 	}
 	p := c.path(key)

@@ -25,6 +25,15 @@ func TestGetPut(t *testing.T) {
 	if got, ok := c.Get(k); !ok || string(got) != "body" {
 		t.Fatalf("got %q, %v", got, ok)
 	}
+	big := Key([]byte("big"))
+	c.Put(big, make([]byte, 1<<20/8+1))
+	if _, ok := c.Get(big); ok {
+		t.Fatal("an entry over an eighth of the bound was kept")
+	}
+	c.Put(big, make([]byte, 1<<20/8))
+	if _, ok := c.Get(big); !ok {
+		t.Fatal("an entry of an eighth of the bound was not kept")
+	}
 	var off *Cache
 	off.Put(k, []byte("x"))
 	if _, ok := off.Get(k); ok {
