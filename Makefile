@@ -33,11 +33,7 @@ lint: ## gofmt and go vet
 	go vet ./...
 
 fuzz: ## Run every fuzz target for FUZZTIME each (a crasher is written to the package's testdata/fuzz: commit it)
-	@for pkg in $$(go list ./...); do \
-	  for t in $$(go test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
-	    echo "== $$pkg $$t"; go test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
-	  done; \
-	done
+	bash hack/fuzz.sh $(FUZZTIME)
 
 fuzz-ci: ## Run every fuzz target for 10s (what CI runs)
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=10s
