@@ -140,6 +140,9 @@ func (o *Output) Live(ctx context.Context, cat *crd.Catalog, opts Options, paral
 		objects = "object"
 	}
 	stop := fmt.Sprintf("the output stops after %d %s (the last %s)", o.written, objects, o.last)
+	// Output that could not be written fails Interrupt too (the printer
+	// keeps its first write error): the run ends with that error, not as
+	// an interrupted read of the cluster.
 	if perr := o.Printer.Interrupt("kubectl-crdlint: incomplete: " + stop + "; reading the rest from the cluster failed"); perr != nil {
 		return n, perr
 	}

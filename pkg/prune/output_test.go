@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -119,5 +120,83 @@ func TestOutputLiveCancelled(t *testing.T) {
 	})
 	if !errors.Is(err, context.Canceled) || out.Len() != 0 {
 		t.Errorf("got %v and output %q, want context.Canceled and nothing printed", err, out.String())
+	}
+}
+
+// failingWriter fails every write after the first n bytes.
+type failingWriter struct {
+	n   int
+	err error
+}
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if w.n <= 0 {
+		return 0, w.err
+	}
+	k := min(len(p), w.n)
+	w.n -= k
+	if k < len(p) {
+		return k, w.err
+	}
+	return k, nil
+}
+
+// TestOutputLiveWriteError: output that cannot be written ends the run
+// with that error, not as a cluster read that failed.
+func TestOutputLiveWriteError(t *testing.T) {
+	cat := crd.NewCatalog(false)
+	cat.AddFound(crd.FindCRDs(source.Parse("crd.yaml", []byte(outputCRD))), crd.Input)
+	text := []byte("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a, namespace: x}\nspec: {size: 1}\n")
+	closed := errors.New("broken pipe")
+	o := &Output{Printer: NewPrinter(&failingWriter{n: 100, err: closed}, YAML, false), ErrOut: io.Discard, Notes: noNotes}
+	pages := 0
+	_, err := o.Live(context.Background(), cat, Options{}, sequential, func(fn func([]*source.File, [][]byte) error) (int, error) {
+		for range 3 {
+			pages++
+			if err := fn([]*source.File{source.Parse("x/widgets/a", text)}, [][]byte{text}); err != nil {
+				return pages, fmt.Errorf("listing widgets: %w", err)
+			}
+		}
+		return pages, nil
+	})
+	var ie *IncompleteError
+	if !errors.Is(err, closed) || errors.As(err, &ie) || strings.Contains(err.Error(), "listing") {
+		t.Fatalf("got %v; want the write's error itself", err)
+	}
+	if pages != 2 {
+		t.Errorf("read %d pages, want 2 (none after the write failed)", pages)
+	}
+}
+
+// TestPrinterWriteError: in every format, output that cannot be written
+// (a full disk) is an error of the call that wrote it, not a run that
+// ends as if its output were whole.
+func TestPrinterWriteError(t *testing.T) {
+	cat := crd.NewCatalog(false)
+	cat.AddFound(crd.FindCRDs(source.Parse("crd.yaml", []byte(outputCRD))), crd.Input)
+	text := []byte("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a, namespace: x}\nspec: {size: 1, sise: 2}\n")
+	full := errors.New("no space left on device")
+	for _, tc := range []struct {
+		name   string
+		format Format
+		json   bool
+	}{
+		{"YAML", YAML, false},
+		{"JSON documents", YAML, true},
+		{"List", List, false},
+		{"diff", Diff, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := File(cat, source.Parse("w.yaml", text), text, Options{})
+			r.JSON = tc.json
+			p := NewPrinter(&failingWriter{n: 10, err: full}, tc.format, false)
+			err := p.Print([]*Result{r})
+			if err == nil {
+				err = p.Close()
+			}
+			if !errors.Is(err, full) {
+				t.Errorf("got %v, want the write's error", err)
+			}
+		})
 	}
 }

@@ -28,6 +28,7 @@ const (
 // YAML separator, the open List, the diff totals.
 type Printer struct {
 	w      io.Writer
+	ew     *errWriter // w, keeping its first error
 	format Format
 	color  bool
 
@@ -41,7 +42,27 @@ type Printer struct {
 
 // NewPrinter returns a Printer to w; color applies to Diff.
 func NewPrinter(w io.Writer, format Format, color bool) *Printer {
-	return &Printer{w: w, format: format, color: color}
+	ew := &errWriter{w: w}
+	return &Printer{w: ew, ew: ew, format: format, color: color}
+}
+
+// errWriter keeps the first error of its writes, so that the printer's
+// many small writes are checked once per call: output that stops short
+// (a full disk) must fail the run, not end it as if complete.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(b []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(b)
+	if err != nil {
+		e.err = err
+	}
+	return n, err
 }
 
 // Print writes a batch of results; those with Err are left out.
@@ -68,7 +89,7 @@ func (p *Printer) Print(results []*Result) error {
 			return err
 		}
 	}
-	return nil
+	return p.ew.err
 }
 
 // Close ends the output: closes the List, or says what the diffs total.
@@ -79,17 +100,15 @@ func (p *Printer) Close() error {
 		if p.items > 0 {
 			io.WriteString(p.w, "\n  ")
 		}
-		_, err := io.WriteString(p.w, "]\n}\n")
-		return err
+		io.WriteString(p.w, "]\n}\n")
 	case Diff:
 		what := plural(p.Fields, "field") + " would be pruned"
 		if p.Added > 0 {
 			what += fmt.Sprintf(" and %d defaulted", p.Added)
 		}
-		_, err := fmt.Fprintf(p.w, "%s in %s\n", what, plural(p.Objects, "object"))
-		return err
+		fmt.Fprintf(p.w, "%s in %s\n", what, plural(p.Objects, "object"))
 	}
-	return nil
+	return p.ew.err
 }
 
 // Interrupt ends output that stops short of what was asked for (a
@@ -98,10 +117,10 @@ func (p *Printer) Close() error {
 // so that no JSON reader takes it for complete; diffs get no totals.
 func (p *Printer) Interrupt(note string) error {
 	if p.format != YAML || !p.printed {
-		return nil
+		return p.ew.err
 	}
-	_, err := fmt.Fprintf(p.w, "# %s\n", note)
-	return err
+	fmt.Fprintf(p.w, "# %s\n", note)
+	return p.ew.err
 }
 
 // Changes says what a result changes: "2 fields pruned and 1 defaulted
