@@ -218,10 +218,14 @@ func (o *ImmutableOptions) runToCEL() error {
 				continue
 			}
 			if !first {
-				fmt.Fprintln(o.Out, "---")
+				if _, err := fmt.Fprintln(o.Out, "---"); err != nil {
+					return err
+				}
 			}
 			first = false
-			o.Out.Write(t.YAML)
+			if _, err := o.Out.Write(t.YAML); err != nil {
+				return err // a full disk: the output stops short
+			}
 		}
 		if err != nil {
 			return err
