@@ -71,8 +71,10 @@ func PrintCELCosts(w io.Writer, lines []CELCostLine, asJSON bool) error {
 		return err
 	}
 	for _, l := range lines {
-		fmt.Fprintf(w, "%s:%d:%d: cost %d: %.2f%% of the per-expression budget (%d), %.2f%% of the per-CRD budget (%d; version %s total %d) [%s]\n",
-			l.File, l.Line, l.Column, l.Cost, l.RuleShare, crd.RuleCostLimit, l.CRDShare, crd.CRDCostLimit, l.Version, l.VersionTotal, l.Field)
+		if _, err := fmt.Fprintf(w, "%s:%d:%d: cost %d: %.2f%% of the per-expression budget (%d), %.2f%% of the per-CRD budget (%d; version %s total %d) [%s]\n",
+			l.File, l.Line, l.Column, l.Cost, l.RuleShare, crd.RuleCostLimit, l.CRDShare, crd.CRDCostLimit, l.Version, l.VersionTotal, l.Field); err != nil {
+			return err
+		}
 	}
 	if len(lines) == 0 {
 		_, err := fmt.Fprintln(w, "no CEL expressions found")

@@ -53,13 +53,17 @@ func TestOutputThatCannotBeWritten(t *testing.T) {
 	for _, args := range [][]string{
 		{"check", "--no-config", examples},
 		{"check", "--no-config", "-o", "json", examples},
+		{"check", "--no-config", "--cel-costs", examples},
+		{"check", "--no-config", "-o", "sarif", examples},
 		{"prune", "--no-config", "--crd", valid, crs},
 		{"prune", "--no-config", "-o", "json", "--crd", valid, crs},
 		{"prune", "--no-config", "--dry-run", "--crd", valid, crs},
 		{"fields", "--no-config", "--crd", valid, crs},
+		{"fields", "--no-config", "-o", "json", "--crd", valid, crs},
 		{"immutable", "--no-config", "--to-cel", marked},
 		{"upgrade", "--no-config", filepath.Join(up, "widget-v1.yaml"), filepath.Join(up, "widget-v2.yaml"), filepath.Join(up, "objects.yaml")},
 		{"explain", "crd-structural"},
+		{"check", "--list-rules"},
 		{"version"},
 	} {
 		var errOut bytes.Buffer
