@@ -123,7 +123,9 @@ func PrintValues(w io.Writer, objs []Object) error {
 func PrintObjects(w io.Writer, objs []Object, format string) error {
 	if format == "name" {
 		for _, ob := range objs {
-			fmt.Fprintf(w, "%s/%s\n", strings.ToLower(ob.Version.GVK.GroupKind().String()), ob.Stored.GetName())
+			if _, err := fmt.Fprintf(w, "%s/%s\n", strings.ToLower(ob.Version.GVK.GroupKind().String()), ob.Stored.GetName()); err != nil {
+				return err
+			}
 		}
 		return nil
 	}

@@ -60,6 +60,7 @@ func TestOutputThatCannotBeWritten(t *testing.T) {
 		{"prune", "--no-config", "--dry-run", "--crd", valid, crs},
 		{"fields", "--no-config", "--crd", valid, crs},
 		{"fields", "--no-config", "-o", "json", "--crd", valid, crs},
+		{"fields", "--no-config", "-o", "name", "--field-selector", "metadata.name!=x", "--crd", valid, crs},
 		{"immutable", "--no-config", "--to-cel", marked},
 		{"upgrade", "--no-config", filepath.Join(up, "widget-v1.yaml"), filepath.Join(up, "widget-v2.yaml"), filepath.Join(up, "objects.yaml")},
 		{"explain", "crd-structural"},
