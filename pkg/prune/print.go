@@ -1,6 +1,7 @@
 package prune
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -27,8 +28,11 @@ const (
 // once, or one page of live objects), keeping what spans batches: the
 // YAML separator, the open List, the diff totals.
 type Printer struct {
-	w      io.Writer
-	ew     *errWriter // w, keeping its first error
+	// w keeps the first write error (bufio does), so that the many small
+	// writes are checked once per call: output that stops short (a full
+	// disk) must fail the run, not end it as if complete. Each call
+	// flushes, so live pages still stream.
+	w      *bufio.Writer
 	format Format
 	color  bool
 
@@ -42,31 +46,19 @@ type Printer struct {
 
 // NewPrinter returns a Printer to w; color applies to Diff.
 func NewPrinter(w io.Writer, format Format, color bool) *Printer {
-	ew := &errWriter{w: w}
-	return &Printer{w: ew, ew: ew, format: format, color: color}
-}
-
-// errWriter keeps the first error of its writes, so that the printer's
-// many small writes are checked once per call: output that stops short
-// (a full disk) must fail the run, not end it as if complete.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(b []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(b)
-	if err != nil {
-		e.err = err
-	}
-	return n, err
+	return &Printer{w: bufio.NewWriter(w), format: format, color: color}
 }
 
 // Print writes a batch of results; those with Err are left out.
 func (p *Printer) Print(results []*Result) error {
+	err := p.print(results)
+	if ferr := p.w.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+func (p *Printer) print(results []*Result) error {
 	for _, r := range results {
 		if r.Err != nil {
 			continue
@@ -89,7 +81,7 @@ func (p *Printer) Print(results []*Result) error {
 			return err
 		}
 	}
-	return p.ew.err
+	return nil
 }
 
 // Close ends the output: closes the List, or says what the diffs total.
@@ -108,7 +100,7 @@ func (p *Printer) Close() error {
 		}
 		fmt.Fprintf(p.w, "%s in %s\n", what, plural(p.Objects, "object"))
 	}
-	return p.ew.err
+	return p.w.Flush()
 }
 
 // Interrupt ends output that stops short of what was asked for (a
@@ -117,10 +109,10 @@ func (p *Printer) Close() error {
 // so that no JSON reader takes it for complete; diffs get no totals.
 func (p *Printer) Interrupt(note string) error {
 	if p.format != YAML || !p.printed {
-		return p.ew.err
+		return p.w.Flush()
 	}
 	fmt.Fprintf(p.w, "# %s\n", note)
-	return p.ew.err
+	return p.w.Flush()
 }
 
 // Changes says what a result changes: "2 fields pruned and 1 defaulted
