@@ -232,6 +232,9 @@ func (c *checker) visitor() input.Visitor {
 				r.set = Scan(c.name(i), data)
 			}
 			r.crds += len(found)
+			for _, fd := range found {
+				r.sum.Check(lint.Checked(fd.Doc, ""))
+			}
 			r.findings = append(r.findings, crdFindings(c.l, c.cache, c.lintKey, c.name(i), data, found)...)
 		},
 		File: func(i int, data []byte, f *source.File) error {
@@ -244,9 +247,13 @@ func (c *checker) visitor() input.Visitor {
 			if data != nil {
 				r.set = Scan(f.Path, data)
 			}
-			r.findings, r.sum = c.review(f.Path, r.set, append(r.findings, fs...)), sum
+			// r.sum holds the objects of the CRDs judged in the collect
+			// phase already.
+			r.findings = c.review(f.Path, r.set, append(r.findings, fs...))
+			r.sum.Add(sum)
 			if k := c.rendered[f.Path]; k != nil {
 				r.findings = mapKustomize(k, r.findings)
+				mapKustomizeChecked(k, r.sum.Checked)
 			} else if data != nil && bytes.Contains(data, []byte("# Source: ")) {
 				r.findings = mapHelm(helm.Parse(data), r.findings)
 			}
@@ -283,11 +290,19 @@ func (c *checker) visitor() input.Visitor {
 				r.cr.add(d)
 			}
 			fs := rebase(d.findings, base)
+			// The objects too, in r.sum's own copy: d.sum may be the
+			// cache's record.
+			n := len(r.sum.Checked)
+			r.sum.Add(d.sum)
+			checked := r.sum.Checked[n:]
+			for j := range checked {
+				checked[j].Document += base
+			}
 			if k := c.rendered[c.name(i)]; k != nil {
 				fs = mapKustomize(k, fs) // by the rendered document's index
+				mapKustomizeChecked(k, checked)
 			}
 			r.findings = append(r.findings, fs...)
-			r.sum.Add(d.sum)
 			for n := base; n < base+d.count; n++ {
 				if fs := r.pending[n]; fs != nil {
 					fs = c.review(fs[0].File, d.set, rebase(fs, -base))

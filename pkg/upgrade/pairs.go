@@ -32,6 +32,7 @@ func CRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.Summa
 	var out []CRD
 	for _, fd := range crd.FindCRDs(f) {
 		sum.CRDs++
+		sum.Check(lint.Checked(fd.Doc, ""))
 		if fd.Def == nil || fd.Def.V1 == nil {
 			fs = append(fs, l.CRD(fd.Doc, fd.Def)...)
 			continue
@@ -41,6 +42,7 @@ func CRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.Summa
 	for _, d := range f.Documents {
 		if !crd.IsCRD(d) {
 			sum.Skip("not a CRD")
+			sum.Check(lint.Checked(d, "not a CRD"))
 		}
 	}
 	return out, fs, sum
@@ -147,8 +149,10 @@ func (ps *Pairs) File(f *source.File) ([]report.Finding, report.Summary) {
 		more, ok := ps.replay(d, false, nil)
 		if ok {
 			sum.CustomResources++
+			sum.Check(lint.Checked(d, ""))
 		} else {
 			sum.Skip("not a custom resource")
+			sum.Check(lint.Checked(d, "not a custom resource"))
 		}
 		fs = append(fs, more...)
 	}
@@ -159,11 +163,13 @@ func (ps *Pairs) File(f *source.File) ([]report.Finding, report.Summary) {
 // clients wrote in the versions writtenIn.
 func (ps *Pairs) Stored(f *source.File, writtenIn []string) ([]report.Finding, report.Summary) {
 	var fs []report.Finding
+	sum := report.Summary{Documents: f.Count, CustomResources: len(f.Documents)}
 	for _, d := range f.Documents {
 		more, _ := ps.replay(d, true, writtenIn)
 		fs = append(fs, more...)
+		sum.Check(lint.Checked(d, ""))
 	}
-	return fs, report.Summary{Documents: f.Count, CustomResources: len(f.Documents)}
+	return fs, sum
 }
 
 // replay replays one document; ok is false for a document that is not a
