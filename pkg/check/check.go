@@ -74,6 +74,12 @@ type Options struct {
 	// is not a CRD is judged: what the run holds from then on is mostly
 	// compiled versions (the binary paces its collector by it).
 	Judging func()
+	// Objects lists every object the run looks at in the result's
+	// Summary.Checked, for the formats that report passing objects too
+	// (JUnit). Off, only the counts are kept: the list grows with the
+	// input, where a run's memory otherwise follows its largest
+	// document. The verdict cache keeps the list either way.
+	Objects bool
 }
 
 // Progress follows a run: Start with the number of inputs, File for each
@@ -235,6 +241,7 @@ func (c *checker) visitor() input.Visitor {
 			for _, fd := range found {
 				r.sum.Check(lint.Checked(fd.Doc, ""))
 			}
+			r.sum = c.listed(r.sum)
 			r.findings = append(r.findings, crdFindings(c.l, c.cache, c.lintKey, c.name(i), data, found)...)
 		},
 		File: func(i int, data []byte, f *source.File) error {
@@ -250,7 +257,7 @@ func (c *checker) visitor() input.Visitor {
 			// r.sum holds the objects of the CRDs judged in the collect
 			// phase already.
 			r.findings = c.review(f.Path, r.set, append(r.findings, fs...))
-			r.sum.Add(sum)
+			r.sum.Add(c.listed(sum))
 			if k := c.rendered[f.Path]; k != nil {
 				r.findings = mapKustomize(k, r.findings)
 				mapKustomizeChecked(k, r.sum.Checked)
@@ -293,7 +300,7 @@ func (c *checker) visitor() input.Visitor {
 			// The objects too, in r.sum's own copy: d.sum may be the
 			// cache's record.
 			n := len(r.sum.Checked)
-			r.sum.Add(d.sum)
+			r.sum.Add(c.listed(d.sum))
 			checked := r.sum.Checked[n:]
 			for j := range checked {
 				checked[j].Document += base
@@ -367,7 +374,7 @@ func (c *checker) live(ctx context.Context, res *report.Result) error {
 		results := make([]fileResult, len(files))
 		input.Parallel(ctx, len(files), func(i int) error {
 			fs, sum := c.l.File(files[i])
-			results[i] = fileResult{findings: c.review(files[i].Path, nil, fs), sum: sum}
+			results[i] = fileResult{findings: c.review(files[i].Path, nil, fs), sum: c.listed(sum)}
 			return nil
 		})
 		for i := range results {
@@ -410,6 +417,15 @@ type docResult struct {
 	text  []byte
 	line  int
 	kinds []schema.GroupKind
+}
+
+// listed is s as the run keeps it: without its list of objects unless
+// Options.Objects asks for it.
+func (c *checker) listed(s report.Summary) report.Summary {
+	if !c.o.Objects {
+		s.Checked = nil
+	}
+	return s
 }
 
 // rebase moves findings' document indexes by delta.

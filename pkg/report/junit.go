@@ -99,7 +99,8 @@ type junitObject struct {
 // A finding goes to the case of its file, document and object. One
 // positioned elsewhere (a kustomize patch that set the field, the old
 // revision of an immutable update) goes to its object's case when the
-// run checked exactly one object of that identity; otherwise, and for a
+// run checked exactly one object of that identity (a name is needed for
+// one); otherwise, and for a
 // document that is no object, it makes a case of its own ("document N",
 // or "whole file" for a finding about the file as a whole).
 func RenderJUnit(w io.Writer, r Result, o Options) error {
@@ -113,22 +114,32 @@ func RenderJUnit(w io.Writer, r Result, o Options) error {
 		objects[k] = obj
 		return obj
 	}
-	checked := map[ObjectRef][]junitKey{}
+	findings := active(r.Findings)
+	// homes are the cases of the objects findings name, for a finding
+	// positioned elsewhere: only those, as a run may check far more.
+	homes := map[ObjectRef][]junitKey{}
+	for _, f := range findings {
+		if f.Object.Name != "" {
+			homes[f.Object] = nil
+		}
+	}
 	for _, c := range r.Summary.Checked {
 		k := junitKey{slashPath(c.File), c.Document, c.Object}
 		obj, seen := objects[k]
 		if !seen {
 			obj = get(k)
-			checked[c.Object] = append(checked[c.Object], k)
+			if h, ok := homes[c.Object]; ok {
+				homes[c.Object] = append(h, k)
+			}
 		}
 		if obj.skipped == "" {
 			obj.skipped = c.Skipped
 		}
 	}
-	for _, f := range active(r.Findings) {
+	for _, f := range findings {
 		k := junitKey{slashPath(f.File), f.Document, f.Object}
-		switch elsewhere := checked[f.Object]; {
-		case f.Object.Kind != "" && len(elsewhere) == 1:
+		switch elsewhere := homes[f.Object]; {
+		case f.Object.Name != "" && len(elsewhere) == 1:
 			k = elsewhere[0]
 		case f.Line == 0 && f.Object.Kind == "":
 			k.document = wholeFile

@@ -270,6 +270,18 @@ func TestJUnitObjects(t *testing.T) {
 			},
 		},
 		{
+			// No name, no identity: not joined to the one checked.
+			name: "unnamed object elsewhere",
+			findings: []Finding{
+				{Rule: "cr-schema", Severity: Error, Message: "Invalid value", File: "crs/other.yaml", Line: 3, Column: 1, Object: unnamed},
+			},
+			checked: []Checked{{File: "crs/one.yaml", Object: unnamed}},
+			want: map[string]string{
+				"crs/one.yaml|Widget (document 1)":   "passed",
+				"crs/other.yaml|Widget (document 1)": "failed: cr-schema: Invalid value",
+			},
+		},
+		{
 			name: "unnamed objects and documents that are no object",
 			findings: []Finding{
 				{Rule: "yaml-syntax", Severity: Error, Message: "bad", File: "crs/w.yaml", Document: 2, Line: 9, Column: 1},

@@ -176,7 +176,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		return inputError(err)
 	}
 	var oldCRDs []upgrade.CRD
-	opts := upgrade.JudgeOptions{StoredVersions: o.StoredVersions}
+	opts := upgrade.JudgeOptions{StoredVersions: o.StoredVersions, Objects: o.Output == report.JUnit}
 	if o.Cluster.Live {
 		opts.OldName = "the cluster"
 		c, err := o.Cluster.connect()
