@@ -195,16 +195,18 @@ func Counterparts(newRev *Revision, get func(k PairKey, d *source.Document) (*so
 // UpdateSummary counts a judging of the updates from oldRev to newRev:
 // the files and documents read, and the updates judged (the objects of
 // newRev that oldRev has too). With live, oldRev's objects were read from
-// a cluster and count as objects, not files.
+// a cluster and count as objects, not files. It lists newRev's objects,
+// where the findings of their updates are.
 func UpdateSummary(oldRev, newRev *Revision, live bool) report.Summary {
 	sum := report.Summary{Files: oldRev.Files + newRev.Files, Documents: oldRev.Documents + newRev.Documents}
 	if live {
 		sum.Files, sum.Objects, sum.Live = newRev.Files, oldRev.Files, true
 	}
-	for k := range newRev.Docs {
+	for _, k := range newRev.Order {
 		if _, ok := oldRev.Docs[k]; ok {
 			sum.CustomResources++
 		}
+		sum.Check(Checked(newRev.Docs[k], ""))
 	}
 	return sum
 }
