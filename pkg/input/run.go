@@ -490,15 +490,17 @@ func (r *Run) collectStream(i int, p string, v Visitor, c *collected) error {
 		return err
 	}
 	defer rf.Close()
+	others := false
 	for {
 		piece, err := dr.Next()
 		if err == io.EOF {
-			return nil
+			break
 		}
 		if err != nil {
 			return err
 		}
 		found := crd.FindCRDs(piece)
+		others = others || len(found) < len(piece.Documents)
 		if len(found) == 0 {
 			continue
 		}
@@ -507,6 +509,14 @@ func (r *Run) collectStream(i int, p string, v Visitor, c *collected) error {
 		}
 		c.crds = append(c.crds, decodedOf(found)...)
 	}
+	// FindCRDs saw a piece at a time: the file is a bundle when any piece
+	// held other objects (crd.Origin.Bundle).
+	for _, d := range c.crds {
+		if d.def.Origin != nil {
+			d.def.Origin.Bundle = d.def.Origin.Bundle || others
+		}
+	}
+	return nil
 }
 
 // stream is the judge phase of a file read a document at a time: each
