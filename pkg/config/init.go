@@ -40,6 +40,14 @@ type Repository struct {
 	// CRDFiles are files of complete CRDs directly in the root (listing
 	// the root as a directory would lint the whole repository as CRDs).
 	CRDFiles []CountedPath
+	// CRDCopies are directories and root files of copies of the CRDs of
+	// CRDDirs, left out of them: release bundles, install manifests,
+	// vendored and OLM bundle copies (see leaveCopies).
+	CRDCopies []CopiedPath
+	// Over are, for an entry of CRDDirs or CRDFiles, the entries listed
+	// before it that define some of its kinds too: it judges those kinds
+	// over them (the later entry wins).
+	Over map[string][]string
 	// Templates are Helm chart templates/ directories (beside a
 	// Chart.yaml): not YAML until rendered.
 	Templates []string
@@ -167,6 +175,7 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 	}
 
 	crdDirs := map[string]int{}
+	var crdFiles []string
 	for _, rel := range yamls {
 		if inTemplates(rel) || patches[rel] {
 			continue
@@ -189,6 +198,7 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 			s.CRDFiles = append(s.CRDFiles, CountedPath{rel, complete})
 		case complete > 0:
 			crdDirs[path.Dir(rel)] += complete
+			crdFiles = append(crdFiles, rel)
 		case partial > 0:
 			patches[rel] = true
 		}
@@ -210,6 +220,7 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 		s.CRDDirs = append(s.CRDDirs, CountedPath{d, total})
 	}
 	slices.SortFunc(s.CRDDirs, func(a, b CountedPath) int { return strings.Compare(a.Path, b.Path) })
+	s.leaveCopies(root, append(crdFiles, pathsOf(s.CRDFiles)...), o.MaxFileSize)
 
 	// A directory of patches and nothing else is one entry.
 	byDir := map[string][]string{}
@@ -236,6 +247,14 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 	}
 	slices.Sort(s.TestData)
 	return s, nil
+}
+
+func pathsOf(cs []CountedPath) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Path)
+	}
+	return out
 }
 
 func hasYAMLExt(name string) bool {
@@ -359,11 +378,23 @@ func (s *Repository) Render(version string) []byte {
 		w("# crds:\n#   - config/crd/bases\n#   %s", example)
 	} else {
 		w("crds:\n")
-		for _, d := range s.CRDDirs {
-			w("  - %s # %s\n", yamlString(d.Path), plural(d.CRDs, "CRD"))
+		for _, d := range append(slices.Clone(s.CRDDirs), s.CRDFiles...) {
+			over := ""
+			if o := s.Over[d.Path]; len(o) > 0 {
+				names := strings.Join(o[:min(len(o), 2)], ", ")
+				if len(o) > 2 {
+					names += fmt.Sprintf(" and %d more", len(o)-2)
+				}
+				over = fmt.Sprintf("; judges the kinds it shares with %s (the later entry wins)", names)
+			}
+			w("  - %s # %s%s\n", yamlString(d.Path), plural(d.CRDs, "CRD"), over)
 		}
-		for _, f := range s.CRDFiles {
-			w("  - %s # %s\n", yamlString(f.Path), plural(f.CRDs, "CRD"))
+		for _, c := range s.CRDCopies {
+			own := ""
+			if c.OwnKinds > 0 {
+				own = fmt.Sprintf(", and %s of their own", plural(c.OwnKinds, "kind"))
+			}
+			w("  # - %s # %s: copies of kinds above (release, install or vendored)%s; listed, they would judge in their place\n", yamlString(c.Path), plural(c.CRDs, "CRD"), own)
 		}
 		w("  # %s", example)
 	}

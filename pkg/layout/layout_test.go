@@ -1,7 +1,10 @@
 package layout
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -41,3 +44,16 @@ func TestCopyDirsListsCopyDir(t *testing.T) {
 	}
 }
 
+// TestDocumented: docs/configuration.md names every copy directory, in
+// the rule for which CRD judges and in what config init leaves out.
+func TestDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "configuration.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range CopyDirs() {
+		if got := strings.Count(string(doc), "`"+n+"`"); got < 2 {
+			t.Errorf("docs/configuration.md names `%s` %d times, want it in the rule and in config init's", n, got)
+		}
+	}
+}
