@@ -38,8 +38,9 @@ func FindCRDs(f *source.File) []Found {
 	return out
 }
 
-// AddFound adds found CRDs of a layer in order, so that a later CRD of a
-// kind replaces an earlier one, as applying them in order would.
+// AddFound adds found CRDs of a layer in order: a later CRD of a kind
+// replaces an earlier one, as applying them in order would (among the
+// inputs, where the nearest is the same: judge.go).
 func (c *Catalog) AddFound(found []Found, layer Layer) {
 	for _, f := range found {
 		if f.Def != nil {

@@ -258,7 +258,8 @@ func loadCRDs(name string, data []byte, indexes IndexStore, key string) []decode
 
 // Visit reads every input once (see keepBudget): the files that hold
 // CRDs are parsed first and their CRDs collected into the catalogue, in
-// input order (a later CRD of a kind wins, as applying them would), then
+// input order (the nearest CRD of a kind judges, the later one within a
+// file, as applying it would), then
 // every file is handed to v.File.
 func (r *Run) Visit(ctx context.Context, v Visitor) error {
 	in := r.Inputs
