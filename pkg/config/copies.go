@@ -1,14 +1,9 @@
 package config
 
 import (
-	"encoding/json"
-	"os"
-	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/layout"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // leaveCopies moves out of s.CRDDirs and s.CRDFiles the copies of the
@@ -20,8 +15,8 @@ import (
 // place (the later entry wins) and double the CRDs every run reads; a
 // copy of kinds no source defines (other projects' CRDs, vendored) is
 // the only definition there is, and stays. files are the files of
-// complete CRDs, root-relative.
-func (s *Repository) leaveCopies(root string, files []string, maxSize int64) {
+// complete CRDs, root-relative, as sniffCRDs read them.
+func (s *Repository) leaveCopies(files map[string]sniffed) {
 	type candidate struct {
 		p     CountedPath
 		dir   bool
@@ -32,16 +27,15 @@ func (s *Repository) leaveCopies(root string, files []string, maxSize int64) {
 	add := func(p CountedPath, dir bool, in func(string) bool, named bool) {
 		c := &candidate{p: p, dir: dir, copy: named, kinds: map[string]bool{}}
 		bundles, n := 0, 0
-		for _, f := range files {
+		for f, sn := range files {
 			if !in(f) {
 				continue
 			}
-			kinds, bundle := sniffKinds(filepath.Join(root, filepath.FromSlash(f)), maxSize)
-			for _, k := range kinds {
+			for _, k := range sn.kinds {
 				c.kinds[k] = true
 			}
 			n++
-			if bundle {
+			if sn.bundle {
 				bundles++
 			}
 		}
@@ -111,35 +105,4 @@ func (s *Repository) leaveCopies(root string, files []string, maxSize int64) {
 type CopiedPath struct {
 	CountedPath
 	OwnKinds int
-}
-
-// sniffKinds lists the group/kind of the CRDs of a file, and whether it
-// holds other objects too.
-func sniffKinds(file string, maxSize int64) (kinds []string, bundle bool) {
-	st, err := os.Stat(file)
-	if err != nil || st.Size() > maxSize {
-		return nil, false
-	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, false
-	}
-	for _, d := range source.Parse(file, data).Documents {
-		if d.Object.Kind != "CustomResourceDefinition" || !strings.HasPrefix(d.Object.APIVersion, "apiextensions.k8s.io/") {
-			bundle = true
-			continue
-		}
-		var c struct {
-			Spec struct {
-				Group string `json:"group"`
-				Names struct {
-					Kind string `json:"kind"`
-				} `json:"names"`
-			} `json:"spec"`
-		}
-		if json.Unmarshal(d.JSON, &c) == nil {
-			kinds = append(kinds, path.Join(c.Spec.Group, c.Spec.Names.Kind))
-		}
-	}
-	return kinds, bundle
 }

@@ -175,7 +175,7 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 	}
 
 	crdDirs := map[string]int{}
-	var crdFiles []string
+	crdFiles := map[string]sniffed{}
 	for _, rel := range yamls {
 		if inTemplates(rel) || patches[rel] {
 			continue
@@ -190,7 +190,11 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 		if underTestdata {
 			continue
 		}
-		complete, partial := sniffCRDs(filepath.Join(root, filepath.FromSlash(rel)), o.MaxFileSize)
+		sn := sniffCRDs(filepath.Join(root, filepath.FromSlash(rel)), o.MaxFileSize)
+		complete, partial := sn.complete, sn.partial
+		if complete > 0 {
+			crdFiles[rel] = sn
+		}
 		switch {
 		case complete > 0 && path.Dir(rel) == ".":
 			// Listing the root as a directory would read the whole
@@ -198,7 +202,6 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 			s.CRDFiles = append(s.CRDFiles, CountedPath{rel, complete})
 		case complete > 0:
 			crdDirs[path.Dir(rel)] += complete
-			crdFiles = append(crdFiles, rel)
 		case partial > 0:
 			patches[rel] = true
 		}
@@ -220,7 +223,7 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 		s.CRDDirs = append(s.CRDDirs, CountedPath{d, total})
 	}
 	slices.SortFunc(s.CRDDirs, func(a, b CountedPath) int { return strings.Compare(a.Path, b.Path) })
-	s.leaveCopies(root, append(crdFiles, pathsOf(s.CRDFiles)...), o.MaxFileSize)
+	s.leaveCopies(crdFiles)
 
 	// A directory of patches and nothing else is one entry.
 	byDir := map[string][]string{}
@@ -316,21 +319,31 @@ func patchFiles(data []byte) []string {
 	return files
 }
 
+// sniffed is what sniffCRDs reads of a file.
+type sniffed struct {
+	complete, partial int
+	// kinds are the group/kind of its complete CRDs; bundle says it holds
+	// other objects too (leaveCopies).
+	kinds  []string
+	bundle bool
+}
+
 // sniffCRDs counts the complete and the partial CRDs in a file. A CRD
 // without spec.group, spec.names.kind or spec.versions is partial: a
 // kustomize patch (kubebuilder's webhook_in_*.yaml and cainjection_in_*
 // files) rather than something to install.
-func sniffCRDs(file string, maxSize int64) (complete, partial int) {
+func sniffCRDs(file string, maxSize int64) (s sniffed) {
 	st, err := os.Stat(file)
 	if err != nil || st.Size() > maxSize {
-		return 0, 0
+		return s
 	}
 	data, err := os.ReadFile(file)
 	if err != nil || !bytes.Contains(data, []byte("CustomResourceDefinition")) {
-		return 0, 0
+		return s
 	}
 	for _, d := range source.Parse(file, data).Documents {
 		if d.Object.Kind != "CustomResourceDefinition" || !strings.HasPrefix(d.Object.APIVersion, "apiextensions.k8s.io/") {
+			s.bundle = true
 			continue
 		}
 		var c struct {
@@ -344,16 +357,17 @@ func sniffCRDs(file string, maxSize int64) (complete, partial int) {
 			} `json:"spec"`
 		}
 		if json.Unmarshal(d.JSON, &c) != nil {
-			partial++
+			s.partial++
 			continue
 		}
 		if c.Spec.Group != "" && c.Spec.Names.Kind != "" && (len(c.Spec.Versions) > 0 || c.Spec.Version != "") {
-			complete++
+			s.complete++
+			s.kinds = append(s.kinds, c.Spec.Group+"/"+c.Spec.Names.Kind)
 		} else {
-			partial++
+			s.partial++
 		}
 	}
-	return complete, partial
+	return s
 }
 
 // Render writes the starter configuration: what was found, and every
