@@ -349,9 +349,9 @@ func (c *checker) visitor() input.Visitor {
 func (c *checker) replay(i int, data []byte) ([]input.Replayed, bool) {
 	name := c.name(i)
 	key := c.files.key(name, data)
-	rec, ok := c.files.get(key, data)
+	rec, ok := c.files.get(key, name, data)
 	if !ok {
-		c.results[i].cr = &crPending{key: key, data: data, kinds: map[schema.GroupKind]bool{}}
+		c.results[i].cr = &crPending{key: key, name: name, data: data, kinds: map[schema.GroupKind]bool{}}
 		return nil, false
 	}
 	out := make([]input.Replayed, len(rec.Docs))

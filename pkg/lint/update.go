@@ -91,7 +91,7 @@ func (l *Linter) Updates(oldRev, newRev *Revision, defaultNS string) []report.Fi
 // od as stored), and the Immutable Fields design's markers.
 func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Finding {
 	gvk := crd.GVK(nd)
-	v, err := l.opts.Catalog.Lookup(gvk)
+	v, err := l.opts.Catalog.LookupAt(gvk, nd.File)
 	if err != nil {
 		return l.lookupFindings(nd, err)
 	}
@@ -125,7 +125,7 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 		}
 		return RuleUpdateInvalid
 	}, RuleCRCELSkipped)...)
-	if e := l.opts.Catalog.Entry(gvk.GroupKind()); e != nil && e.Def.Markers != nil {
+	if e := l.opts.Catalog.EntryAt(gvk.GroupKind(), nd.File); e != nil && e.Def.Markers != nil {
 		out = append(out, l.markerFindings(e.Def, v, od, nd, oldObj, newObj)...)
 	}
 	return out
