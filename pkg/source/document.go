@@ -529,7 +529,8 @@ func badKeyMessage(n *yaml.Node, msg string) string {
 }
 
 // flowCopy copies a small tree in flow style, nulls spelt "null" (an
-// empty null would print as ”), to quote it in a message.
+// empty null would print as an empty quoted string), to quote it in a
+// message.
 func flowCopy(n *yaml.Node, depth int) *yaml.Node {
 	n = deref(n)
 	if n == nil || depth > 20 {
