@@ -12,7 +12,10 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/kustomize"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -52,9 +55,21 @@ type Repository struct {
 	// TestData are testdata directories holding YAML: fixtures, often
 	// invalid on purpose; suggested, commented out.
 	TestData []string
+	// ConfigKinds are kinds that look like a tool's configuration (a
+	// group config.* or a kind ending in Config or Configuration) and
+	// that no CRD of the repository defines nor the API server builds in:
+	// a project's own component configuration, proposed for configKinds.
+	ConfigKinds []FoundKind
 	// Truncated says the walk stopped at MaxEntries or skipped deeper
 	// directories.
 	Truncated bool
+}
+
+// FoundKind is a kind found in the repository: where first, how often.
+type FoundKind struct {
+	Kind  schema.GroupKind
+	First string
+	Files int
 }
 
 // CountedPath is a path and how many CRDs it holds.
@@ -167,6 +182,8 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 	}
 
 	crdDirs := map[string]int{}
+	defined := map[schema.GroupKind]bool{}
+	found := map[schema.GroupKind]*FoundKind{}
 	for _, rel := range yamls {
 		if inTemplates(rel) || patches[rel] {
 			continue
@@ -181,7 +198,18 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 		if underTestdata {
 			continue
 		}
-		complete, partial := sniffCRDs(filepath.Join(root, filepath.FromSlash(rel)), o.MaxFileSize)
+		f := readSmall(filepath.Join(root, filepath.FromSlash(rel)), o.MaxFileSize)
+		if f == nil {
+			continue
+		}
+		complete, partial := sniffCRDs(f, defined)
+		for _, gk := range objectKinds(f) {
+			if k := found[gk]; k != nil {
+				k.Files++
+			} else {
+				found[gk] = &FoundKind{Kind: gk, First: rel, Files: 1}
+			}
+		}
 		switch {
 		case complete > 0 && path.Dir(rel) == ".":
 			// Listing the root as a directory would read the whole
@@ -210,6 +238,12 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 		s.CRDDirs = append(s.CRDDirs, CountedPath{d, total})
 	}
 	slices.SortFunc(s.CRDDirs, func(a, b CountedPath) int { return strings.Compare(a.Path, b.Path) })
+	for gk, k := range found {
+		if !defined[gk] && configLike(gk) {
+			s.ConfigKinds = append(s.ConfigKinds, *k)
+		}
+	}
+	slices.SortFunc(s.ConfigKinds, func(a, b FoundKind) int { return strings.Compare(a.Kind.String(), b.Kind.String()) })
 
 	// A directory of patches and nothing else is one entry.
 	byDir := map[string][]string{}
@@ -243,74 +277,71 @@ func hasYAMLExt(name string) bool {
 	return ext == ".yaml" || ext == ".yml" || ext == ".json"
 }
 
-// kustomizePatches lists the patch files a kustomization names, relative
-// to root; inline patches and files outside root are left out.
+// kustomizePatches lists the files a kustomization names that are not
+// resources (kustomize.NotResources: patches of every form, generator
+// inputs, ...), relative to root; files outside root are left out.
 func kustomizePatches(root, rel string) []string {
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-	if err != nil {
-		return nil
-	}
+	dir := filepath.Join(root, filepath.FromSlash(path.Dir(rel)))
+	_, named := kustomize.NotResources(dir)
 	var out []string
-	dir := path.Dir(rel)
-	for _, f := range patchFiles(data) {
-		p := path.Clean(path.Join(dir, filepath.ToSlash(f)))
+	for _, f := range named {
+		r, err := filepath.Rel(root, f)
+		if err != nil {
+			continue
+		}
+		p := filepath.ToSlash(r)
 		if p == ".." || strings.HasPrefix(p, "../") || !hasYAMLExt(p) {
 			continue
 		}
-		if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil && st.Mode().IsRegular() {
+		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// patchFiles lists the files a kustomization's patches,
-// patchesStrategicMerge and patchesJson6902 name, as written; inline
-// patches are left out.
-func patchFiles(data []byte) []string {
-	var k struct {
-		Patches               []yaml.Node `yaml:"patches"`
-		PatchesStrategicMerge []yaml.Node `yaml:"patchesStrategicMerge"`
-		PatchesJSON6902       []yaml.Node `yaml:"patchesJson6902"`
-	}
-	if yaml.Unmarshal(data, &k) != nil {
-		return nil
-	}
-	var files []string
-	for _, list := range [][]yaml.Node{k.Patches, k.PatchesStrategicMerge, k.PatchesJSON6902} {
-		for _, n := range list {
-			switch n.Kind {
-			case yaml.ScalarNode: // patchesStrategicMerge: a file, or inline YAML
-				if !strings.Contains(n.Value, "\n") {
-					files = append(files, n.Value)
-				}
-			case yaml.MappingNode:
-				var e struct {
-					Path string `yaml:"path"`
-				}
-				if n.Decode(&e) == nil && e.Path != "" {
-					files = append(files, e.Path)
-				}
-			}
-		}
-	}
-	return files
-}
-
-// sniffCRDs counts the complete and the partial CRDs in a file. A CRD
-// without spec.group, spec.names.kind or spec.versions is partial: a
-// kustomize patch (kubebuilder's webhook_in_*.yaml and cainjection_in_*
-// files) rather than something to install.
-func sniffCRDs(file string, maxSize int64) (complete, partial int) {
+// readSmall parses a file of at most maxSize bytes that names a kind as
+// a command reads it (source.ParseInput); nil for one that is larger,
+// names none or cannot be read.
+func readSmall(file string, maxSize int64) *source.File {
 	st, err := os.Stat(file)
 	if err != nil || st.Size() > maxSize {
-		return 0, 0
+		return nil
 	}
 	data, err := os.ReadFile(file)
-	if err != nil || !bytes.Contains(data, []byte("CustomResourceDefinition")) {
-		return 0, 0
+	if err != nil || !bytes.Contains(data, []byte("kind")) {
+		return nil
 	}
-	for _, d := range source.Parse(file, data).Documents {
+	return source.ParseInput(file, data)
+}
+
+// objectKinds are the kinds of the custom resources of a file, as a
+// command would judge them (not built in, not well-known configuration).
+func objectKinds(f *source.File) []schema.GroupKind {
+	var out []schema.GroupKind
+	for _, d := range f.Documents {
+		if crd.Classify(d, nil) == crd.ClassCustomResource {
+			out = append(out, crd.GVK(d).GroupKind())
+		}
+	}
+	return out
+}
+
+// configLike: a kind whose group or name says configuration, as
+// ComponentConfig APIs are named (config.kueue.x-k8s.io Configuration,
+// controller-runtime's ControllerManagerConfig).
+func configLike(gk schema.GroupKind) bool {
+	return strings.HasPrefix(gk.Group, "config.") || strings.Contains(gk.Group, ".config.") ||
+		strings.HasSuffix(gk.Kind, "Configuration") || strings.HasSuffix(gk.Kind, "Config")
+}
+
+// sniffCRDs counts the complete and the partial CRDs in a file, and adds
+// the kinds the complete ones define to defined. A CRD without
+// spec.group, spec.names.kind or spec.versions is partial: a kustomize
+// patch (kubebuilder's webhook_in_*.yaml and cainjection_in_* files)
+// rather than something to install.
+func sniffCRDs(f *source.File, defined map[schema.GroupKind]bool) (complete, partial int) {
+	for _, d := range f.Documents {
 		if d.Object.Kind != "CustomResourceDefinition" || !strings.HasPrefix(d.Object.APIVersion, "apiextensions.k8s.io/") {
 			continue
 		}
@@ -330,6 +361,7 @@ func sniffCRDs(file string, maxSize int64) (complete, partial int) {
 		}
 		if c.Spec.Group != "" && c.Spec.Names.Kind != "" && (len(c.Spec.Versions) > 0 || c.Spec.Version != "") {
 			complete++
+			defined[schema.GroupKind{Group: c.Spec.Group, Kind: c.Spec.Names.Kind}] = true
 		} else {
 			partial++
 		}
@@ -381,7 +413,7 @@ func (s *Repository) Render(version string) []byte {
 			w("  - %s # Helm templates: not YAML until rendered\n", yamlString(anchor(t)+"/"))
 		}
 		for _, p := range s.Patches {
-			what := "kustomize patch: a partial object"
+			what := "kustomize patch or configuration: not a whole object"
 			if strings.HasSuffix(p, "/") {
 				what = "kustomize patches: partial objects"
 			}
@@ -389,6 +421,22 @@ func (s *Repository) Render(version string) []byte {
 		}
 		for _, t := range s.TestData {
 			w("  # - %s # test fixtures, often invalid on purpose\n", yamlString(anchor(t)+"/"))
+		}
+	}
+
+	w("\n# Kinds of tool configuration that no API server serves, beyond the well-known\n")
+	w("# ones (kind, kubeadm, audit policies, component configs): skipped, never\n")
+	w("# custom resources. Kind.group, or *.group for a whole group.\n")
+	if len(s.ConfigKinds) == 0 {
+		w("# configKinds:\n#   - Configuration.config.example.com\n")
+	} else {
+		w("configKinds:\n")
+		for _, k := range s.ConfigKinds {
+			where := k.First
+			if k.Files > 1 {
+				where += fmt.Sprintf(" and %s", plural(k.Files-1, "more file"))
+			}
+			w("  - %s # no CRD in the repository; %s\n", yamlString(k.Kind.String()), where)
 		}
 	}
 

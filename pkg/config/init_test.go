@@ -54,6 +54,9 @@ func TestInitScan(t *testing.T) {
 	if strings.Join(s.Patches, " ") != strings.Join(want, " ") {
 		t.Errorf("Patches = %q, want %q", s.Patches, want)
 	}
+	if len(s.ConfigKinds) != 1 || s.ConfigKinds[0].Kind.String() != "ProjectConfig.config.example.com" || s.ConfigKinds[0].First != "config/manager/controller_manager_config.yaml" {
+		t.Errorf("ConfigKinds = %v, want ProjectConfig.config.example.com (the samples' Widget has its CRD)", s.ConfigKinds)
+	}
 	if strings.Join(s.TestData, " ") != "hack/testdata" || s.Truncated {
 		t.Errorf("TestData = %q, Truncated = %v", s.TestData, s.Truncated)
 	}

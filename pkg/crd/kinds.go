@@ -164,45 +164,24 @@ type ConfigKinds struct {
 	entries []string
 }
 
-// ParseConfigKind reads one configKinds entry: "Kind.group" as
-// apimachinery prints a GroupKind ("Configuration.config.example.com";
-// "Kind" alone for the core group), or "*.group" for every kind of a
-// group.
-func ParseConfigKind(s string) (schema.GroupKind, error) {
-	if strings.TrimSpace(s) != s || s == "" {
-		return schema.GroupKind{}, fmt.Errorf("%q: want Kind.group (e.g. Configuration.config.example.com) or *.group", s)
+// NewConfigKinds returns the kinds given: a Kind of "*" names every kind
+// of its group (config.ParseConfigKind reads .crdlint.yaml's entries).
+// None gives nil.
+func NewConfigKinds(kinds []schema.GroupKind) *ConfigKinds {
+	if len(kinds) == 0 {
+		return nil
 	}
-	gk := schema.ParseGroupKind(s)
-	switch {
-	case gk.Kind == "*" && gk.Group != "":
-	case gk.Kind == "" || gk.Kind == "*" || strings.ContainsAny(gk.Kind, "/ *"):
-		return schema.GroupKind{}, fmt.Errorf("%q: want Kind.group (e.g. Configuration.config.example.com) or *.group", s)
-	case gk.Kind[0] < 'A' || gk.Kind[0] > 'Z':
-		return schema.GroupKind{}, fmt.Errorf("%q: a kind starts with an upper-case letter (Kind.group, e.g. Configuration.config.example.com)", s)
-	}
-	if strings.ContainsAny(gk.Group, "/ *") {
-		return schema.GroupKind{}, fmt.Errorf("%q: want Kind.group (e.g. Configuration.config.example.com) or *.group", s)
-	}
-	return gk, nil
-}
-
-// NewConfigKinds returns the kinds the entries name (ParseConfigKind).
-func NewConfigKinds(entries []string) (*ConfigKinds, error) {
 	c := &ConfigKinds{kinds: map[schema.GroupKind]bool{}, groups: map[string]bool{}}
-	for _, e := range entries {
-		gk, err := ParseConfigKind(e)
-		if err != nil {
-			return nil, err
-		}
+	for _, gk := range kinds {
 		if gk.Kind == "*" {
 			c.groups[gk.Group] = true
 		} else {
 			c.kinds[gk] = true
 		}
-		c.entries = append(c.entries, e)
+		c.entries = append(c.entries, gk.String())
 	}
 	slices.Sort(c.entries)
-	return c, nil
+	return c
 }
 
 // Has reports whether the kinds include gk.

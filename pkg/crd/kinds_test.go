@@ -154,10 +154,7 @@ func TestConfigKinds(t *testing.T) {
 }
 
 func TestClassify(t *testing.T) {
-	extra, err := NewConfigKinds([]string{"Configuration.config.example.com", "*.tools.example.com"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	extra := NewConfigKinds([]schema.GroupKind{{Group: "config.example.com", Kind: "Configuration"}, {Group: "tools.example.com", Kind: "*"}})
 	tests := []struct {
 		name, apiVersion, kind string
 		extra                  *ConfigKinds
@@ -174,7 +171,7 @@ func TestClassify(t *testing.T) {
 		{"project config, named", "config.example.com/v1", "Configuration", extra, ClassConfig},
 		{"group named", "tools.example.com/v1beta1", "Anything", extra, ClassConfig},
 		{"other kind of a named kind's group", "config.example.com/v1", "Widget", extra, ClassCustomResource},
-		{"built in wins over configKinds", "v1", "ConfigMap", mustConfigKinds(t, "ConfigMap"), ClassBuiltin},
+		{"built in wins over configKinds", "v1", "ConfigMap", NewConfigKinds([]schema.GroupKind{{Kind: "ConfigMap"}}), ClassBuiltin},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -182,47 +179,6 @@ func TestClassify(t *testing.T) {
 			d.Object.APIVersion, d.Object.Kind = tt.apiVersion, tt.kind
 			if got := Classify(d, tt.extra); got != tt.want {
 				t.Errorf("got %d, want %d", got, tt.want)
-			}
-		})
-	}
-}
-
-func mustConfigKinds(t *testing.T, entries ...string) *ConfigKinds {
-	t.Helper()
-	k, err := NewConfigKinds(entries)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
-
-func TestParseConfigKind(t *testing.T) {
-	tests := []struct {
-		in      string
-		want    schema.GroupKind
-		wantErr string
-	}{
-		{in: "Configuration.config.example.com", want: schema.GroupKind{Group: "config.example.com", Kind: "Configuration"}},
-		{in: "Config", want: schema.GroupKind{Kind: "Config"}},
-		{in: "*.config.example.com", want: schema.GroupKind{Group: "config.example.com", Kind: "*"}},
-		{in: "", wantErr: "want Kind.group"},
-		{in: "*", wantErr: "want Kind.group"},
-		{in: "config.example.com/v1", wantErr: "upper-case"},
-		{in: "config.example.com/Configuration", wantErr: "upper-case"},
-		{in: "Configuration.config.example.com/v1", wantErr: "want Kind.group"},
-		{in: " Configuration", wantErr: "want Kind.group"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got, err := ParseConfigKind(tt.in)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("got %v, %v; want an error with %q", got, err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil || got != tt.want {
-				t.Fatalf("got %v, %v; want %v", got, err, tt.want)
 			}
 		})
 	}

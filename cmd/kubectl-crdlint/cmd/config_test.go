@@ -130,7 +130,7 @@ func TestConfigInitThenCheck(t *testing.T) {
 	}
 	for _, want := range []string{
 		"\ncrds:\n  - config/crd/bases # 1 CRD\n",
-		"\nexclude:\n  - charts/app/templates/ # Helm templates: not YAML until rendered\n  - config/crd/patches/webhook_in_widgets.yaml # kustomize patch: a partial object\n",
+		"\nexclude:\n  - charts/app/templates/ # Helm templates: not YAML until rendered\n  - config/crd/patches/webhook_in_widgets.yaml # kustomize patch or configuration: not a whole object\n",
 	} {
 		if b, _ := os.ReadFile(".crdlint.yaml"); !strings.Contains(string(b), want) {
 			t.Errorf(".crdlint.yaml lacks %q:\n%s", want, b)
@@ -175,7 +175,7 @@ func TestConfigView(t *testing.T) {
 		{"--require-crds", "", []string{"--require-crds"}, ExitClean, []string{"\nmissingCRDs: error # --require-crds\n"}, ""},
 		{"--no-config: the defaults", "", []string{"--no-config"}, ExitClean, []string{
 			"# Effective configuration: no configuration file, flags over the defaults.\n",
-			"\ncrds: []\nexclude: []\nstrict: false # default\nfailOn: error # default\nmissingCRDs: error # default\nrules: {}\noverrides: []\nbaseline: null # none\n",
+			"\ncrds: []\nexclude: []\nconfigKinds: []\nstrict: false # default\nfailOn: error # default\nmissingCRDs: error # default\nrules: {}\noverrides: []\nbaseline: null # none\n",
 		}, ""},
 		{"a problem in the file", "failOn: warning\nstrict: yes\n", nil, ExitFindings, []string{"\nstrict: false # default\nfailOn: warning\n"},
 			".crdlint.yaml:2:9: error config-invalid: strict must be true or false, not the string \"yes\" [strict]\n"},
