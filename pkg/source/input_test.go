@@ -112,6 +112,11 @@ func TestParseInput(t *testing.T) {
 			rules: []string{RuleSyntax},
 		},
 		{
+			name:  "Argo's {{args.x-y}} unquoted beside an action that could be Go's",
+			in:    "apiVersion: argoproj.io/v1alpha1\nkind: AnalysisTemplate\nmetadata:\n  name: a\n  annotations:\n    inject: {{args.linkerd-enabled}}\nspec:\n  url: http://x.{{ args.namespace }}.svc\n",
+			rules: []string{RuleSyntax},
+		},
+		{
 			name: "Argo's {{inputs.parameters.x}} in a string: a manifest",
 			in:   "apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata:\n  name: a\nspec:\n  args: [\"{{inputs.parameters.x}}\"]\n",
 			docs: 1,
@@ -166,10 +171,12 @@ func TestIsTemplate(t *testing.T) {
 		{"{{ include \"x\" . | nindent 4 }}", true},
 		{"{{inputs.parameters.message}}", true},
 		{"inject: {{args.linkerd-enabled}}", false},
+		{"inject: {{args.linkerd-enabled}}\nurl: http://x.{{ args.namespace }}.svc", false},
+		{"a: {{ .A }}\nb: {{ .B }", false},
 		{"{{a: 1}: b}", false},
 		{"no action", false},
 		{"{{", false},
-		{strings.Repeat("{{a-b}}", 100) + "{{ .X }}", false}, // past maxActions
+		{strings.Repeat("{{ .X }}", 100) + "{{a-b}}", true}, // past maxActions
 	}
 	for _, tt := range tests {
 		if got := isTemplate([]byte(tt.in)); got != tt.want {

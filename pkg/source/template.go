@@ -14,31 +14,35 @@ const SkipTemplate = "Go template"
 const maxActions = 64
 
 // isTemplate reports whether a document's text, which does not parse as
-// YAML or JSON, holds a Go template action: a {{ ... }} that
-// text/template parses (functions unchecked, as every tool brings its
-// own: Helm's files/, clusterloader2's DefaultParam, Hugo's partial), or
-// a control action ({{ end }}, {{ else }}) whose block another document
-// of the file opens. Such a document is a template to render, not a
-// manifest with a syntax error. Each action is tried alone, so that a
-// document cut from a template by "---" still tells. Text that only looks
-// like one is no action: Argo's {{args.linkerd-enabled}} unquoted is
-// neither a Go template nor YAML, a syntax error as kubectl says.
+// YAML or JSON, is a Go template: it holds {{ ... }} actions, and every
+// one of them is an action text/template parses (functions unchecked, as
+// every tool brings its own: Helm's files/, clusterloader2's
+// DefaultParam, Hugo's partial), or a control action ({{ end }},
+// {{ else }}) whose block another document of the file opens. Such a
+// document is a template to render, not a manifest with a syntax error.
+// Each action is tried alone, so that a document cut from a template by
+// "---" still tells. Braces that are no action make it a manifest with a
+// syntax error, as kubectl says: Argo's {{args.linkerd-enabled}}
+// unquoted is neither a Go template nor YAML, even beside a
+// {{ args.namespace }} that could be one.
 func isTemplate(text []byte) bool {
+	actions := 0
 	for tried := 0; tried < maxActions; tried++ {
 		i := bytes.Index(text, []byte("{{"))
 		if i < 0 {
-			return false
+			break
 		}
 		j := bytes.Index(text[i+2:], []byte("}}"))
 		if j < 0 {
+			return false // an unclosed {{
+		}
+		if !isAction(string(text[i+2 : i+2+j])) {
 			return false
 		}
-		if isAction(string(text[i+2 : i+2+j])) {
-			return true
-		}
+		actions++
 		text = text[i+2+j+2:]
 	}
-	return false
+	return actions > 0
 }
 
 // isAction reports whether inner, the text between "{{" and "}}", is a
