@@ -41,14 +41,10 @@ type repo struct {
 	// patches are the files kustomizations name as other than resources,
 	// as absolute paths.
 	patches map[string]bool
-	// wd is the working directory, the root of a scan outside a
-	// repository.
-	wd string
 }
 
 func newRepo() *repo {
-	wd, _ := os.Getwd()
-	return &repo{charts: map[string]bool{}, read: map[string]bool{}, scanned: map[string]bool{}, patches: map[string]bool{}, wd: wd}
+	return &repo{charts: map[string]bool{}, read: map[string]bool{}, scanned: map[string]bool{}, patches: map[string]bool{}}
 }
 
 // skip says why a file is not manifests, or "".
@@ -74,18 +70,20 @@ func (r *repo) skip(p string) string {
 
 // patch reports whether a file is a kustomize patch or configuration:
 // named so by any kustomization of its repository (an overlay elsewhere
-// may patch a base's CRDs with ../../config/crd/patches/...), or in
-// kubebuilder's crd/patches/ directory, whose partial CRDs
-// (webhook_in_*.yaml, cainjection_in_*.yaml) are patches even when the
-// kustomization that would use them has them commented out.
+// may patch a base's CRDs with ../../config/crd/patches/...) or among the
+// inputs (Inputs), or in kubebuilder's crd/patches/ directory, whose
+// partial CRDs (webhook_in_*.yaml, cainjection_in_*.yaml) are patches
+// even when the kustomization that would use them has them commented out.
 func (r *repo) patch(abs string) bool {
 	dir := filepath.Dir(abs)
 	if filepath.Base(dir) == "patches" && filepath.Base(filepath.Dir(dir)) == "crd" {
 		return true
 	}
-	r.scan(r.root(dir))
+	if root := gitRoot(dir); root != "" {
+		r.scan(root)
+	}
 	// The kustomizations of the file's directory and above it, also
-	// outside the scanned root.
+	// outside a repository.
 	for d := dir; ; d = filepath.Dir(d) {
 		r.readKustomization(d)
 		if isRoot(d) {
@@ -95,29 +93,39 @@ func (r *repo) patch(abs string) bool {
 	return r.patches[abs]
 }
 
-// root is where the kustomizations that may name a file in dir are: the
-// repository holding dir (the nearest directory above with .git), else
-// the working directory when dir is inside it, else dir.
-func (r *repo) root(dir string) string {
+// Inputs reads the kustomizations among a run's files (as a directory
+// argument expands): outside a repository, whose kustomizations are not
+// all read, those of the directories given still name their patches.
+func (r *repo) Inputs(files []string) {
+	names := kustomize.FileNames()
+	for _, f := range files {
+		if f == "-" || !slices.Contains(names, filepath.Base(f)) {
+			continue
+		}
+		if abs, err := filepath.Abs(f); err == nil {
+			r.readKustomization(filepath.Dir(abs))
+		}
+	}
+}
+
+// gitRoot is the repository holding dir: the nearest directory above
+// with .git, or "" outside one. Outside a repository nothing is scanned:
+// a run in a home directory must not walk it.
+func gitRoot(dir string) string {
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
 			return d
 		}
 		if filepath.Dir(d) == d {
-			break
+			return ""
 		}
 	}
-	if r.wd != "" {
-		if rel, err := filepath.Rel(r.wd, dir); err == nil && (rel == "." || filepath.IsLocal(rel)) {
-			return r.wd
-		}
-	}
-	return dir
 }
 
 // scan reads every kustomization under root, once per root. Hidden
-// directories and node_modules are not entered, as a directory argument
-// is not.
+// directories, node_modules and vendor are not entered: a directory
+// argument skips the hidden ones too, and the others hold no patch of the
+// project's own files.
 func (r *repo) scan(root string) {
 	if r.scanned[root] {
 		return
@@ -133,7 +141,7 @@ func (r *repo) scan(root string) {
 			return filepath.SkipAll
 		}
 		if d.IsDir() {
-			if p != root && (d.Name()[0] == '.' || d.Name() == "node_modules") {
+			if p != root && (d.Name()[0] == '.' || d.Name() == "node_modules" || d.Name() == "vendor") {
 				return filepath.SkipDir
 			}
 			return nil

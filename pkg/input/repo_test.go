@@ -106,3 +106,37 @@ func TestOpenCRDsLeavesPatchesOut(t *testing.T) {
 		t.Errorf("a patch named on its own: got %q", s.Files)
 	}
 }
+
+// TestOpenOutsideRepository: outside a repository nothing is scanned,
+// but the kustomizations among the inputs still name their patches, in
+// directories other than their own.
+func TestOpenOutsideRepository(t *testing.T) {
+	root := t.TempDir()
+	if gitRoot(root) != "" {
+		t.Skip("the temporary directory is inside a repository")
+	}
+	writeTree(t, root, map[string]string{
+		"overlays/prod/kustomization.yaml": "resources: [../../base]\npatches:\n- path: ../../shared/limits.yaml\n",
+		"shared/limits.yaml":               "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: web}\n",
+		"base/widget.yaml":                 "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: web}\n",
+	})
+	s, err := Open([]string{root}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for i, f := range s.Files {
+		rel, _ := filepath.Rel(root, f)
+		got[filepath.ToSlash(rel)] = s.Skip[i]
+	}
+	want := map[string]string{
+		"overlays/prod/kustomization.yaml": SkipKustomization,
+		"shared/limits.yaml":               SkipKustomizePatch,
+		"base/widget.yaml":                 "",
+	}
+	for f, why := range want {
+		if got[f] != why {
+			t.Errorf("%s: got %q, want %q", f, got[f], why)
+		}
+	}
+}

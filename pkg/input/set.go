@@ -45,12 +45,17 @@ func Open(paths []string, stdin io.Reader, exclude Exclude) (*Set, error) {
 	s := &Set{cached: map[string][]byte{}}
 	r := newRepo()
 	excluded := 0
+	expanded := make([][]string, len(paths))
 	for a, p := range paths {
 		files, err := source.Expand([]string{p})
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range files {
+		expanded[a] = files
+		r.Inputs(files)
+	}
+	for a, p := range paths {
+		for _, f := range expanded[a] {
 			skip := r.skip(f)
 			if exclude != nil && f != "-" && exclude(f, false) {
 				if f != p {
