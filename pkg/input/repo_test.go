@@ -1,24 +1,11 @@
 package input
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
-)
 
-// writeTree writes files (slash paths relative to root) with their text.
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
+)
 
 const crdPatch = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  conversion:\n    strategy: Webhook\n"
 
@@ -28,7 +15,7 @@ const crdPatch = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefin
 // kustomization names them.
 func TestRepoSkip(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testutil.WriteFiles(t, root, map[string]string{
 		".git/HEAD":                                                 "ref: refs/heads/main\n",
 		"config/crd/bases/widgets.yaml":                             "kind: CustomResourceDefinition\n",
 		"config/crd/kustomization.yaml":                             "resources: [bases/widgets.yaml]\n#patches:\n#- path: patches/webhook_in_widgets.yaml\n",
@@ -83,7 +70,7 @@ func TestRepoSkip(t *testing.T) {
 // patch named on its own is the user's to give.
 func TestOpenCRDsLeavesPatchesOut(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testutil.WriteFiles(t, root, map[string]string{
 		".git/HEAD":                                  "ref: refs/heads/main\n",
 		"config/crd/bases/widgets.yaml":              "kind: CustomResourceDefinition\n",
 		"config/crd/kustomization.yaml":              "resources: [bases/widgets.yaml]\n",
@@ -115,7 +102,7 @@ func TestOpenOutsideRepository(t *testing.T) {
 	if gitRoot(root) != "" {
 		t.Skip("the temporary directory is inside a repository")
 	}
-	writeTree(t, root, map[string]string{
+	testutil.WriteFiles(t, root, map[string]string{
 		"overlays/prod/kustomization.yaml": "resources: [../../base]\npatches:\n- path: ../../shared/limits.yaml\n",
 		"shared/limits.yaml":               "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: web}\n",
 		"base/widget.yaml":                 "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: web}\n",

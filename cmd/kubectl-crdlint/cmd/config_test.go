@@ -11,6 +11,8 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 )
 
 // initRepo is a repository as config init meets it: CRDs to list, a Helm
@@ -71,8 +73,8 @@ func TestConfigInit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, initRepo)
-			writeFiles(t, dir, tt.files)
+			testutil.WriteFiles(t, dir, initRepo)
+			testutil.WriteFiles(t, dir, tt.files)
 			t.Chdir(dir)
 			code, out, errOut := runMain(t, append([]string{"config", "init"}, tt.args...)...)
 			scanned := "."
@@ -120,7 +122,7 @@ func TestConfigInit(t *testing.T) {
 // wrong with it.
 func TestConfigInitThenCheck(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, initRepo)
+	testutil.WriteFiles(t, dir, initRepo)
 	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +195,7 @@ func TestConfigView(t *testing.T) {
 			if tt.config != "" {
 				c = tt.config
 			}
-			writeFiles(t, root, map[string]string{".crdlint.yaml": c})
+			testutil.WriteFiles(t, root, map[string]string{".crdlint.yaml": c})
 			code, out, errOut := runMain(t, append([]string{"config", "view"}, tt.args...)...)
 			if code != tt.code || errOut != tt.stderr {
 				t.Errorf("exit %d, stderr %q; want exit %d, stderr %q", code, errOut, tt.code, tt.stderr)
