@@ -168,6 +168,7 @@ func TestIsTemplate(t *testing.T) {
 		{"{{- else if .X }}", true},
 		{"{{/* a comment */}}", true},
 		{"{{ $x := DefaultParam .X 1 }}", true},
+		{"{{ $x := 1 }}\nreplicas: {{$x}}", true},
 		{"{{ include \"x\" . | nindent 4 }}", true},
 		{"{{inputs.parameters.message}}", true},
 		{"inject: {{args.linkerd-enabled}}", false},

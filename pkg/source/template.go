@@ -65,5 +65,7 @@ func isAction(inner string) bool {
 	t := parse.New("t")
 	t.Mode = parse.SkipFuncCheck | parse.ParseComments
 	_, err := t.Parse(text, "{{", "}}", map[string]*parse.Tree{})
-	return err == nil
+	// A variable declared by another action ({{$n := 1}} ... {{$n}}) is
+	// undefined in an action tried alone.
+	return err == nil || strings.Contains(err.Error(), "undefined variable")
 }
