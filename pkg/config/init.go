@@ -55,10 +55,12 @@ type Repository struct {
 	// TestData are testdata directories holding YAML: fixtures, often
 	// invalid on purpose; suggested, commented out.
 	TestData []string
-	// ConfigKinds are kinds that look like a tool's configuration (a
-	// group config.* or a kind ending in Config or Configuration) and
-	// that no CRD of the repository defines nor the API server builds in:
-	// a project's own component configuration, proposed for configKinds.
+	// ConfigKinds are kinds that no CRD of the repository defines nor the
+	// API server builds in, and that look like a tool's configuration: a
+	// group config.* or a kind ending in Config or Configuration, a kind
+	// of a group the repository's CRDs define (a served one would have a
+	// CRD), or a kind a ConfigMap of the repository carries in its data.
+	// A project's own component configuration, proposed for configKinds.
 	ConfigKinds []FoundKind
 	// Truncated says the walk stopped at MaxEntries or skipped deeper
 	// directories.
@@ -184,6 +186,7 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 	crdDirs := map[string]int{}
 	defined := map[schema.GroupKind]bool{}
 	found := map[schema.GroupKind]*FoundKind{}
+	embedded := map[schema.GroupKind]bool{} // in a ConfigMap's data
 	for _, rel := range yamls {
 		if inTemplates(rel) || patches[rel] {
 			continue
@@ -203,7 +206,14 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 			continue
 		}
 		complete, partial := sniffCRDs(f, defined)
-		for _, gk := range objectKinds(f) {
+		kinds, inConfigMaps := objectKinds(f)
+		for gk := range inConfigMaps {
+			embedded[gk] = true
+			kinds = append(kinds, gk)
+		}
+		slices.SortFunc(kinds, func(a, b schema.GroupKind) int { return strings.Compare(a.String(), b.String()) })
+		kinds = slices.Compact(kinds)
+		for _, gk := range kinds {
 			if k := found[gk]; k != nil {
 				k.Files++
 			} else {
@@ -238,8 +248,15 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 		s.CRDDirs = append(s.CRDDirs, CountedPath{d, total})
 	}
 	slices.SortFunc(s.CRDDirs, func(a, b CountedPath) int { return strings.Compare(a.Path, b.Path) })
+	owned := map[string]bool{} // groups the repository's CRDs define
+	for gk := range defined {
+		owned[gk.Group] = true
+	}
 	for gk, k := range found {
-		if !defined[gk] && configLike(gk) {
+		// A kind no CRD defines, which its name, its group (one the
+		// repository serves others of), or a ConfigMap that carries it
+		// says is configuration.
+		if !defined[gk] && (configLike(gk) || owned[gk.Group] || embedded[gk]) {
 			s.ConfigKinds = append(s.ConfigKinds, *k)
 		}
 	}
@@ -316,15 +333,38 @@ func readSmall(file string, maxSize int64) *source.File {
 }
 
 // objectKinds are the kinds of the custom resources of a file, as a
-// command would judge them (not built in, not well-known configuration).
-func objectKinds(f *source.File) []schema.GroupKind {
-	var out []schema.GroupKind
+// command would judge them (not built in, not well-known configuration),
+// and those of the objects its ConfigMaps carry in their data (a
+// component's configuration file, mounted from a ConfigMap).
+func objectKinds(f *source.File) (kinds []schema.GroupKind, inConfigMaps map[schema.GroupKind]bool) {
+	inConfigMaps = map[schema.GroupKind]bool{}
 	for _, d := range f.Documents {
-		if crd.Classify(d, nil) == crd.ClassCustomResource {
-			out = append(out, crd.GVK(d).GroupKind())
+		switch crd.Classify(d, nil) {
+		case crd.ClassCustomResource:
+			kinds = append(kinds, crd.GVK(d).GroupKind())
+		case crd.ClassBuiltin:
+			if d.Object.Kind != "ConfigMap" || d.Object.APIVersion != "v1" {
+				continue
+			}
+			var cm struct {
+				Data map[string]string `json:"data"`
+			}
+			if json.Unmarshal(d.JSON, &cm) != nil {
+				continue
+			}
+			for key, text := range cm.Data {
+				if !strings.Contains(text, "kind") {
+					continue
+				}
+				for _, e := range source.ParseInput(key, []byte(text)).Documents {
+					if crd.Classify(e, nil) == crd.ClassCustomResource {
+						inConfigMaps[crd.GVK(e).GroupKind()] = true
+					}
+				}
+			}
 		}
 	}
-	return out
+	return kinds, inConfigMaps
 }
 
 // configLike: a kind whose group or name says configuration, as

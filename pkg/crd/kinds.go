@@ -95,6 +95,12 @@ var ConfigGroups = []string{
 	"skaffold",                             // skaffold: Config (apiVersion skaffold/v4beta11)
 }
 
+// ConfigKindsKnown are single kinds of well-known tools' configuration in
+// groups that also have served kinds (so the group cannot be listed).
+var ConfigKindsKnown = []schema.GroupKind{
+	{Group: "gateway.envoyproxy.io", Kind: "EnvoyGateway"}, // Envoy Gateway's own configuration (its EnvoyProxy is a CRD)
+}
+
 // kinds is what the schemes say, built once.
 var kinds = func() struct {
 	builtin       map[schema.GroupKind]bool
@@ -125,6 +131,9 @@ var kinds = func() struct {
 	}
 	for _, g := range ConfigGroups {
 		k.configGroups[g] = true
+	}
+	for _, gk := range ConfigKindsKnown {
+		k.config[gk] = true
 	}
 	return k
 }()

@@ -134,6 +134,7 @@ func TestConfigKinds(t *testing.T) {
 		{Group: "scorecard.operatorframework.io", Kind: "Configuration"},
 		{Group: "kustomize.config.k8s.io", Kind: "Kustomization"},
 		{Group: "kustomize.config.k8s.io", Kind: "Component"},
+		{Group: "gateway.envoyproxy.io", Kind: "EnvoyGateway"},
 	} {
 		if !ConfigGroupKind(gk) {
 			t.Errorf("%s is not configuration", gk)
@@ -147,9 +148,11 @@ func TestConfigKinds(t *testing.T) {
 			t.Errorf("configuration group %q is a group the server serves", g)
 		}
 	}
-	// A custom resource stays one.
-	if ConfigGroupKind(schema.GroupKind{Group: "example.com", Kind: "Widget"}) {
-		t.Error("example.com Widget is configuration")
+	// A custom resource stays one, also beside a configuration kind.
+	for _, gk := range []schema.GroupKind{{Group: "example.com", Kind: "Widget"}, {Group: "gateway.envoyproxy.io", Kind: "EnvoyProxy"}} {
+		if ConfigGroupKind(gk) {
+			t.Errorf("%s is configuration", gk)
+		}
 	}
 }
 
