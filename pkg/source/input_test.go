@@ -185,3 +185,37 @@ func TestIsTemplate(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseInput: a text read as a command's input, whole or a document
+// at a time with NoKind set from the text as input.Run sets it, gives the
+// same documents, findings and counts, and never panics; key hints are
+// only on documents that are objects.
+func FuzzParseInput(f *testing.F) {
+	for _, s := range []string{
+		"- a\n- b\n", "a\n---\n- b\n---\nc: d\n", "x: [\n", "kind: X\n---\n- 1\n",
+		"name: {{ .Name }}\n", "{{ if .X }}\na: 1\n---\nb: {{ .Y }}\n{{ end }}\n",
+		"a: {{args.x-y}}\n", "{\"a\": [1]}", "[1, 2]\n", "on: push\nyes: 1\n",
+	} {
+		f.Add([]byte(s), uint64(len(s)))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, seed uint64) {
+		want := ParseInput("fuzz.yaml", data)
+		r := NewDocReader("fuzz.yaml", &chunkReader{data: data, rng: rand.New(rand.NewPCG(seed, 5))})
+		r.NoKind = !HasKind(data)
+		got, err := readAllDocs(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSameFile(t, "streamed", got, want)
+		// Hints about keys only on documents that are objects.
+		objects := map[int]bool{}
+		for _, d := range want.Documents {
+			objects[d.Index] = true
+		}
+		for _, fd := range want.Findings {
+			if (fd.Rule == RuleYAML11Key || fd.Rule == RuleDuplicate) && !objects[fd.Document] {
+				t.Errorf("a %s finding on document %d, which is no object: %+v", fd.Rule, fd.Document, fd)
+			}
+		}
+	})
+}
