@@ -220,6 +220,11 @@ const messageDifferences = "## How messages differ from the server's text\n\n" +
 	"  \"some validation rules were not checked because the object was invalid\"\n" +
 	"  is reported after the errors that stopped the CEL rules, under its own rule\n" +
 	"  ID so that it can be silenced apart from real CEL failures.\n" +
+	"- **kubectl's YAML library prints a bad key as a Go value**\n" +
+	"  (`invalid map key: map[interface {}]interface {}{\".Name\":interface {}(nil)}`);\n" +
+	"  crdlint shows the key as YAML and says what it is\n" +
+	"  (`invalid map key: {.Name: null} is a mapping, which cannot be a key (quote\n" +
+	"  a value that starts with \"{\" or \"[\" to make it a string)`).\n" +
 	"- **Hints follow the server's words** where the cause is not obvious (a key\n" +
 	"  that YAML 1.1 reads as a boolean, a tab in the indentation), after the\n" +
 	"  server's message, never instead of it.\n" +
@@ -326,7 +331,7 @@ func lintOutput(t *testing.T, f fixtureFile) string {
 	l := lint.New(lint.Options{Strict: f.strict, Catalog: cat})
 	// Linted as shown, with "# <- " markers: only comments change, and a
 	// message that quotes the line quotes what the page shows.
-	parsed := source.Parse(filepath.Base(f.path), wantCommentRE.ReplaceAll(f.data, []byte("# <- ")))
+	parsed := source.ParseInput(filepath.Base(f.path), wantCommentRE.ReplaceAll(f.data, []byte("# <- ")))
 	cat.AddFound(crd.FindCRDs(parsed), crd.Input)
 	fs, _ := l.File(parsed)
 	fs = append(fs, lint.Duplicates(cat)...)

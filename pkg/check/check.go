@@ -184,7 +184,7 @@ func (c *checker) check(ctx context.Context) (report.Result, error) {
 	// A cluster's CRDs have no JSON to name them by, and what they are
 	// is the cluster's to change: such runs judge every file.
 	if c.cache != nil && o.Live == nil && !o.ClusterCRDs {
-		c.files = &crFiles{cache: c.cache, cat: run.Catalog, opts: crOptionsKey(c.lintKey, o.Missing, o.MaxDocumentSize)}
+		c.files = &crFiles{cache: c.cache, cat: run.Catalog, opts: crOptionsKey(c.lintKey, o.Missing, o.MaxDocumentSize, run.Catalog.ConfigKinds())}
 	}
 	res := report.Result{Rules: catalogue, Findings: o.Findings}
 	c.results = make([]fileResult, len(run.Inputs.Files))

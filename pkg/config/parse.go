@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/editdist"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
@@ -21,7 +22,7 @@ import (
 
 // Keys are the top-level keys of a configuration file, in the order the
 // documentation and `config view` give them.
-var Keys = []string{"crds", "exclude", "strict", "failOn", "missingCRDs", "rules", "overrides", "baseline"}
+var Keys = []string{"crds", "exclude", "configKinds", "strict", "failOn", "missingCRDs", "rules", "overrides", "baseline"}
 
 var overrideKeys = []string{"files", "rules"}
 
@@ -204,6 +205,15 @@ func (p *parser) top(root *yaml.Node) {
 				c.Exclude = append(c.Exclude, it.Value)
 				c.exclude.add(c.Dir, pat)
 			}
+		case "configKinds":
+			for _, it := range p.strings(v, key) {
+				gk, err := ParseConfigKind(it.Value)
+				if err != nil {
+					p.errorf(it.Node, it.field, "%v", err)
+					continue
+				}
+				c.ConfigKinds = append(c.ConfigKinds, gk)
+			}
 		case "strict":
 			if isNull(v) {
 				return
@@ -256,6 +266,27 @@ func (p *parser) top(root *yaml.Node) {
 			p.errorf(k, key, "unknown key %q%s; the keys are %s", key, suggest(key, Keys), strings.Join(Keys, ", "))
 		}
 	})
+}
+
+// ParseConfigKind reads one configKinds entry: "Kind.group" as
+// apimachinery prints a GroupKind ("Configuration.config.example.com";
+// "Kind" alone for the core group), or "*.group" for every kind of a
+// group (Kind "*").
+func ParseConfigKind(s string) (schema.GroupKind, error) {
+	const want = "want Kind.group (e.g. Configuration.config.example.com) or *.group"
+	if strings.TrimSpace(s) != s || s == "" || strings.ContainsAny(s, "/ \t") {
+		return schema.GroupKind{}, fmt.Errorf("%q: %s", s, want)
+	}
+	gk := schema.ParseGroupKind(s)
+	switch {
+	case gk.Kind == "*" && gk.Group != "" && !strings.Contains(gk.Group, "*"):
+		return gk, nil
+	case gk.Kind == "" || strings.Contains(s, "*"):
+		return schema.GroupKind{}, fmt.Errorf("%q: %s", s, want)
+	case gk.Kind[0] < 'A' || gk.Kind[0] > 'Z':
+		return schema.GroupKind{}, fmt.Errorf("%q: a kind starts with an upper-case letter: %s", s, want)
+	}
+	return gk, nil
 }
 
 // item is a string list entry with its position and field path.

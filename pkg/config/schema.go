@@ -108,6 +108,11 @@ func Schema(rules []report.Rule) ([]byte, error) {
 				{"type", []string{"array", "null"}},
 				{"items", nonEmpty},
 			}},
+			{"configKinds", obj{
+				{"description", "Kinds of tool configuration that no API server serves, beyond the well-known ones (a project's own component configuration): documents of these kinds are skipped, never custom resources. Kind.group (Configuration.config.example.com; Kind alone for the core group) or *.group for every kind of a group."},
+				{"type", []string{"array", "null"}},
+				{"items", obj{{"type", "string"}, {"pattern", `^([A-Z][^./*\s]*(\.[^./*\s]+)*|\*(\.[^./*\s]+)+)$`}}},
+			}},
 			{"strict", obj{
 				{"description", "As --strict: unknown and duplicate fields are errors, as under fieldValidation=Strict."},
 				{"type", []string{"boolean", "null"}},

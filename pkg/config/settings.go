@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
@@ -123,6 +124,9 @@ type Settings struct {
 	Baseline string
 	// Disabled are the rules --disable turned off everywhere.
 	Disabled map[string]bool
+	// ConfigKinds are the file's configKinds: documents of these kinds
+	// are tool configuration, skipped, not custom resources.
+	ConfigKinds []schema.GroupKind
 
 	flags   Flags
 	exclude *Patterns
@@ -155,6 +159,7 @@ func Resolve(c *Config, f Flags) (*Settings, error) {
 	if err := s.exclude.Add("", f.Exclude...); err != nil {
 		return nil, fmt.Errorf("--%s: %v", FlagExclude, err)
 	}
+	s.ConfigKinds = c.ConfigKinds
 	if c.Strict != nil {
 		s.Strict = *c.Strict
 	}

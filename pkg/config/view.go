@@ -64,6 +64,12 @@ func (s *Settings) View() ([]byte, error) {
 	}
 	add("exclude", excl, "")
 
+	kinds := seq()
+	for _, gk := range s.ConfigKinds {
+		kinds.Content = append(kinds.Content, str(gk.String()))
+	}
+	add("configKinds", kinds, "")
+
 	add("strict", boolean(s.Strict), origin(FlagStrict, s.flags.Strict != nil, c.Strict != nil))
 	add("failOn", str(s.FailOn.String()), origin(FlagFailOn, s.flags.FailOn != nil, c.FailOn != nil))
 	flag := FlagMissingCRDs

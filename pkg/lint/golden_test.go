@@ -28,7 +28,7 @@ func TestGoldenOutputs(t *testing.T) {
 		}
 		strict := strings.HasPrefix(string(data), strictMarker+"\n")
 		l := New(Options{Strict: strict, Catalog: crd.NewCatalog(false)})
-		f := source.Parse(filepath.ToSlash(path), data)
+		f := source.ParseInput(filepath.ToSlash(path), data)
 		collect(l, f)
 		fs, sum := l.File(f)
 		fs = append(fs, Duplicates(l.opts.Catalog)...)

@@ -58,11 +58,12 @@ func New(opts Options) *Linter {
 	return &Linter{opts: opts, costs: crd.NewCostCache()}
 }
 
-// Reasons a document is skipped, as summaries count them.
+// Reasons a document is skipped, as summaries count them (every command
+// counts with these words, and input's for whole files).
 const (
-	SkipNotObject = "not a Kubernetes object"
-	SkipBuiltin   = "built-in kind"
-	SkipConfig    = "kustomize configuration"
+	SkipNotObject = source.SkipNotObject
+	SkipBuiltin   = crd.SkipBuiltin
+	SkipConfig    = crd.SkipConfig
 )
 
 // File lints every document of a parsed file: the loader's findings, its
@@ -76,22 +77,19 @@ func (l *Linter) File(f *source.File) ([]report.Finding, report.Summary) {
 		out = append(out, l.adjust(fd))
 	}
 	sum := report.Summary{Documents: f.Count}
-	for range f.Skipped {
-		sum.Skip(SkipNotObject)
-	}
+	sum.Add(f.Skips())
 	for _, d := range f.Documents {
+		class := l.opts.Catalog.Classify(d)
 		switch {
-		case crd.IsCRD(d):
+		case class == crd.ClassCRD:
 			sum.CRDs++
 			sum.Check(Checked(d, ""))
 			out = append(out, l.CRD(d, nil)...)
-		case crd.IsBuiltin(d):
-			// Built-in kinds are the server's, not ours to judge.
-			sum.Skip(SkipBuiltin)
-			sum.Check(Checked(d, SkipBuiltin))
-		case crd.IsConfig(d):
-			sum.Skip(SkipConfig)
-			sum.Check(Checked(d, SkipConfig))
+		case class != crd.ClassCustomResource:
+			// Built-in kinds are the server's, configuration a tool's:
+			// not ours to judge.
+			sum.Skip(class.Skip())
+			sum.Check(Checked(d, class.Skip()))
 		case l.opts.Catalog == nil:
 			sum.NotValid(crd.NoCRD.String())
 			sum.Check(Checked(d, NotValidated(crd.NoCRD.String())))

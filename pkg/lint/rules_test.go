@@ -156,7 +156,7 @@ func TestRuleFixtures(t *testing.T) {
 			}
 
 			l := New(Options{Strict: strict, Catalog: crd.NewCatalog(false)})
-			f := source.Parse(path, data)
+			f := source.ParseInput(path, data) // as a command reads it
 			collect(l, f)
 			findings, _ := l.File(f)
 			findings = append(findings, Duplicates(l.opts.Catalog)...)

@@ -26,9 +26,7 @@ type CRD struct {
 func CRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.Summary) {
 	sum := report.Summary{Files: 1, Documents: f.Count}
 	fs := append([]report.Finding{}, f.Findings...)
-	for i := 0; i < f.Skipped; i++ {
-		sum.Skip(lint.SkipNotObject)
-	}
+	sum.Add(f.Skips())
 	var out []CRD
 	for _, fd := range crd.FindCRDs(f) {
 		sum.CRDs++
@@ -147,9 +145,7 @@ func (p *Pair) judge(l *lint.Linter, storedVersions []string) []report.Finding {
 // are not custom resources are counted as skipped.
 func (ps *Pairs) File(f *source.File) ([]report.Finding, report.Summary) {
 	sum := report.Summary{Documents: f.Count}
-	for i := 0; i < f.Skipped; i++ {
-		sum.Skip(lint.SkipNotObject)
-	}
+	sum.Add(f.Skips())
 	fs := append([]report.Finding{}, f.Findings...)
 	for _, d := range f.Documents {
 		more, ok := ps.replay(d, false, nil)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 )
 
 // testRef is the ref the action is "used" at: the build stamps it.
@@ -73,7 +75,7 @@ func newEnvIn(t *testing.T, dir, repo string, c *fakeCache) *runnerEnv {
 		ref:       testRef,
 		cache:     c,
 	}
-	copyTree(t, src, env.workspace)
+	testutil.CopyTree(t, src, env.workspace)
 	if err := os.MkdirAll(env.temp, 0o755); err != nil {
 		t.Fatal(err)
 	}

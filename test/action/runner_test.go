@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +13,8 @@ import (
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 )
 
 // repoRoot is the action's own source: GITHUB_ACTION_PATH.
@@ -642,7 +642,7 @@ func fakeUses(t *testing.T, c *fakeCache, uses string, with map[string]string) m
 		if !ok {
 			return map[string]string{"cache-primary-key": key} // a miss sets no cache-hit
 		}
-		copyTree(t, saved, path)
+		testutil.CopyTree(t, saved, path)
 		return map[string]string{"cache-hit": "true", "cache-primary-key": key, "cache-matched-key": key}
 	case "actions/cache/save":
 		key, path := with["key"], with["path"]
@@ -650,7 +650,7 @@ func fakeUses(t *testing.T, c *fakeCache, uses string, with map[string]string) m
 			t.Fatalf("%s: key %q saved twice: GitHub refuses that", uses, key)
 		}
 		dst := filepath.Join(c.dir, fmt.Sprint(len(c.entries)))
-		copyTree(t, path, dst)
+		testutil.CopyTree(t, path, dst)
 		c.entries[key] = dst
 		return map[string]string{}
 	case "actions/setup-go":
@@ -664,46 +664,6 @@ func fakeUses(t *testing.T, c *fakeCache, uses string, with map[string]string) m
 	}
 	t.Fatalf("uses: %s is not modelled by this test", uses)
 	return nil
-}
-
-// copyTree copies the files under src into dst (hard links when it can:
-// the binary is large and nobody writes to it).
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if os.Link(p, target) == nil {
-			return nil
-		}
-		in, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		info, err := in.Stat()
-		if err != nil {
-			return err
-		}
-		out, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, info.Mode())
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(out, in); err != nil {
-			out.Close()
-			return err
-		}
-		return out.Close()
-	})
-	if err != nil {
-		t.Fatalf("copy %s to %s: %v", src, dst, err)
-	}
 }
 
 // baseEnv is this process's environment without anything a runner sets,

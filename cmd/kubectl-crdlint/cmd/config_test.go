@@ -11,6 +11,8 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 )
 
 // initRepo is a repository as config init meets it: CRDs to list, a Helm
@@ -71,8 +73,8 @@ func TestConfigInit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, initRepo)
-			writeFiles(t, dir, tt.files)
+			testutil.WriteFiles(t, dir, initRepo)
+			testutil.WriteFiles(t, dir, tt.files)
 			t.Chdir(dir)
 			code, out, errOut := runMain(t, append([]string{"config", "init"}, tt.args...)...)
 			scanned := "."
@@ -120,7 +122,7 @@ func TestConfigInit(t *testing.T) {
 // wrong with it.
 func TestConfigInitThenCheck(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, initRepo)
+	testutil.WriteFiles(t, dir, initRepo)
 	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +132,7 @@ func TestConfigInitThenCheck(t *testing.T) {
 	}
 	for _, want := range []string{
 		"\ncrds:\n  - config/crd/bases # 1 CRD\n",
-		"\nexclude:\n  - charts/app/templates/ # Helm templates: not YAML until rendered\n  - config/crd/patches/webhook_in_widgets.yaml # kustomize patch: a partial object\n",
+		"\nexclude:\n  - charts/app/templates/ # Helm templates: not YAML until rendered\n  - config/crd/patches/webhook_in_widgets.yaml # kustomize patch or configuration: not a whole object\n",
 	} {
 		if b, _ := os.ReadFile(".crdlint.yaml"); !strings.Contains(string(b), want) {
 			t.Errorf(".crdlint.yaml lacks %q:\n%s", want, b)
@@ -175,7 +177,7 @@ func TestConfigView(t *testing.T) {
 		{"--require-crds", "", []string{"--require-crds"}, ExitClean, []string{"\nmissingCRDs: error # --require-crds\n"}, ""},
 		{"--no-config: the defaults", "", []string{"--no-config"}, ExitClean, []string{
 			"# Effective configuration: no configuration file, flags over the defaults.\n",
-			"\ncrds: []\nexclude: []\nstrict: false # default\nfailOn: error # default\nmissingCRDs: error # default\nrules: {}\noverrides: []\nbaseline: null # none\n",
+			"\ncrds: []\nexclude: []\nconfigKinds: []\nstrict: false # default\nfailOn: error # default\nmissingCRDs: error # default\nrules: {}\noverrides: []\nbaseline: null # none\n",
 		}, ""},
 		{"a problem in the file", "failOn: warning\nstrict: yes\n", nil, ExitFindings, []string{"\nstrict: false # default\nfailOn: warning\n"},
 			".crdlint.yaml:2:9: error config-invalid: strict must be true or false, not the string \"yes\" [strict]\n"},
@@ -193,7 +195,7 @@ func TestConfigView(t *testing.T) {
 			if tt.config != "" {
 				c = tt.config
 			}
-			writeFiles(t, root, map[string]string{".crdlint.yaml": c})
+			testutil.WriteFiles(t, root, map[string]string{".crdlint.yaml": c})
 			code, out, errOut := runMain(t, append([]string{"config", "view"}, tt.args...)...)
 			if code != tt.code || errOut != tt.stderr {
 				t.Errorf("exit %d, stderr %q; want exit %d, stderr %q", code, errOut, tt.code, tt.stderr)

@@ -145,20 +145,29 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 		return err
 	}
 	files := make([]*source.File, len(run.Inputs.Files))
-	err = run.Visit(ctx, input.Visitor{File: func(i int, _ []byte, f *source.File) error {
-		files[i] = f
-		return nil
-	}})
+	skipped := make([]string, len(run.Inputs.Files))
+	err = run.Visit(ctx, input.Visitor{
+		File: func(i int, _ []byte, f *source.File) error {
+			files[i] = f
+			return nil
+		},
+		Skipped: func(i int, reason string) { skipped[i] = reason },
+	})
 	if err != nil {
 		return inputError(err)
 	}
-	oldRev, newRev := lint.NewRevision(), lint.NewRevision()
+	config := run.Catalog.ConfigKinds()
+	oldRev, newRev := lint.NewRevision(config), lint.NewRevision(config)
 	for i, f := range files {
+		rev := oldRev
 		if run.Inputs.Arg[i] == len(paths)-1 {
-			newRev.Add(f)
-		} else {
-			oldRev.Add(f)
+			rev = newRev
 		}
+		if skipped[i] != "" {
+			rev.Skip(skipped[i])
+			continue
+		}
+		rev.Add(f)
 	}
 	if o.Cluster.Live {
 		oldRev, err = o.liveRevision(ctx, run.Catalog, newRev)

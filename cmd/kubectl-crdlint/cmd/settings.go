@@ -115,6 +115,15 @@ func (o *sourceOptions) configErrors() error {
 	return usageErrorf("%s", strings.Join(lines, "\nerror: "))
 }
 
+// configKinds are the configuration's configKinds: kinds of tool
+// configuration, not custom resources.
+func (o *sourceOptions) configKinds() *crd.ConfigKinds {
+	if o.settings == nil {
+		return nil
+	}
+	return crd.NewConfigKinds(o.settings.ConfigKinds)
+}
+
 // missing is the policy for custom resources whose CRD is not found.
 func (o *sourceOptions) missing() lint.Missing {
 	if o.settings != nil {
