@@ -283,11 +283,12 @@ func judgedMessage(msg string, j *judgement, replayed int) string {
 	}
 	c := j.change
 	if j.checked == 0 {
-		return fmt.Sprintf("%s; not judged: none of the %s replayed is read as %s and accepted by OLD", msg, plural(replayed, "object"), c.Version)
+		return fmt.Sprintf("%s; not judged: no object is read as %s and accepted by OLD (%s replayed)", msg, c.Version, plural(replayed, "object"))
 	}
 	what := fmt.Sprintf("%s; judged on %s read as %s", msg, plural(j.checked, "existing object"), c.Version)
 	set := ""
-	if f := j.setField(); len(f) > 0 {
+	// Every object sets spec: saying so tells nothing.
+	if f := j.setField(); len(f) > 0 && f.String() != "spec" {
 		switch {
 		case j.set == 0:
 			set = fmt.Sprintf(" (none of them sets %s)", f)
