@@ -2,6 +2,7 @@ package upgrade
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
@@ -96,10 +97,15 @@ func (j *judgement) setField() DataPath {
 	return f
 }
 
+// name counts an object the change breaks and keeps the first maxNamed
+// names in order: objects are replayed in parallel, and the message must
+// not depend on which finished first.
 func (j *judgement) name(s string) {
 	j.broken++
-	if len(j.named) < maxNamed {
-		j.named = append(j.named, s)
+	i, _ := slices.BinarySearch(j.named, s)
+	if i < maxNamed {
+		j.named = slices.Insert(j.named, i, s)
+		j.named = j.named[:min(len(j.named), maxNamed)]
 	}
 }
 
@@ -119,20 +125,35 @@ type trace struct {
 	// or a root rule's refusal) and may be any change's doing.
 	harm     []string
 	unplaced bool
+	// explained are the errors (field and message) of the CEL rules the
+	// replay evaluated alone on the object (judgeCEL): a refusal that is
+	// one of them is that rule's, judged by its evaluation, and is blamed
+	// on no other change, with or without a field (a rule on the root).
+	explained map[string]bool
 }
+
+func errorKey(fld, msg string) string { return fld + "\x00" + msg }
 
 // judges says the object was replayed where the change applies: its
 // create or its update judged in the change's version; for a change of
 // the storage pair (OLD's storage version read as NEW's), an object
-// stored in OLD's and updated in NEW's.
+// stored in OLD's and updated in NEW's. A change to status is judged only
+// by objects that store a status: manifests have none (and the status
+// subresource drops it from creates), so they show nothing about what
+// controllers write there; objects read from a cluster do.
 func (t *trace) judges(c Change) bool {
-	if c.Version == "" {
+	if c.Version == "" || (underStatus(c) && !Has(t.stored, DataPath{"status"})) {
 		return false
 	}
 	if c.OldVersion != "" && c.OldVersion != c.Version {
 		return t.storedIn == c.OldVersion && t.update == c.Version
 	}
 	return t.create == c.Version || t.update == c.Version
+}
+
+// underStatus says a change is about the object's status.
+func underStatus(c Change) bool {
+	return len(c.Field) > 0 && c.Field[0] == "status"
 }
 
 // breaks says the object's harm may be the change's doing: a refusal or
@@ -155,6 +176,9 @@ func (t *trace) addHarm(o Outcome) {
 	switch o.Rule {
 	case RuleObjectCreateRefused, RuleObjectUpdateRefused, RuleObjectDataLost:
 	default:
+		return
+	}
+	if t.explained[errorKey(o.Field, o.Message)] {
 		return
 	}
 	if o.Field == "" || o.Field == "<nil>" {
@@ -282,7 +306,10 @@ func judgedMessage(msg string, j *judgement, replayed int) string {
 		msg = strings.TrimSuffix(msg, s)
 	}
 	c := j.change
-	if j.checked == 0 {
+	switch {
+	case j.checked == 0 && underStatus(c):
+		return fmt.Sprintf("%s; not judged: no object read as %s and accepted by OLD stores a status (%s replayed; manifests have none, --live reads the cluster's)", msg, c.Version, plural(replayed, "object"))
+	case j.checked == 0:
 		return fmt.Sprintf("%s; not judged: no object is read as %s and accepted by OLD (%s replayed)", msg, c.Version, plural(replayed, "object"))
 	}
 	what := fmt.Sprintf("%s; judged on %s read as %s", msg, plural(j.checked, "existing object"), c.Version)

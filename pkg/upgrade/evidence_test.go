@@ -18,6 +18,7 @@ func TestReplayEvidence(t *testing.T) {
 		return strings.Replace(schema, "    type: object\n    properties:", "    type: object\n"+extra+"    properties:", 1)
 	}
 	withList := gizmoSchema + "\n      tags: {type: array, items: {type: string}}"
+	withStatus := gizmoSchema + "\n  status:\n    type: object\n    properties:\n      phase: {type: string}\n      ready: {type: boolean}"
 	withNullable := strings.Replace(gizmoSchema, "note: {type: string}", "note: {type: string, nullable: true}", 1)
 	withRoot := func(rule string) string {
 		return "x-kubernetes-validations: [{rule: '" + rule + "'}]\n" + strings.TrimPrefix(gizmoSchema, "\n")
@@ -63,13 +64,22 @@ func TestReplayEvidence(t *testing.T) {
 			want: []want{
 				{RuleListTypeChanged, "v1", report.Warning, `none of them breaks it (1 of them sets spec.tags)`},
 				{RuleEnumRemoved, "v1", report.Error, `1 of them may break it (see their findings): lab/a`}}},
-		// A refusal without a field (a rule on the root) may be any
-		// change's: every change of the version keeps its error.
-		{name: "a refusal without a field", old: gizmoSchema,
+		// A refusal a judged CEL rule explains (a rule on the root has no
+		// field) is that rule's, not another change's.
+		{name: "a CEL rule's refusal", old: gizmoSchema,
 			new:     strings.Replace(withRoot("has(self.spec.color)"), "size: {type: integer}", "size: {type: integer, maximum: 100}", 1),
 			objects: []string{obj("a", "{size: 1}")},
 			want: []want{
-				{RuleCELRuleAdded, "v1", report.Error, `it refuses 1 that OLD accepted: lab/a`},
+				{RuleCELRuleAdded, "v1", report.Error, `it refuses 1 that OLD accepted: lab/a (<nil>: Invalid value: failed rule: has(self.spec.color))`},
+				{RuleBoundTightened, "v1", report.Warning, `none of them breaks it (1 of them sets spec.size)`}}},
+		// Any other refusal without a field (a junctor's) may be any
+		// change's: every change of the version keeps its error.
+		{name: "a refusal without a field", old: gizmoSchema,
+			new: withSpec(strings.Replace(gizmoSchema, "size: {type: integer}", "size: {type: integer, maximum: 100}", 1),
+				"    oneOf: [{required: [color]}, {required: [size]}]\n"),
+			objects: []string{obj("a", "{size: 1, color: red}")},
+			want: []want{
+				{RuleJunctorChanged, "v1", report.Error, `1 of them may break it (see their findings): lab/a`},
 				{RuleBoundTightened, "v1", report.Error, `1 of them may break it (see their findings): lab/a`}}},
 		{name: "CEL rule added, none refuses", old: gizmoSchema, new: withSpec(gizmoSchema, "    x-kubernetes-validations: [{rule: '!has(self.size) || self.size < 10'}]\n"),
 			objects: []string{obj("a", "{size: 3}"), obj("b", "{color: red}")},
@@ -96,6 +106,17 @@ func TestReplayEvidence(t *testing.T) {
 			want: []want{
 				{RuleEnumRemoved, "v1", report.Error, `; not judged: no object is read as v1 and accepted by OLD (1 object replayed)`},
 				{RuleEnumRemoved, "v1alpha1", report.Warning, `judged on 1 existing object read as v1alpha1: none of them breaks it`}}},
+		// Status is judged only by objects that store one: manifests
+		// tell nothing of what controllers write there.
+		{name: "status judged by objects with a status", old: withStatus, new: strings.Replace(withStatus, "      phase: {type: string}\n", "", 1),
+			objects: []string{obj("a", "{size: 1}")},
+			want:    []want{{RuleFieldRemoved, "v1", report.Error, `not judged: no object read as v1 and accepted by OLD stores a status (1 object replayed; manifests have none, --live reads the cluster's)`}}},
+		{name: "status judged by an object that stores one", old: withStatus, new: strings.Replace(withStatus, "      phase: {type: string}\n", "", 1),
+			objects: []string{obj("a", "{size: 1}"), obj("b", "{size: 2}\nstatus: {ready: true}")},
+			want:    []want{{RuleFieldRemoved, "v1", report.Warning, `judged on 1 existing object read as v1: none of them breaks it (none of them sets status.phase)`}}},
+		{name: "status judged broken", old: withStatus, new: strings.Replace(withStatus, "      phase: {type: string}\n", "", 1),
+			objects: []string{obj("b", "{size: 2}\nstatus: {phase: Running}")},
+			want:    []want{{RuleFieldRemoved, "v1", report.Error, `judged on 1 existing object read as v1: 1 of them may break it (see their findings): lab/b`}}},
 		// A manifest OLD refuses cannot exist as written: it judges nothing.
 		{name: "an object OLD refuses judges nothing", old: strings.Replace(gizmoSchema, "red, green, blue", "red, green", 1), new: strings.Replace(gizmoSchema, "red, green, blue", "red", 1),
 			objects: []string{obj("a", "{color: blue}")},
@@ -190,5 +211,35 @@ func TestRefusedByOldNamesCause(t *testing.T) {
 	}
 	if !slices.ContainsFunc(res.CreateErrors, isCELSkipped) {
 		t.Errorf("the server's verdict %q lacks its note: the test no longer shows it is left out", res.CreateErrors)
+	}
+}
+
+// TestJudgedMessageOrder: objects are replayed in parallel, in any order;
+// the message names the same objects (the first in order) whatever the
+// order they were replayed in.
+func TestJudgedMessageOrder(t *testing.T) {
+	v := []string{"v1,served,storage"}
+	old, new := replayCRD(t, v, gizmoSchema, ""), replayCRD(t, v, strings.Replace(gizmoSchema, "red, green, blue", "red, blue", 1), "")
+	var objs []map[string]any
+	for _, n := range []string{"g", "c", "e", "a", "f", "b", "d"} {
+		objs = append(objs, object(t, "apiVersion: example.org/v1\nkind: Gizmo\nmetadata: {name: "+n+", namespace: lab}\nspec: {color: green}"))
+	}
+	message := func(order []int) string {
+		r := NewReplayer(old, new, Options{})
+		for _, i := range order {
+			r.Replay(Object{Value: objs[i]})
+		}
+		for _, c := range r.Changes() {
+			if c.Rule == RuleEnumRemoved {
+				return c.Message
+			}
+		}
+		return ""
+	}
+	want := `judged on 7 existing objects read as v1: 7 of them may break it (see their findings): lab/a; lab/b; lab/c; lab/d; lab/e; and 2 more`
+	for _, order := range [][]int{{0, 1, 2, 3, 4, 5, 6}, {6, 5, 4, 3, 2, 1, 0}, {3, 0, 6, 1, 5, 2, 4}} {
+		if got := message(order); !strings.HasSuffix(got, want) {
+			t.Errorf("order %v: %q, want it to end in %q", order, got, want)
+		}
 	}
 }

@@ -556,6 +556,12 @@ func (r *Replayer) judgeCEL(res *ObjectResult, t *trace, read map[string]any) {
 		if err != nil {
 			continue
 		}
+		for _, e := range newErrs {
+			if t.explained == nil {
+				t.explained = map[string]bool{}
+			}
+			t.explained[errorKey(e.Field, e.ErrorBody())] = true
+		}
 		refusedByOld := false
 		if c.CEL.Old != nil && len(newErrs) > 0 && !c.CEL.Transition {
 			ov := c.OldVersion
