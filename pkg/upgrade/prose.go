@@ -22,7 +22,8 @@ const judgedSeverity = "An error without objects: nothing shows that no object i
 	"With objects (`OBJECTS`, or `--live`), each is replayed through NEW; when at least one was judged in the change's version " +
 	"(its create or its labels-only update, accepted by OLD) and none breaks the change, nothing that exists stops working: " +
 	"the change is a warning that says how many objects were judged and how many of them set the field. " +
-	"An object that breaks it keeps the error, at the object, and so does the change. "
+	"An object that breaks it keeps the error, at the object, and so does the change. " +
+	"A change to `status` is judged only by objects that store a status: manifests have none, `--live` reads the cluster's. "
 
 // severityProse defends each comparison rule's severity against what the
 // server and clients do (docs/upgrade.md#severity).
