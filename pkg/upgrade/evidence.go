@@ -230,53 +230,14 @@ func underSegs(segs []source.Segment, p DataPath) bool {
 	if segs[0].Bracket {
 		return segs[0].Name == p[0] && underSegs(segs[1:], p[1:])
 	}
-	key := ""
-	for i, s := range segs {
-		if i > 0 {
-			if s.Bracket {
-				break
-			}
-			key += "."
-		}
-		key += s.Name
-		if key == p[0] && underSegs(segs[i+1:], p[1:]) {
-			return true
-		}
-		if len(key) >= len(p[0]) {
-			break
-		}
-	}
-	return false
+	return dottedKeys(segs, func(key string, rest []source.Segment) bool {
+		return key == p[0] && underSegs(rest, p[1:])
+	})
 }
 
 // holdsNull says obj holds null at p (Any: at any item or value).
 func holdsNull(obj any, p DataPath) bool {
-	if len(p) == 0 {
-		return obj == nil
-	}
-	switch v := obj.(type) {
-	case map[string]any:
-		if p[0] == Any {
-			for _, c := range v {
-				if holdsNull(c, p[1:]) {
-					return true
-				}
-			}
-			return false
-		}
-		c, ok := v[p[0]]
-		return ok && holdsNull(c, p[1:])
-	case []any:
-		if p[0] != Any {
-			return false
-		}
-		for _, c := range v {
-			if holdsNull(c, p[1:]) {
-				return true
-			}
-		}
-	}
-	return false
+	return holds(obj, p, func(v any) bool { return v == nil })
 }
 
 // record judges every change on one replayed object.

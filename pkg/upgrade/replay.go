@@ -601,23 +601,35 @@ func hasSegs(obj any, segs []source.Segment) bool {
 	}
 	switch v := obj.(type) {
 	case map[string]any:
-		key := ""
-		for i, seg := range segs {
-			if i > 0 {
-				if seg.Bracket {
-					break
-				}
-				key += "."
-			}
-			key += seg.Name
-			if c, ok := v[key]; ok && hasSegs(c, segs[i+1:]) {
-				return true
-			}
-		}
-		return false
+		return dottedKeys(segs, func(key string, rest []source.Segment) bool {
+			c, ok := v[key]
+			return ok && hasSegs(c, rest)
+		})
 	case []any:
 		i, err := strconv.Atoi(segs[0].Name)
 		return err == nil && i >= 0 && i < len(v) && hasSegs(v[i], segs[1:])
+	}
+	return false
+}
+
+// dottedKeys calls try with each key a path's leading segments may spell,
+// the first segment, then it joined with the plain segments after it by
+// dots (the server joins a key's dots into its paths: example.com/team
+// is the segments example and com/team), with the segments left; it says
+// whether one try said yes.
+func dottedKeys(segs []source.Segment, try func(key string, rest []source.Segment) bool) bool {
+	key := ""
+	for i, seg := range segs {
+		if i > 0 {
+			if seg.Bracket {
+				break
+			}
+			key += "."
+		}
+		key += seg.Name
+		if try(key, segs[i+1:]) {
+			return true
+		}
 	}
 	return false
 }
