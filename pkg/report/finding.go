@@ -309,6 +309,12 @@ type UpgradeSummary struct {
 	WouldLoseData   int `json:"wouldLoseData"`
 	// NotReplayed counts objects that could not be replayed offline.
 	NotReplayed int `json:"notReplayed"`
+	// BreakingChanges counts the changes between OLD and NEW reported as
+	// errors, as the run reports them (configuration and suppressions
+	// applied): what fails the run even when no object is broken (a
+	// transition rule, a version no longer served, a tightening no
+	// object judged).
+	BreakingChanges int `json:"breakingChanges"`
 }
 
 // Result is everything a renderer needs.

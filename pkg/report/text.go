@@ -187,9 +187,16 @@ func (s textStyle) upgrade(u UpgradeSummary) string {
 		}
 	}
 	if len(broken) == 0 {
-		return line + ": none broken"
+		line += ": none broken"
+	} else {
+		line += ": " + strings.Join(broken, ", ")
 	}
-	return line + ": " + strings.Join(broken, ", ")
+	// What fails the run besides the objects, so that "none broken"
+	// and the exit code tell one story.
+	if u.BreakingChanges > 0 {
+		line += "; " + plural(u.BreakingChanges, "breaking change")
+	}
+	return line
 }
 
 func pluralWord(n int, one, many string) string {

@@ -96,27 +96,33 @@ func (p DataPath) child(s string) DataPath {
 // []any, scalars) has a value at p, null included; Any matches any item
 // of a list or value of a map. A caller builds Options.Present from it.
 func Has(obj any, p DataPath) bool {
+	return holds(obj, p, func(any) bool { return true })
+}
+
+// holds says obj has a value at p for which leaf is true (Any: at some
+// item or value).
+func holds(obj any, p DataPath, leaf func(any) bool) bool {
 	if len(p) == 0 {
-		return true
+		return leaf(obj)
 	}
 	switch v := obj.(type) {
 	case map[string]any:
 		if p[0] == Any {
 			for _, c := range v {
-				if Has(c, p[1:]) {
+				if holds(c, p[1:], leaf) {
 					return true
 				}
 			}
 			return false
 		}
 		c, ok := v[p[0]]
-		return ok && Has(c, p[1:])
+		return ok && holds(c, p[1:], leaf)
 	case []any:
 		if p[0] != Any {
 			return false
 		}
 		for _, c := range v {
-			if Has(c, p[1:]) {
+			if holds(c, p[1:], leaf) {
 				return true
 			}
 		}

@@ -51,13 +51,14 @@ NEW, as the API server would:
   - a replay of existing objects: each as OLD stores it, then under NEW a
     create of the same manifest, its next update that changes only labels
     (with the server's ratcheting), the stored fields NEW prunes (data lost),
-    and whether its stored version stays. CEL rule changes are judged on the
-    objects.
+    and whether its stored version stays. Tightenings (bounds, enums, list
+    types, CEL rules, ...) are judged on the objects: a tightening none of
+    them breaks is a warning; without objects it is an error.
 
 OLD and NEW are CRD files or directories (several CRDs are paired by name),
-or REV:PATH to read a file from a git revision of the current repository
-(git show REV:PATH). OBJECTS are files or directories of custom resources
-that exist today. Offline, status.storedVersions is OLD's own, else its
+or REV:PATH to read a file, or every CRD under a directory, at a git
+revision of the current repository (git show REV:PATH). OBJECTS are files
+or directories of custom resources that exist today. Offline, status.storedVersions is OLD's own, else its
 storage version, unless --stored-versions says otherwise.
 
 With --live, OLD is each CRD of NEW as the cluster has it (with its real
@@ -71,6 +72,9 @@ Exit code 0: nothing at or above --fail-on; 1: findings at or above --fail-on;
 
   # Against a release tag of the repository (git show REV:PATH)
   kubectl crdlint upgrade v1.0.0:config/crd/widget.yaml config/crd/widget.yaml
+
+  # Every CRD of a directory, at a tag and now, with the samples replayed
+  kubectl crdlint upgrade v1.0.0:config/crd/bases config/crd/bases config/samples
 
   # OLD's status.storedVersions when the file cannot say
   kubectl crdlint upgrade --stored-versions v1beta1,v1 old/widget.yaml new/widget.yaml
@@ -233,5 +237,6 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	for _, file := range files {
 		res.Findings = append(res.Findings, o.review(file, suppressions[file], byFile[file])...)
 	}
+	upgrade.CountBreaking(res.Upgrades, res.Findings)
 	return render(o.IOStreams, res, o.Output, severityFlag(set.FailOn), o.NoColor)
 }
