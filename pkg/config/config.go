@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -60,8 +61,12 @@ type Config struct {
 	// against: Path's directory, in the same form.
 	Dir string
 
-	CRDs        []CRDEntry
-	Exclude     []string // gitignore-style patterns relative to Dir
+	CRDs    []CRDEntry
+	Exclude []string // gitignore-style patterns relative to Dir
+	// Validate is validate: ("" when not said); Strict is the older
+	// strict: key, which stands for validate: strict (true) or warn
+	// (false) when validate: is not said.
+	Validate    fieldvalidation.Directive
 	Strict      *bool
 	FailOn      *report.Severity
 	MissingCRDs MissingCRDs
