@@ -37,7 +37,7 @@ func TestConfigPrecedence(t *testing.T) {
 		{"defaults without the file", []string{"--no-config"}, []string{
 			widgetsEmpty + " warning",
 			orphan + " error",
-			unknown + " warning",
+			unknown + " error", // --validate=strict, kubectl's default
 			doodadsEmpty + " warning",
 			gizmosPrune + " warning",
 			gizmosEmpty + " warning",
@@ -49,6 +49,21 @@ func TestConfigPrecedence(t *testing.T) {
 			doodadsEmpty + " warning",                   // overrides[0] over rules:
 			gizmosPrune + " warning suppressed:config",  // overrides[0]
 			gizmosEmpty + " error",                      // overrides[1], later, wins
+		}, ExitFindings},
+		{"--validate=warn over strict: true", []string{"--validate=warn"}, []string{
+			widgetsEmpty + " warning suppressed:config",
+			orphan + " warning",
+			unknown + " warning",
+			doodadsEmpty + " warning",
+			gizmosPrune + " warning suppressed:config",
+			gizmosEmpty + " error",
+		}, ExitFindings},
+		{"--validate=ignore over strict: true", []string{"--validate=ignore"}, []string{
+			widgetsEmpty + " warning suppressed:config",
+			orphan + " warning",
+			doodadsEmpty + " warning",
+			gizmosPrune + " warning suppressed:config",
+			gizmosEmpty + " error",
 		}, ExitFindings},
 		{"--strict=false over strict: true", []string{"--strict=false"}, []string{
 			widgetsEmpty + " warning suppressed:config",
@@ -241,7 +256,7 @@ func TestConfigDiscovery(t *testing.T) {
 	files := map[string]string{
 		".crdlint.yaml":           "crds: [repo/nothing-here]\n", // above every repository: never read
 		"repo/.git/HEAD":          "ref: refs/heads/main\n",
-		"repo/.crdlint.yaml":      "crds: [crds]\n",
+		"repo/.crdlint.yaml":      "crds: [crds]\nvalidate: warn\n",
 		"repo/sub/dir/.keep":      "",
 		"repo/near/.crdlint.yaml": "strict: true\n",
 		"repo/near/deeper/.keep":  "",
