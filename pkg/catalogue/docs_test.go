@@ -360,6 +360,8 @@ func fixtureLink(path string) string {
 func verdict(r report.Rule) string {
 	upgrade := catalogue.GroupOf(r.ID) == catalogue.Upgrade
 	switch {
+	case r.ID == lint.RuleUnknownField:
+		return "the API server refuses the object under kubectl apply's default field validation, and accepts it without the field under `warn`"
 	case upgrade && r.Severity == report.Error:
 		return "something that works today stops working or is lost"
 	case upgrade:
