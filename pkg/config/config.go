@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -69,6 +70,10 @@ type Config struct {
 	// well-known ones that no API server serves, as ParseConfigKind reads
 	// them (Kind "*" for every kind of a group).
 	ConfigKinds []schema.GroupKind
+	// Validate is validate: ("" when not said); Strict is the older
+	// strict: key, which stands for validate: strict (true) or warn
+	// (false) when validate: is not said.
+	Validate    fieldvalidation.Directive
 	Strict      *bool
 	FailOn      *report.Severity
 	MissingCRDs MissingCRDs

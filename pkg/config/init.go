@@ -526,7 +526,7 @@ func (s *Repository) Render(version string) []byte {
 	}
 
 	w(`
-# strict: true        # unknown and duplicate fields are errors (as --strict)
+# validate: warn      # unknown fields: strict (default, as kubectl apply: errors), warn, ignore
 # failOn: warning     # the lowest severity that fails the run: error (default), warning, none
 # missingCRDs: warn # a custom resource whose CRD is not found: error (default), warn, ignore
 # baseline: .crdlint-baseline.yaml # accepted findings: check --write-baseline writes it

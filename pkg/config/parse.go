@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/editdist"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -22,7 +23,7 @@ import (
 
 // Keys are the top-level keys of a configuration file, in the order the
 // documentation and `config view` give them.
-var Keys = []string{"crds", "exclude", "configKinds", "strict", "failOn", "missingCRDs", "rules", "overrides", "baseline"}
+var Keys = []string{"crds", "exclude", "configKinds", "validate", "strict", "failOn", "missingCRDs", "rules", "overrides", "baseline"}
 
 var overrideKeys = []string{"files", "rules"}
 
@@ -191,6 +192,7 @@ func (p *parser) top(root *yaml.Node) {
 		return
 	}
 	c := p.c
+	var strictAt *yaml.Node
 	p.pairs(root, "", func(key string, k, v *yaml.Node) {
 		switch key {
 		case "crds":
@@ -227,7 +229,20 @@ func (p *parser) top(root *yaml.Node) {
 				p.errorf(v, key, "strict must be true or false, not %s", describe(v))
 				return
 			}
-			c.Strict = &b
+			c.Strict, strictAt = &b, v
+		case "validate":
+			if isNull(v) {
+				return
+			}
+			// kubectl's values: strict, warn, ignore, and the booleans
+			// (true is strict, false ignore), quoted or not.
+			if v.Kind == yaml.ScalarNode && (v.Tag == "!!str" || v.Tag == "!!bool" || v.Tag == "!!int") {
+				if d, err := fieldvalidation.Parse(v.Value); err == nil {
+					c.Validate = d
+					return
+				}
+			}
+			p.errorf(v, key, "validate must be strict (or true), warn or ignore (or false), as kubectl's --validate, not %s", describe(v))
 		case "failOn":
 			if isNull(v) {
 				return
@@ -266,6 +281,11 @@ func (p *parser) top(root *yaml.Node) {
 			p.errorf(k, key, "unknown key %q%s; the keys are %s", key, suggest(key, Keys), strings.Join(Keys, ", "))
 		}
 	})
+	if c.Strict != nil && c.Validate != "" && fieldvalidation.Of(*c.Strict) != c.Validate {
+		// Two answers to one question: validate: is the current key.
+		p.errorf(strictAt, "strict", "strict: %t means validate: %s, but validate: is %s; remove strict:", *c.Strict, fieldvalidation.Of(*c.Strict), c.Validate)
+		c.Strict = nil
+	}
 }
 
 // ParseConfigKind reads one configKinds entry: "Kind.group" as

@@ -113,8 +113,12 @@ func Schema(rules []report.Rule) ([]byte, error) {
 				{"type", []string{"array", "null"}},
 				{"items", obj{{"type", "string"}, {"pattern", `^([A-Z][^./*\s]*(\.[^./*\s]+)*|\*(\.[^./*\s]+)+)$`}}},
 			}},
+			{"validate", obj{
+				{"description", "As --validate, kubectl's flag: what the API server does with unknown fields. strict (the default, kubectl apply's): an error, the server refuses the object; warn: a warning, the server drops the field; ignore: no finding, the server drops it silently. true is strict, false ignore."},
+				{"enum", []any{"strict", "warn", "ignore", true, false, nil}},
+			}},
 			{"strict", obj{
-				{"description", "As --strict: unknown and duplicate fields are errors, as under fieldValidation=Strict."},
+				{"description", "The older spelling of validate: true is validate: strict, false validate: warn. validate: wins."},
 				{"type", []string{"boolean", "null"}},
 			}},
 			{"failOn", obj{

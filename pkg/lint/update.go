@@ -132,7 +132,12 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 		return []report.Finding{finding(nd, RuleCRDecode, report.Error, "",
 			fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", v.GVK.Kind, v.GVK.Version, v.GVK.Kind, vd.DecodeError))}
 	}
-	var out []report.Finding
+	// The new object is the request's body: its unknown fields are the
+	// field validation's, as on a create.
+	out, refused := l.unknown(nd, vd.Unknown, unknownMessages(vd.Unknown))
+	if refused {
+		return out
+	}
 	var celErrs map[string]bool
 	if len(vd.Errors) > 0 {
 		celErrs = v.CELErrors(vd.Object.Object, oldObj)

@@ -5,6 +5,7 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
@@ -141,4 +142,9 @@ type Options struct {
 	// under an optional parent is then an error (RuleRequiredAdded)
 	// rather than a warning, because those objects would be refused.
 	Present func(version string, field DataPath) bool
+	// Validate is the field validation of the creates the replay judges
+	// (kubectl's --validate; the zero value is Warn, the server's
+	// default): under Strict a manifest with a field the version's schema
+	// does not know is refused. Compare does not use it.
+	Validate fieldvalidation.Directive
 }

@@ -125,6 +125,9 @@ type trace struct {
 	// or a root rule's refusal) and may be any change's doing.
 	harm     []string
 	unplaced bool
+	// hidden are NEW's create errors that a refusal for unknown fields
+	// (--validate=strict) kept from the findings: harm all the same.
+	hidden []Outcome
 	// explained are the errors (field and message) of the CEL rules the
 	// replay evaluated alone on the object (judgeCEL): a refusal that is
 	// one of them is that rule's, judged by its evaluation, and is blamed

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -65,6 +66,11 @@ var ReplayRules = withProse([]report.Rule{
 	{ID: RuleObjectUpdateRefused, Severity: report.Error, Doc: "upgrade: NEW refuses an update of an existing object that changes only its labels, with ratcheting, where OLD accepts it (controllers cannot write it); the server's message."},
 	{ID: RuleObjectVersionUnserved, Severity: report.Error, Doc: "upgrade: an existing object's manifest is in a version NEW does not serve: creates, reads and updates in it fail."},
 })
+
+// controllerWrite is the field validation of the replayed update: a
+// controller's client (client-go) names none, so the server's default,
+// Warn, applies whatever --validate says of manifests.
+const controllerWrite = fieldvalidation.Warn
 
 // ReplayLabel is the label the replayed update adds, as a controller's
 // write changes labels only.
@@ -238,7 +244,7 @@ func (r *Replayer) Replay(o Object) *ObjectResult {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if t != nil {
-		for _, o := range res.Outcomes {
+		for _, o := range append(res.Outcomes, t.hidden...) {
 			t.addHarm(o)
 		}
 		r.record(res, t)
@@ -329,15 +335,25 @@ func (r *Replayer) replay(o Object) (*ObjectResult, *trace) {
 	} else {
 		vd := v.Create(runtime.DeepCopyJSON(manifest), ns)
 		res.CreateJudged = true
-		res.CreateErrors = verdictErrors(vd)
+		res.CreateErrors = verdictErrors(vd, r.opts.Validate)
 		// Refused by OLD too: said once, by storeUnderOld.
 		if len(res.CreateErrors) > 0 && len(oldCreate) == 0 {
-			for _, o := range verdictOutcomes(vd) {
+			for _, o := range verdictOutcomes(vd, r.opts.Validate) {
 				add(RuleObjectCreateRefused, o.Field, "%s", o.Message)
 			}
 		}
 		if len(oldCreate) == 0 {
 			t.create = vm
+			if refusesUnknown(vd, r.opts.Validate) {
+				// The 400 for unknown fields ends the request before
+				// validation, hiding the object's other errors: they are
+				// still what a change makes of it (once the field is
+				// fixed), so the evidence counts them.
+				for _, o := range verdictOutcomes(vd, fieldvalidation.Warn) {
+					o.Rule = RuleObjectCreateRefused
+					t.hidden = append(t.hidden, o)
+				}
+			}
 		}
 	}
 
@@ -375,13 +391,13 @@ func (r *Replayer) storeUnderOld(obj, manifest map[string]any, stored bool, vm, 
 		return nil, nil, "", false
 	}
 	vd := v.Create(runtime.DeepCopyJSON(manifest), ns)
-	oldCreate = verdictErrors(vd)
+	oldCreate = verdictErrors(vd, r.opts.Validate)
 	if vd.Object == nil {
 		add(RuleObjectNotReplayed, "", "OLD cannot decode the object: %s", oldCreate[0])
 		return oldCreate, nil, "", false
 	}
 	if len(oldCreate) > 0 {
-		fld, why := causes(vd)
+		fld, why := causes(vd, r.opts.Validate)
 		add(RuleObjectRefusedByOld, fld, "OLD refuses a create of this object too (%s): NEW's refusals of its create are not reported", why)
 	}
 	if stored {
@@ -437,13 +453,13 @@ func (r *Replayer) update(res *ObjectResult, storedObj map[string]any, s, vm, ns
 	}
 	vd := v.UpdateFromStorage(runtime.DeepCopyJSON(read), withLabel(read), ns)
 	res.UpdateJudged, res.UpdateVersion = true, rv
-	res.UpdateErrors = verdictErrors(vd)
+	res.UpdateErrors = verdictErrors(vd, controllerWrite)
 	judges = true
 	if len(res.UpdateErrors) > 0 {
 		if r.oldRefusesUpdate(storedObj, s, vm, ns) {
 			judges = false
 		} else {
-			for _, o := range verdictOutcomes(vd) {
+			for _, o := range verdictOutcomes(vd, controllerWrite) {
 				add(RuleObjectUpdateRefused, o.Field, "%s", o.Message)
 			}
 		}
@@ -524,7 +540,7 @@ func (r *Replayer) oldRefusesUpdate(storedObj map[string]any, s, vm, ns string) 
 		return false
 	}
 	vd := v.UpdateFromStorage(runtime.DeepCopyJSON(read), withLabel(read), ns)
-	return len(verdictErrors(vd)) > 0
+	return len(verdictErrors(vd, controllerWrite)) > 0
 }
 
 // judgeCEL evaluates each CEL change of the version the object is read
@@ -782,15 +798,21 @@ func withLabel(obj map[string]any) map[string]any {
 	return m
 }
 
-// verdictErrors is a verdict's refusal as the server's error strings:
-// the decode error, the panic, or the validation errors, sorted.
-func verdictErrors(vd *crd.Verdict) []string {
+// verdictErrors is a verdict's refusal of a request under the field
+// validation v as the server's error strings: the decode error, the panic, the unknown fields under Strict
+// (`unknown field "spec.x"`, the request's 400), or the validation
+// errors, sorted.
+func verdictErrors(vd *crd.Verdict, v fieldvalidation.Directive) []string {
 	var out []string
 	switch {
 	case vd.Panic != "":
 		out = []string{"Internal error occurred: " + vd.Panic}
 	case vd.DecodeError != nil:
 		out = []string{vd.DecodeError.Error()}
+	case refusesUnknown(vd, v):
+		for _, p := range vd.Unknown {
+			out = append(out, fmt.Sprintf("unknown field %q", p))
+		}
 	default:
 		for _, e := range vd.Errors {
 			out = append(out, e.Error())
@@ -800,14 +822,26 @@ func verdictErrors(vd *crd.Verdict) []string {
 	return out
 }
 
-// verdictOutcomes are a refusal's errors as fields and messages, in the
+// refusesUnknown says the request ends at decoding for its unknown
+// fields: a 400 under Strict, before validation.
+func refusesUnknown(vd *crd.Verdict, v fieldvalidation.Directive) bool {
+	return v.Refuses() && len(vd.Unknown) > 0
+}
+
+// verdictOutcomes are a request's refusal as fields and messages, in the
 // order of their text (the server's order varies with map iteration).
-func verdictOutcomes(vd *crd.Verdict) []Outcome {
+func verdictOutcomes(vd *crd.Verdict, v fieldvalidation.Directive) []Outcome {
 	switch {
 	case vd.Panic != "":
 		return []Outcome{{Message: "Internal error occurred: the API server's code panics on this object (" + vd.Panic + ")"}}
 	case vd.DecodeError != nil:
 		return []Outcome{{Message: vd.DecodeError.Error()}}
+	case refusesUnknown(vd, v):
+		out := make([]Outcome, 0, len(vd.Unknown))
+		for _, p := range slices.Sorted(slices.Values(vd.Unknown)) {
+			out = append(out, Outcome{Field: p, Message: fmt.Sprintf("unknown field %q", p)})
+		}
+		return out
 	}
 	errs := slices.Clone(vd.Errors)
 	slices.SortFunc(errs, func(a, b *field.Error) int { return strings.Compare(a.Error(), b.Error()) })
@@ -825,8 +859,8 @@ const maxCauses = 3
 // errors (field: message, the first maxCauses, in the order of
 // verdictOutcomes). The server's note that CEL rules were not checked
 // is left out when there are others: it is a consequence, not a cause.
-func causes(vd *crd.Verdict) (fld, why string) {
-	os := verdictOutcomes(vd)
+func causes(vd *crd.Verdict, v fieldvalidation.Directive) (fld, why string) {
+	os := verdictOutcomes(vd, v)
 	if real := slices.DeleteFunc(slices.Clone(os), func(o Outcome) bool { return isCELSkipped(o.Message) }); len(real) > 0 {
 		os = real
 	}

@@ -39,7 +39,7 @@ func TestConfigPrecedence(t *testing.T) {
 		{"defaults without the file", []string{"--no-config"}, []string{
 			widgetsEmpty + " warning",
 			orphan + " error",
-			unknown + " warning",
+			unknown + " error", // --validate=strict, kubectl's default
 			doodadsEmpty + " warning",
 			gizmosPrune + " warning",
 			gizmosEmpty + " warning",
@@ -51,6 +51,21 @@ func TestConfigPrecedence(t *testing.T) {
 			doodadsEmpty + " warning",                   // overrides[0] over rules:
 			gizmosPrune + " warning suppressed:config",  // overrides[0]
 			gizmosEmpty + " error",                      // overrides[1], later, wins
+		}, ExitFindings},
+		{"--validate=warn over strict: true", []string{"--validate=warn"}, []string{
+			widgetsEmpty + " warning suppressed:config",
+			orphan + " warning",
+			unknown + " warning",
+			doodadsEmpty + " warning",
+			gizmosPrune + " warning suppressed:config",
+			gizmosEmpty + " error",
+		}, ExitFindings},
+		{"--validate=ignore over strict: true", []string{"--validate=ignore"}, []string{
+			widgetsEmpty + " warning suppressed:config",
+			orphan + " warning",
+			doodadsEmpty + " warning",
+			gizmosPrune + " warning suppressed:config",
+			gizmosEmpty + " error",
 		}, ExitFindings},
 		{"--strict=false over strict: true", []string{"--strict=false"}, []string{
 			widgetsEmpty + " warning suppressed:config",
@@ -157,7 +172,7 @@ func TestConfigInvalid(t *testing.T) {
 		{"baseline not a file name", "baseline: 3\n" + withCRDs, "1:11", "baseline must be a file name, not the number 3", "baseline", true},
 		{"repeated key", withCRDs + "strict: true\nstrict: false\n", "3:1", `duplicate key "strict" (first at line 2)`, "strict", true},
 		{"second document", withCRDs + "---\nfailOn: warning\n", "3:1", "a configuration file holds one YAML document; this is a second one", "", true},
-		{"not a mapping", "- crds\n", "1:1", "the configuration must be a mapping of crds, exclude, configKinds, strict, failOn, missingCRDs, rules, overrides, baseline, not a list", "", false},
+		{"not a mapping", "- crds\n", "1:1", "the configuration must be a mapping of crds, exclude, configKinds, validate, strict, failOn, missingCRDs, rules, overrides, baseline, not a list", "", false},
 		{"syntax error", "crds: [crds\n", "2:1", "yaml: did not find expected ',' or ']'", "", false},
 	}
 	fixture(t, "invalid")
@@ -243,7 +258,7 @@ func TestConfigDiscovery(t *testing.T) {
 	files := map[string]string{
 		".crdlint.yaml":           "crds: [repo/nothing-here]\n", // above every repository: never read
 		"repo/.git/HEAD":          "ref: refs/heads/main\n",
-		"repo/.crdlint.yaml":      "crds: [crds]\n",
+		"repo/.crdlint.yaml":      "crds: [crds]\nvalidate: warn\n",
 		"repo/sub/dir/.keep":      "",
 		"repo/near/.crdlint.yaml": "strict: true\n",
 		"repo/near/deeper/.keep":  "",

@@ -154,7 +154,7 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 	if len(o.builtins) > 0 {
 		return fields.PrintBuiltins(o.Out, o.builtins, o.Output)
 	}
-	o.resolved(false, report.Error, nil)
+	o.resolved(validateOptions{}, report.Error, nil)
 	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), &o.sourceOptions, o.IOStreams, false)
 	if err != nil {
 		return err

@@ -133,7 +133,7 @@ func (o *PruneOptions) Validate() error {
 
 // Run prunes and prints.
 func (o *PruneOptions) Run(ctx context.Context) error {
-	o.resolved(false, report.Error, nil)
+	o.resolved(validateOptions{}, report.Error, nil)
 	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), &o.sourceOptions, o.IOStreams, false)
 	if err != nil {
 		return err

@@ -22,7 +22,8 @@ type UpgradeOptions struct {
 	NoColor        bool
 	Disable        []string
 	StoredVersions []string
-	Cluster        clusterOptions
+	validateOptions
+	Cluster clusterOptions
 	// sourceOptions gives the configuration file (rule severities, rules
 	// off per path) and --exclude for object directories.
 	sourceOptions
@@ -99,10 +100,12 @@ Exit code 0: nothing at or above --fail-on; 1: findings at or above --fail-on;
 	f.StringVar(&o.ConfigFile, "config", "", "The configuration file (default: .crdlint.yaml in the working directory or the nearest parent, up to the repository's root)")
 	f.BoolVar(&o.NoConfig, "no-config", false, "Ignore any configuration file")
 	f.StringArrayVar(&o.Exclude, "exclude", nil, "Leave out object files matching this gitignore-style pattern (repeatable)")
+	o.validateOptions.addFlags(f)
 	f.StringSliceVar(&o.StoredVersions, "stored-versions", nil, "OLD's status.storedVersions, comma-separated, for every CRD of OLD (default: the file's own status, else the storage version)")
 	o.Cluster.addFlags(f, "Read OLD and its objects from the cluster: give NEW (and OBJECTS to replay those instead of the cluster's)", false)
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(report.FormatNames(), cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "none"}, cobra.ShellCompDirectiveNoFileComp))
+	completeValidate(c)
 	return c
 }
 
@@ -164,8 +167,8 @@ func (o *UpgradeOptions) validateCluster() error {
 
 // Run reads both revisions, judges each pair and the objects, and reports.
 func (o *UpgradeOptions) Run(ctx context.Context) error {
-	set := o.resolved(false, report.Severity(o.FailOn), o.Disable)
-	l := lint.New(lint.Options{Disabled: set.Off()})
+	set := o.resolved(o.validateOptions, report.Severity(o.FailOn), o.Disable)
+	l := lint.New(lint.Options{Validate: set.Validate, Disabled: set.Off()})
 	res := report.Result{Rules: catalogue, Findings: o.configFindings}
 	// suppressions are the inline suppressions of the CRD files, kept for
 	// the findings positioned in them later (object files apply theirs as
@@ -180,7 +183,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		return inputError(err)
 	}
 	var oldCRDs []upgrade.CRD
-	opts := upgrade.JudgeOptions{StoredVersions: o.StoredVersions, Objects: o.Output == report.JUnit}
+	opts := upgrade.JudgeOptions{StoredVersions: o.StoredVersions, Validate: set.Validate, Objects: o.Output == report.JUnit}
 	if o.Cluster.Live {
 		opts.OldName = "the cluster"
 		c, err := o.Cluster.connect()
