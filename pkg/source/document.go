@@ -15,6 +15,8 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
@@ -188,17 +190,13 @@ func (f *File) parseChunk(c chunk) int {
 		// 1.1 reads as booleans.
 		f.Findings = append(f.Findings, keyFindings(root, f.Path, index)...)
 	}
-	f.addDocument(root, js, obj, fromTreeOK(obj), index)
+	f.addDocument(root, js, obj, index)
 	return -1
 }
 
-// fromTreeOK reports whether obj, built with the JSON, can identify the
-// object: its keys must match fields as encoding/json would.
-func fromTreeOK(obj map[string]any) bool { return obj != nil && asciiKeys(obj) }
-
 // addDocument adds the document whose node is root and whose JSON kubectl
 // sends is js; obj is that JSON as the server decodes it, when known.
-func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, fromTree bool, index int) {
+func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, index int) {
 	if root.Kind != yaml.MappingNode {
 		f.Findings = append(f.Findings, report.Finding{
 			Rule: RuleNotAnObject, Severity: report.Error, File: f.Path, Document: index,
@@ -208,125 +206,71 @@ func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, fromT
 		return
 	}
 	d := &Document{File: f.Path, Index: index, Item: -1, Root: root, JSON: js}
-	if fromTree && !d.identifyFrom(obj) || !fromTree && !d.identify() {
+	var id identity
+	if obj != nil {
+		id = identityOf(obj)
+	} else if utiljson.Unmarshal(js, &id) != nil {
 		f.Skipped++
 		return
 	}
-	if !fromTree || hasKeyFold(obj, "items") {
-		if items, ok := d.listItems(); ok {
-			f.Documents = append(f.Documents, items...)
-			return
-		}
+	if !d.identify(id) {
+		f.Skipped++
+		return
+	}
+	if id.Items != nil && f.addList(d, index) {
+		return
 	}
 	if obj != nil && d.Object.Kind != "CustomResourceDefinition" {
 		d.value.Store(&obj)
 	}
 	f.Documents = append(f.Documents, d)
-	// The text's findings (repeated keys, YAML 1.1 keys) name the object
-	// they are in, as every finding does.
+	f.nameFindings(index, d.Object)
+	f.checkSize(d)
+}
+
+// nameFindings makes the text's findings of a document (repeated keys,
+// YAML 1.1 keys) name the object they are in, as every finding does.
+func (f *File) nameFindings(index int, obj report.ObjectRef) {
 	for i := range f.Findings {
 		if fd := &f.Findings[i]; fd.Document == index && fd.Object.Kind == "" {
-			fd.Object = d.Object
+			fd.Object = obj
 		}
 	}
 }
 
-// identify fills Object and reports whether the document looks like a
-// Kubernetes object (string apiVersion and kind).
-func (d *Document) identify() bool {
-	var tm struct {
-		APIVersion any `json:"apiVersion"`
-		Kind       any `json:"kind"`
-		Metadata   any `json:"metadata"`
+// identity is what kubectl reads of an object to tell what it is, under
+// the exact keys its unstructured objects use (k8s.io/apimachinery's
+// unstructured decoding, which decodes with util/json: case-sensitive).
+type identity struct {
+	APIVersion any `json:"apiVersion"`
+	Kind       any `json:"kind"`
+	Metadata   any `json:"metadata"`
+	// Items is set when the object has an items field: kubectl's decoder
+	// then reads it as a list, whatever its kind (unstructuredJSONScheme's
+	// detector).
+	Items json.RawMessage `json:"items"`
+}
+
+// identityOf is the identity of an object decoded already.
+func identityOf(obj map[string]any) identity {
+	id := identity{APIVersion: obj["apiVersion"], Kind: obj["kind"], Metadata: obj["metadata"]}
+	if _, ok := obj["items"]; ok {
+		id.Items = json.RawMessage("?") // decided by addList, which decodes it
 	}
-	if json.Unmarshal(d.JSON, &tm) != nil {
-		return false
-	}
-	av, _ := tm.APIVersion.(string)
-	k, _ := tm.Kind.(string)
+	return id
+}
+
+// identify fills Object and reports whether the document is a Kubernetes
+// object: a string apiVersion and kind.
+func (d *Document) identify(id identity) bool {
+	av, _ := id.APIVersion.(string)
+	k, _ := id.Kind.(string)
 	d.Object.APIVersion, d.Object.Kind = av, k
-	if m, ok := tm.Metadata.(map[string]any); ok {
+	if m, ok := id.Metadata.(map[string]any); ok {
 		d.Object.Name, _ = m["name"].(string)
 		d.Object.Namespace, _ = m["namespace"].(string)
 	}
 	return av != "" && k != ""
-}
-
-// asciiKeys reports whether the keys of m are ASCII: encoding/json then
-// matches them to struct fields by ASCII case folding alone.
-func asciiKeys(m map[string]any) bool {
-	for k := range m {
-		for i := 0; i < len(k); i++ {
-			if k[i] >= utf8.RuneSelf {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// hasKeyFold reports whether an ASCII key of m is name up to case, as
-// encoding/json matches keys to a field.
-func hasKeyFold(m map[string]any, name string) bool {
-	for k := range m {
-		if strings.EqualFold(k, name) {
-			return true
-		}
-	}
-	return false
-}
-
-// foldField is what encoding/json decodes into a field named name from
-// the JSON of m (ASCII keys): of the keys equal to name up to case, the
-// last in the JSON's order, which json.Marshal sorts.
-func foldField(m map[string]any, name string) any {
-	var key string
-	var v any
-	found := false
-	for k, e := range m {
-		if strings.EqualFold(k, name) && (!found || k > key) {
-			key, v, found = k, e, true
-		}
-	}
-	return v
-}
-
-// identifyFrom is identify reading the object built with the JSON (whose
-// keys are ASCII) instead of decoding the JSON.
-func (d *Document) identifyFrom(obj map[string]any) bool {
-	av, _ := foldField(obj, "apiVersion").(string)
-	k, _ := foldField(obj, "kind").(string)
-	d.Object.APIVersion, d.Object.Kind = av, k
-	if m, ok := foldField(obj, "metadata").(map[string]any); ok {
-		d.Object.Name, _ = m["name"].(string)
-		d.Object.Namespace, _ = m["namespace"].(string)
-	}
-	return av != "" && k != ""
-}
-
-// listItems expands lists as kubectl does: its unstructured decoder takes
-// any object with an items field for a list (whatever its kind), and the
-// resource builder flattens lists before sending each item.
-func (d *Document) listItems() ([]*Document, bool) {
-	var l struct {
-		Items []json.RawMessage `json:"items"`
-	}
-	if json.Unmarshal(d.JSON, &l) != nil || l.Items == nil {
-		return nil, false
-	}
-	seq := lookup(d.Root, "items")
-	if seq == nil || seq.Kind != yaml.SequenceNode || len(seq.Content) != len(l.Items) {
-		return nil, false
-	}
-	var out []*Document
-	for i, raw := range l.Items {
-		item := &Document{File: d.File, Index: d.Index, Item: i, Root: deref(seq.Content[i]), JSON: raw}
-		if item.Root.Kind != yaml.MappingNode || !item.identify() {
-			continue
-		}
-		out = append(out, item)
-	}
-	return out, true
 }
 
 func kindName(n *yaml.Node) string {

@@ -80,15 +80,16 @@ func NewDocReader(path string, r io.Reader) *DocReader {
 	return &DocReader{
 		MaxDocumentSize: DefaultMaxDocumentSize,
 		path:            path,
-		w:               window{r: r},
+		w:               window{r: kubectlReader(r)},
 		cur:             cursor{line: 1},
 	}
 }
 
-// newBytesReader reads data in place: texts are slices of data.
+// newBytesReader reads data in place: texts are slices of data (of its
+// decoded copy when kubectl's reading changes it, see asKubectlReads).
 func newBytesReader(path string, data []byte) *DocReader {
 	r := NewDocReader(path, nil)
-	r.w = window{buf: data, fixed: true}
+	r.w = window{buf: asKubectlReads(data), fixed: true}
 	return r
 }
 

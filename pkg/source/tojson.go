@@ -47,12 +47,6 @@ func toJSON(c chunk, n *yaml.Node) (js []byte, obj map[string]any, fast bool, er
 	return js, nil, false, err
 }
 
-// hasBOM: text in UTF-16 (yaml.v3 transcodes it, so offsets into c.text
-// no longer find tags) or with a UTF-8 BOM goes the slow way.
-func hasBOM(text []byte) bool {
-	return bytes.HasPrefix(text, []byte("\xef\xbb\xbf")) || bytes.HasPrefix(text, []byte("\xfe\xff")) || bytes.HasPrefix(text, []byte("\xff\xfe"))
-}
-
 // nodeJSON builds, from the v3 tree, the value go.yaml.in/yaml/v2 decodes
 // into (as sigs.k8s.io/yaml converts it) and marshals it as
 // sigs.k8s.io/yaml does. It gives up (false) on everything where the two
@@ -68,6 +62,10 @@ func hasBOM(text []byte) bool {
 // differently (integers beyond int64, strings that are not UTF-8), for
 // a mapping root.
 func nodeJSON(c chunk, n *yaml.Node) (js []byte, obj map[string]any, ok bool) {
+	// A text with a byte order mark (a later document of a stream can
+	// start with one: kubectl drops only the file's first) goes the slow
+	// way: yaml.v3 drops or transcodes it, so offsets into c.text would
+	// no longer find tags.
 	if n.Kind != yaml.DocumentNode || len(n.Content) != 1 || c.starts != nil || hasBOM(c.text) {
 		return nil, nil, false
 	}
