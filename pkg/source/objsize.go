@@ -13,8 +13,8 @@ import (
 // body kubectl sends for it (kubectl create, and kubectl apply
 // --server-side: the object's JSON and a newline; client-side apply adds
 // the object a second time, in its last-applied-configuration
-// annotation). TestSizeLimitsAreTheServers compares them with the
-// libraries.
+// annotation). test/agreement's TestSizeLimitsAreTheServers compares
+// them with the libraries, TestSizeLimits with a real server.
 const (
 	// MaxRequestBodyBytes is the API server's bound on the body of a
 	// create, update or patch: a larger one is answered 413 Request
@@ -24,7 +24,8 @@ const (
 	// EtcdMaxRequestBytes is the largest write etcd accepts by default
 	// (--max-request-bytes, embed.DefaultMaxRequestBytes): a stored object
 	// is its request's bulk, so a larger object fails to be stored
-	// ("etcdserver: request is too large"). Custom resources are stored as
+	// ("etcdserver: request is too large"; over 2 MiB, the API server's
+	// etcd client refuses to send it first). Custom resources are stored as
 	// the JSON that kubectl sends, with the server's metadata added;
 	// built-in kinds as protobuf, usually smaller.
 	EtcdMaxRequestBytes = 3 << 19
@@ -58,7 +59,7 @@ func (f *File) checkSize(d *Document) {
 			byteCount(n), byteCount(MaxRequestBodyBytes), int64(MaxRequestBodyBytes))
 	case n > EtcdMaxRequestBytes:
 		rule, sev = RuleEtcdSize, report.Warning
-		msg = fmt.Sprintf("object is %s as kubectl sends it, over the %s etcd stores by default (--max-request-bytes): the API server fails to store it (etcdserver: request is too large) unless its etcd allows more",
+		msg = fmt.Sprintf("object is %s as kubectl sends it, over the %s etcd stores by default (--max-request-bytes): the API server reads it but fails to store it (request is too large), unless its etcd allows more",
 			byteCount(n), byteCount(EtcdMaxRequestBytes))
 	default:
 		return

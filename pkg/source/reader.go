@@ -424,15 +424,42 @@ func (r *DocReader) yamlFile(p piece) *File {
 	case p.text != nil:
 		c := newChunk(p.text, p.line)
 		c.col0 = p.col0
-		if i := f.parseChunk(c); i >= 0 && fallback != nil {
+		i := f.parseChunk(c)
+		switch {
+		case i >= 0 && fallback != nil:
 			// kubectl reports the JSON decoder's error when the YAML
 			// decoder fails on the same text too.
 			fallback.Document = f.Findings[i].Document
 			f.Findings[i] = *fallback
+		case fallback != nil:
+			f.readAsYAML(*fallback, r.count)
 		}
 	}
 	r.count += f.Count
 	return f
+}
+
+// RuleJSONAsYAML: a stream that starts as JSON and is not JSON from some
+// point on, which kubectl reads on as YAML (since Kubernetes 1.33).
+const RuleJSONAsYAML = "json-read-as-yaml"
+
+// readAsYAML records, at the JSON decoder's error jsonErr, that kubectl
+// reads the rest of the stream as YAML from the document with the given
+// index: it accepts what the YAML decoder accepts (a trailing comma, a
+// flow mapping of YAML, "---" after an object), where kubectl 1.32 and
+// earlier, which read a stream that starts with "{" as JSON only, refuse
+// the file with that error (kubernetes/kubernetes#130666).
+func (f *File) readAsYAML(jsonErr report.Finding, index int) {
+	x := jsonErr
+	x.Rule, x.Severity, x.Document = RuleJSONAsYAML, report.Warning, index
+	x.Message = "the file is not JSON from here (" + jsonErr.Message + "): kubectl reads the rest as YAML, which accepts it, but kubectl 1.32 and earlier and JSON tools refuse the file"
+	for _, d := range f.Documents {
+		if d.Index == index {
+			x.Object = d.Object
+			break
+		}
+	}
+	f.Findings = append(f.Findings, x)
 }
 
 // tooLarge records a document over the size bound.
