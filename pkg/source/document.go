@@ -61,6 +61,8 @@ type Document struct {
 
 	// value is JSON as the server decodes it, when parsing built it.
 	value atomic.Pointer[map[string]any]
+	// keys indexes the large mappings Locate looks into.
+	keys keyIndex
 }
 
 // TakeValue returns the document's JSON decoded as the API server decodes

@@ -37,19 +37,25 @@ const (
 	RuleEtcdSize    = "object-over-etcd-limit"
 )
 
-// sizeSlack is how far under a limit the JSON's length is taken as it is:
-// kubectl sends the object as its unstructured decoder reads it back, in
-// which a number may be spelt differently (1e3 becomes 1000), so near a
-// limit the body is measured exactly.
+// sizeSlack is how far from a limit the JSON's length is taken as the
+// body's: kubectl sends the object as its unstructured decoder reads it
+// back, in which a number may be spelt differently (an integer beyond
+// int64 becomes a float), so near a limit the body is measured exactly.
 const sizeSlack = 64 << 10
 
 // checkSize reports a document whose request body is over a limit of the
 // server.
 func (f *File) checkSize(d *Document) {
-	if int64(len(d.JSON))+1 <= EtcdMaxRequestBytes-sizeSlack {
+	n := int64(len(d.JSON)) + 1
+	if n <= EtcdMaxRequestBytes-sizeSlack {
 		return
 	}
-	n := sentSize(d.JSON)
+	for _, l := range []int64{EtcdMaxRequestBytes, MaxRequestBodyBytes} {
+		if n > l-sizeSlack && n <= l+sizeSlack {
+			n = sentSize(d.JSON)
+			break
+		}
+	}
 	var rule, msg string
 	sev := report.Error
 	switch {

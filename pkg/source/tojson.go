@@ -90,6 +90,10 @@ type nodeBuilder struct {
 	// non-specific tag "!" in its tree, so a node's text is looked at.
 	checkTags  bool
 	lineStarts []int
+	// at is the last position offset found: nodes come in document
+	// order, so the next is found from there, not from its line's start
+	// (a long flow-style line would make that quadratic).
+	at struct{ line, col, off int }
 	// notServer is set when a value would not read back from the JSON as
 	// built (integers beyond int64, strings that are not UTF-8).
 	notServer bool
@@ -220,14 +224,18 @@ func (b *nodeBuilder) offset(line, col int) (int, bool) {
 	if line < 1 || line > len(b.lineStarts) || col < 1 {
 		return 0, false
 	}
-	off := b.lineStarts[line-1]
-	for i := 1; i < col; i++ {
+	off, i := b.lineStarts[line-1], 1
+	if b.at.line == line && b.at.col <= col {
+		off, i = b.at.off, b.at.col
+	}
+	for ; i < col; i++ {
 		if off >= len(b.text) || b.text[off] == '\n' {
 			return 0, false
 		}
 		_, size := utf8.DecodeRune(b.text[off:])
 		off += size
 	}
+	b.at.line, b.at.col, b.at.off = line, col, off
 	return off, true
 }
 
