@@ -31,7 +31,8 @@
 // are true, "0x1F" is 31) and the last of repeated keys winning. A JSON
 // document gets an equivalent tree built from its bytes. An object is one
 // with a string apiVersion and kind, under those exact keys. An object
-// with an items field is a list to kubectl whatever its kind, expanded
+// with an items field is a list to kubectl whatever its kind (it needs no
+// apiVersion), expanded
 // into its items as kubectl's builder flattens it (its unstructured
 // decoder and FlattenListVisitor decide), each keeping the list's Index;
 // what kubectl refuses of a list is a list-invalid finding.

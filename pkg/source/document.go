@@ -215,11 +215,14 @@ func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, index
 		f.Skipped++
 		return
 	}
-	if !d.identify(id) {
-		f.Skipped++
+	isObject := d.identify(id)
+	// A list needs only a kind: kubectl's decoder reads one without
+	// apiVersion, and sends its items.
+	if id.Items != nil && d.Object.Kind != "" && f.addList(d, index) {
 		return
 	}
-	if id.Items != nil && f.addList(d, index) {
+	if !isObject {
+		f.Skipped++
 		return
 	}
 	if obj != nil && d.Object.Kind != "CustomResourceDefinition" {
