@@ -81,6 +81,7 @@ func TestParseBinary(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			readsAsKubectl(t, tt.in)
 			f := Parse("f.bin", tt.in)
 			checkSane(t, tt.in, f)
 			var syntax []int
@@ -174,6 +175,7 @@ func TestParseDeep(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			readsAsKubectl(t, tt.in)
 			f := Parse("deep.yaml", tt.in)
 			checkSane(t, tt.in, f)
 			if len(f.Documents) == 0 && len(f.Findings) == 0 && f.Skipped == 0 {
@@ -202,6 +204,7 @@ func TestParseNonObjects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			readsAsKubectl(t, []byte(tt.in))
 			f := Parse("f.yaml", []byte(tt.in))
 			want := []findingWant{{rule: RuleNotAnObject, line: tt.line, col: tt.col,
 				msg: "document is a " + tt.kind + ", not an object: Kubernetes manifests are mappings with apiVersion and kind"}}

@@ -337,6 +337,7 @@ func TestParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			readsAsKubectl(t, []byte(tt.in))
 			f := Parse("f.yaml", []byte(tt.in))
 			if got := gotDocs(f); !reflect.DeepEqual(got, tt.docs) {
 				t.Errorf("documents:\n got %+v\nwant %+v", got, tt.docs)
@@ -513,6 +514,7 @@ func TestParseSyntaxErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			readsAsKubectl(t, []byte(tt.in))
 			f := Parse("f.yaml", []byte(tt.in))
 			if len(f.Findings) != 1 {
 				t.Fatalf("got findings %+v, want one", f.Findings)

@@ -170,6 +170,7 @@ func TestParseJSONStream(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			readsAsKubectl(t, []byte(tt.in))
 			checkStreamOracle(t, []byte(tt.in))
 			f := Parse("f.json", []byte(tt.in))
 			var names []string

@@ -244,6 +244,13 @@ func writeTemp(t *testing.T, dir, name string, data []byte) string {
 	return p
 }
 
+// readsAsKubectl is checkKubectlReads on data as a file: the package's
+// table tests check every input of theirs with it.
+func readsAsKubectl(t *testing.T, data []byte) {
+	t.Helper()
+	checkKubectlReads(t, writeTemp(t, t.TempDir(), "f.yaml", data))
+}
+
 // TestReadsAsKubectlCorpus reads every file of the corpus as kubectl
 // does and as the loader does.
 func TestReadsAsKubectlCorpus(t *testing.T) {

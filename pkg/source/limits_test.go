@@ -141,6 +141,7 @@ func TestParseTooDeep(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			readsAsKubectl(t, []byte(tt.in))
 			data := []byte(tt.in)
 			f := Parse("deep.yaml", data)
 			checkSane(t, data, f)
