@@ -22,9 +22,13 @@ func newKubectlDecoder() transform.Transformer {
 	return unicode.BOMOverride(unicode.UTF8.NewDecoder())
 }
 
-// asKubectlReads returns the text kubectl reads from data: data itself,
-// not copied, when it is UTF-8 without a byte order mark, as nearly every
-// manifest is.
+// KubectlText is the text kubectl reads from a file's bytes, which the
+// loader reads too: for code that must cut a stream as the loader does
+// (pkg/helm). It is data itself, not copied, when data is UTF-8 without a
+// byte order mark, as nearly every manifest is.
+func KubectlText(data []byte) []byte { return asKubectlReads(data) }
+
+// asKubectlReads is KubectlText.
 func asKubectlReads(data []byte) []byte {
 	if !hasBOM(data) && utf8.Valid(data) {
 		return data
