@@ -279,7 +279,12 @@ func (d *Document) identify(id identity) bool {
 }
 
 func kindName(n *yaml.Node) string {
+	if n == nil {
+		return "node"
+	}
 	switch n.Kind {
+	case yaml.MappingNode:
+		return "mapping"
 	case yaml.SequenceNode:
 		return "list"
 	case yaml.ScalarNode:

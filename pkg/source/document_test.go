@@ -195,20 +195,20 @@ func TestParse(t *testing.T) {
 			// its items.
 			name:     "a List with an item that is not an object",
 			in:       "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- not an object\n",
-			findings: []findingWant{{rule: RuleList, line: 5, col: 3, msg: "kubectl cannot decode this list: json: cannot unmarshal string into Go value of type map[string]interface {}"}},
+			findings: []findingWant{{rule: RuleList, line: 5, col: 3, msg: "item 1 of this list is a scalar, not an object: kubectl cannot decode the list and sends none of it"}},
 			count:    1,
 		},
 		{
 			name:     "items that are not a list",
 			in:       "apiVersion: v1\nkind: List\nitems: {a: 1}\n",
-			findings: []findingWant{{rule: RuleList, line: 3, col: 1, msg: "kubectl cannot decode this list: json: cannot unmarshal object into Go struct field decodeList.items of type []json.RawMessage"}},
+			findings: []findingWant{{rule: RuleList, line: 3, col: 1, msg: "items is a mapping, not a list: kubectl cannot decode the list and sends none of it"}},
 			count:    1,
 		},
 		{
 			name: "a List in a List",
 			in:   "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- apiVersion: v1\n  kind: List\n  items: []\n",
 			findings: []findingWant{{rule: RuleList, line: 5, col: 3,
-				msg: "kubectl cannot send this list: item 1 is a list itself (*unstructured.Unstructured is not a list: no Items field in this object)"}},
+				msg: "item 1 of this list is a list itself: kubectl flattens one list, not a list inside a list, and sends none of the items"}},
 			count: 1,
 		},
 		{

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	yaml "go.yaml.in/yaml/v3"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/unstructuredscheme"
 
@@ -34,7 +33,12 @@ const RuleList = "list-invalid"
 func (f *File) addList(d *Document, index int) bool {
 	obj, _, err := unstructured.UnstructuredJSONScheme.Decode(d.JSON, nil, nil)
 	if err != nil {
-		f.listError(d, index, badItemNode(d.Root), "kubectl cannot decode this list: "+err.Error())
+		at, msg := badItem(d.Root)
+		if at == nil {
+			// Not a case of badItem's: kubectl's words, whatever they are.
+			at, msg = d.Root, "kubectl cannot decode this list: "+err.Error()
+		}
+		f.listError(d, index, at, msg)
 		return true
 	}
 	list, ok := obj.(*unstructured.UnstructuredList)
@@ -52,9 +56,10 @@ func (f *File) addList(d *Document, index int) bool {
 		}
 	}
 	for i := range list.Items {
+		// kubectl's builder fails to flatten it (meta.ExtractList of an
+		// item: "is not a list: no Items field").
 		if it := &list.Items[i]; it.IsList() {
-			_, err := meta.ExtractList(it)
-			f.listError(d, index, nodes[i], fmt.Sprintf("kubectl cannot send this list: item %d is a list itself (%v)", i, err))
+			f.listError(d, index, nodes[i], fmt.Sprintf("item %d of this list is a list itself: kubectl flattens one list, not a list inside a list, and sends none of the items", i))
 			return true
 		}
 	}
@@ -95,22 +100,23 @@ func (f *File) listError(d *Document, index int, node *yaml.Node, msg string) {
 	})
 }
 
-// badItemNode is where a list kubectl cannot decode goes wrong: its first
-// item that is not a mapping, or its items field when that is no
-// sequence.
-func badItemNode(root *yaml.Node) *yaml.Node {
+// badItem is where a list kubectl's decoder refuses goes wrong, and why:
+// an items field that is not a sequence, or the first item that is not a
+// mapping. It returns a nil node for any other cause.
+func badItem(root *yaml.Node) (*yaml.Node, string) {
 	k, v := lookupPair(root, "items", 0)
 	if k == nil {
-		return root
+		return nil, ""
 	}
+	const none = ": kubectl cannot decode the list and sends none of it"
 	seq := deref(v)
 	if seq == nil || seq.Kind != yaml.SequenceNode {
-		return k
+		return k, "items is a " + kindName(seq) + ", not a list" + none
 	}
-	for _, it := range seq.Content {
+	for i, it := range seq.Content {
 		if n := deref(it); n == nil || n.Kind != yaml.MappingNode {
-			return it
+			return it, fmt.Sprintf("item %d of this list is a %s, not an object%s", i, kindName(n), none)
 		}
 	}
-	return k
+	return nil, ""
 }
