@@ -186,7 +186,8 @@ const readingDifferences = "## How reading differs from kubectl's\n\n" +
 	"- **It reads on after a problem.** kubectl stops at the first document it\n" +
 	"  cannot decode and reads nothing after it; crdlint reports that error at\n" +
 	"  its line and column, with kubectl's words (`json: offset 193: ...` is\n" +
-	"  kept, `yaml: line 3:` becomes the position), and reads on from the next\n" +
+	"  kept, `yaml: line 3:` becomes the position; a key JSON cannot have is\n" +
+	"  printed as YAML, `[x]`, not as kubectl's Go value), and reads on from the next\n" +
 	"  `---`, so that one run reports every problem. In a JSON stream whose\n" +
 	"  first two values decoded, nothing tells where the next value starts,\n" +
 	"  and reading stops as kubectl's does. Where kubectl refuses a whole\n" +

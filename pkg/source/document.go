@@ -356,7 +356,7 @@ func errorPos(err error, c chunk, root *yaml.Node) (Pos, string) {
 		return c.pos(n, 1), "yaml: " + msg
 	}
 	if n := blame(root, msg); n != nil {
-		return Pos{Line: n.Line, Column: n.Column}, msg
+		return Pos{Line: n.Line, Column: n.Column}, keyMessage(c, n, msg)
 	}
 	if m := anchorRE.FindStringSubmatch(msg); m != nil {
 		if p, ok := findAlias(c.text, m[1]+m[2]); ok {
@@ -367,6 +367,82 @@ func errorPos(err error, c chunk, root *yaml.Node) (Pos, string) {
 	// omit "line 1") or are about bytes (control characters, bad UTF-8),
 	// whose first offender is where the user has to look.
 	return c.filePos(Pos{Line: 1 + badByteLine(c.text), Column: 1}), msg
+}
+
+// keyMessage rewrites the conversion's error about a key JSON cannot
+// have, which prints the key as a Go value ("invalid map key:
+// map[interface {}]interface {}{".Name":interface {}(nil)}", "unsupported
+// map key of type: %!s(<nil>)"), with the key as YAML, what it is, and a
+// hint when the line holds a template action ("{{ .Name }}" is a mapping
+// in a mapping to YAML). Other messages are returned as they are.
+func keyMessage(c chunk, key *yaml.Node, msg string) string {
+	var head string
+	switch {
+	case strings.Contains(msg, "invalid map key"):
+		head = "yaml: invalid map key: "
+	case strings.Contains(msg, "unsupported map key"):
+		head = "yaml: unsupported map key: "
+	default:
+		return msg
+	}
+	n := deref(key)
+	what := kindName(n)
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		what = "null"
+	}
+	out := head + flowYAML(n) + " (" + aOrAn(what) + ": a key must be a string, a number or a boolean)"
+	if line, ok := chunkLine(c.text, key.Line-c.line); ok && bytes.Contains(line, []byte("{{")) {
+		out += "; {{ starts a template action: render the template first"
+	}
+	return out
+}
+
+// aOrAn is a noun with its article; null has none.
+func aOrAn(what string) string {
+	switch what {
+	case "null":
+		return what
+	case "alias":
+		return "an " + what
+	}
+	return "a " + what
+}
+
+// flowYAML prints a node as one line of YAML, collections in flow style,
+// at most 80 characters of it.
+func flowYAML(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode {
+		if n.Tag == "!!null" && n.Value == "" {
+			return "~"
+		}
+		return n.Value
+	}
+	var flow func(n *yaml.Node) *yaml.Node
+	flow = func(n *yaml.Node) *yaml.Node {
+		cp := &yaml.Node{Kind: n.Kind, Tag: n.Tag, Value: n.Value, Style: n.Style &^ (yaml.LiteralStyle | yaml.FoldedStyle)}
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" && n.Value == "" {
+			cp.Value = "null"
+		}
+		if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+			cp.Style = yaml.FlowStyle
+		}
+		if n.Kind == yaml.AliasNode {
+			return flow(deref(n))
+		}
+		for _, c := range n.Content {
+			cp.Content = append(cp.Content, flow(c))
+		}
+		return cp
+	}
+	out, err := yaml.Marshal(flow(n))
+	if err != nil {
+		return "?"
+	}
+	s := strings.Join(strings.Fields(string(out)), " ")
+	if utf8.RuneCountInString(s) > 80 {
+		s = string([]rune(s)[:77]) + "..."
+	}
+	return s
 }
 
 // blame finds the first node, in document order, that a line-less error

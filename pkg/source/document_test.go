@@ -484,12 +484,18 @@ func TestParseSyntaxErrors(t *testing.T) {
 			// go.yaml.in/yaml/v2 does not, and says neither line nor key.
 			name: "complex key",
 			in:   head + "a: 1\nb:\n  ? [x]\n  : 1\n",
-			line: 13, col: 5, msg: `yaml: invalid map key: []interface {}{"x"}`, count: 3,
+			line: 13, col: 5, msg: `yaml: invalid map key: [x] (a list: a key must be a string, a number or a boolean)`, count: 3,
 		},
 		{
 			name: "null key",
 			in:   head + "a: 1\nb:\n  ~: 1\n",
-			line: 13, col: 3, msg: "unsupported map key of type: %!s(<nil>), key: <nil>, value: 1", count: 3,
+			line: 13, col: 3, msg: "yaml: unsupported map key: ~ (null: a key must be a string, a number or a boolean)", count: 3,
+		},
+		{
+			// A Go template action is a mapping in a mapping to YAML.
+			name: "template action",
+			in:   head + "a: 1\nb:\n  c: {{ .Name }}\n",
+			line: 13, col: 7, msg: "yaml: invalid map key: {.Name: null} (a mapping: a key must be a string, a number or a boolean); {{ starts a template action: render the template first", count: 3,
 		},
 		{
 			name: "merge of a scalar",
