@@ -386,6 +386,9 @@ func keyMessage(c chunk, key *yaml.Node, msg string) string {
 		return msg
 	}
 	n := deref(key)
+	if n == nil {
+		return msg
+	}
 	what := kindName(n)
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		what = "null"
@@ -417,8 +420,12 @@ func flowYAML(n *yaml.Node) string {
 		}
 		return n.Value
 	}
-	var flow func(n *yaml.Node) *yaml.Node
-	flow = func(n *yaml.Node) *yaml.Node {
+	var flow func(n *yaml.Node, depth int) *yaml.Node
+	flow = func(n *yaml.Node, depth int) *yaml.Node {
+		if depth > 20 {
+			// Deep or cyclic through aliases: enough is shown.
+			return &yaml.Node{Kind: yaml.ScalarNode, Value: "..."}
+		}
 		cp := &yaml.Node{Kind: n.Kind, Tag: n.Tag, Value: n.Value, Style: n.Style &^ (yaml.LiteralStyle | yaml.FoldedStyle)}
 		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" && n.Value == "" {
 			cp.Value = "null"
@@ -427,14 +434,17 @@ func flowYAML(n *yaml.Node) string {
 			cp.Style = yaml.FlowStyle
 		}
 		if n.Kind == yaml.AliasNode {
-			return flow(deref(n))
+			if d := deref(n); d != nil && d.Kind != yaml.AliasNode {
+				return flow(d, depth+1)
+			}
+			return &yaml.Node{Kind: yaml.ScalarNode, Value: "*" + n.Value}
 		}
 		for _, c := range n.Content {
-			cp.Content = append(cp.Content, flow(c))
+			cp.Content = append(cp.Content, flow(c, depth+1))
 		}
 		return cp
 	}
-	out, err := yaml.Marshal(flow(n))
+	out, err := yaml.Marshal(flow(n, 0))
 	if err != nil {
 		return "?"
 	}
