@@ -174,8 +174,53 @@ func renderRulesIndex(rules []report.Rule) string {
 		w("\n")
 	}
 	w("%s", messageDifferences)
+	w("\n%s", readingDifferences)
 	return b.String()
 }
+
+// readingDifferences lists where crdlint's reading of files deliberately
+// differs from kubectl's (pkg/source; its TestReadsAsKubectl* and
+// FuzzReadsAsKubectl compare the two on everything else).
+const readingDifferences = "## How reading differs from kubectl's\n\n" +
+	"crdlint reads a file as `kubectl create -f` and `kubectl apply -f` do\n" +
+	"(cli-runtime's resource builder: the same text decoding, `---` splitting,\n" +
+	"YAML-or-JSON decoding and flattening of lists), so that it judges the\n" +
+	"objects kubectl would send: pkg/source's differential tests read the\n" +
+	"corpus, hostile inputs and fuzzed ones with both and compare the objects\n" +
+	"and the errors. The deliberate differences:\n\n" +
+	"- **It reads on after a problem.** kubectl stops at the first document it\n" +
+	"  cannot decode and reads nothing after it; crdlint reports that error at\n" +
+	"  its line and column, with kubectl's words (`json: offset 193: ...` is\n" +
+	"  kept, `yaml: line 3:` becomes the position; a key JSON cannot have is\n" +
+	"  printed as YAML, `[x]`, not as kubectl's Go value), and reads on from the next\n" +
+	"  `---`, so that one run reports every problem. In a JSON stream whose\n" +
+	"  first two values decoded, nothing tells where the next value starts,\n" +
+	"  and reading stops as kubectl's does. Where kubectl refuses a whole\n" +
+	"  List, crdlint reports the item at fault (`list-invalid`).\n" +
+	"- **What is not an object is skipped and counted.** A document without a\n" +
+	"  string `apiVersion` and `kind` is no Kubernetes object to crdlint\n" +
+	"  (tool configuration, data), where kubectl refuses one without `kind`\n" +
+	"  (`Object 'Kind' is missing`) and, with a cluster, looks one without\n" +
+	"  `apiVersion` up by its kind.\n" +
+	"- **Text after a document's root is an error.** kubectl's YAML parser\n" +
+	"  stops after a document's root node and drops what follows it on the\n" +
+	"  same document (`{a: 1} junk`); crdlint reports it as `yaml-syntax`.\n" +
+	"- **Bounds kubectl does not have.** A document whose YAML aliases would\n" +
+	"  expand beyond 1,000,000 nodes or 16 MiB (`yaml-alias-budget`), or\n" +
+	"  that is over 64 MiB (`document-too-large`), is refused unread, so that\n" +
+	"  one hostile file cannot exhaust the machine; kubectl would expand and\n" +
+	"  read it, given the memory (the server refuses an object over 3 MiB\n" +
+	"  anyway, `object-over-request-limit`).\n" +
+	"- **A warning where kubectl 1.33 says nothing.** A file that starts as JSON\n" +
+	"  and is not JSON from some point on is read on as YAML, as kubectl 1.33\n" +
+	"  and later read it, with a `json-read-as-yaml` warning, because kubectl\n" +
+	"  1.32 and earlier refuse it.\n" +
+	"- **Metadata kubectl cannot decode.** kubectl refuses an object whose\n" +
+	"  `metadata` does not decode as ObjectMeta (`labels: {version: 1}`: a\n" +
+	"  number where a string belongs) before sending it. crdlint reports it\n" +
+	"  for custom resources and CRDs as the server's decoding error\n" +
+	"  (`cr-decode`, `crd-decode`), not for objects of built-in kinds, which it\n" +
+	"  does not validate.\n"
 
 // messageDifferences lists where crdlint's text deliberately differs from
 // the API server's raw error text. The meaning never changes: the

@@ -3,6 +3,7 @@ package source
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -62,10 +63,56 @@ func ParsePath(p string) []Segment {
 // the strict decoder spells map keys that contain dots without brackets
 // (properties.example.com/x).
 func (d *Document) Locate(path string) (pos Pos, exact bool) {
-	return locate(d.Root, ParsePath(path))
+	return locate(d.Root, ParsePath(path), &d.keys)
 }
 
-func locate(root *yaml.Node, segs []Segment) (Pos, bool) {
+// keyIndex finds keys in large mappings without scanning them: a document
+// with thousands of findings in one mapping of thousands of keys (unknown
+// fields, say) would otherwise cost their product.
+type keyIndex struct {
+	mu sync.Mutex
+	// pairs maps a mapping to the index in its Content of the last key of
+	// each name; nil for a mapping with merge keys, which lookupPair
+	// resolves.
+	pairs map[*yaml.Node]map[string]int
+}
+
+// indexFrom is the number of pairs from which a mapping is indexed.
+const indexFrom = 64
+
+// lookupPair is lookupPair(m, key, 0), through the index for a large
+// mapping.
+func (x *keyIndex) lookupPair(m *yaml.Node, key string) (k, v *yaml.Node) {
+	if m = deref(m); m == nil || x == nil || m.Kind != yaml.MappingNode || len(m.Content) < 2*indexFrom {
+		return lookupPair(m, key, 0)
+	}
+	x.mu.Lock()
+	idx, ok := x.pairs[m]
+	if !ok {
+		idx = make(map[string]int, len(m.Content)/2)
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if isMerge(m.Content[i]) {
+				idx = nil
+				break
+			}
+			idx[keyString(m.Content[i])] = i
+		}
+		if x.pairs == nil {
+			x.pairs = map[*yaml.Node]map[string]int{}
+		}
+		x.pairs[m] = idx
+	}
+	x.mu.Unlock()
+	if idx == nil {
+		return lookupPair(m, key, 0)
+	}
+	if i, ok := idx[key]; ok {
+		return m.Content[i], m.Content[i+1]
+	}
+	return nil, nil
+}
+
+func locate(root *yaml.Node, segs []Segment, keys *keyIndex) (Pos, bool) {
 	node := deref(root)
 	at := Pos{Line: node.Line, Column: node.Column}
 	for i := 0; i < len(segs); i++ {
@@ -80,13 +127,13 @@ func locate(root *yaml.Node, segs []Segment) (Pos, bool) {
 			node = deref(item)
 			at = Pos{Line: item.Line, Column: item.Column}
 		case yaml.MappingNode:
-			k, v := lookupPair(node, s.Name, 0)
+			k, v := keys.lookupPair(node, s.Name)
 			if k == nil && !s.Bracket {
 				// Try "a.b", "a.b.c", ... for keys with dots.
 				name := s.Name
 				for j := i + 1; j < len(segs) && !segs[j].Bracket; j++ {
 					name += "." + segs[j].Name
-					if k, v = lookupPair(node, name, 0); k != nil {
+					if k, v = keys.lookupPair(node, name); k != nil {
 						i = j
 						break
 					}

@@ -2,6 +2,8 @@ package source
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -298,5 +300,46 @@ func TestLocateYAMLOnlyLineBreaks(t *testing.T) {
 	want := []findingWant{{rule: RuleSyntax, doc: 1, line: 4, col: 1, msg: "yaml: found character that cannot start any token"}}
 	if got := gotFindings(f); !reflect.DeepEqual(got, want) {
 		t.Errorf("syntax error after LS: got %+v, want %+v", got, want)
+	}
+}
+
+// TestLocateLargeMapping: the index of large mappings finds what a scan
+// finds: the last of repeated keys, YAML 1.1 spellings, alias keys, and
+// merge keys (whose mappings are not indexed).
+func TestLocateLargeMapping(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for round := range 20 {
+		var b strings.Builder
+		b.WriteString("apiVersion: v1\nkind: X\nk0: &k0 anchored\n")
+		if round%4 == 3 {
+			b.WriteString("base: &base {m1: 1, m2: 2}\n<<: *base\n")
+		}
+		names := []string{"on", "yes", "0x1F", "m1", "'quoted'", "*k0", "a.b"}
+		for i := range 300 {
+			names = append(names, fmt.Sprintf("k%d", rng.IntN(150)))
+			fmt.Fprintf(&b, "%s: %d\n", names[len(names)-1], i)
+		}
+		for _, n := range names[:7] {
+			fmt.Fprintf(&b, "%s: v\n", n)
+		}
+		f := Parse("big.yaml", []byte(b.String()))
+		if len(f.Documents) != 1 {
+			t.Fatalf("round %d: got %d documents, findings %+v", round, len(f.Documents), f.Findings)
+		}
+		d := f.Documents[0]
+		var obj map[string]any
+		if err := json.Unmarshal(d.JSON, &obj); err != nil {
+			t.Fatal(err)
+		}
+		for key := range obj {
+			got, gotExact := d.Locate("[" + key + "]")
+			wantK, _ := lookupPair(d.Root, key, 0)
+			if !gotExact || wantK == nil || got != (Pos{wantK.Line, wantK.Column}) {
+				t.Errorf("round %d: Locate([%s]) = %+v %v, a scan finds %+v", round, key, got, gotExact, wantK)
+			}
+		}
+		if _, exact := d.Locate("missing"); exact {
+			t.Errorf("round %d: Locate(missing) is exact", round)
+		}
 	}
 }
