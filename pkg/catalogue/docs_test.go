@@ -168,9 +168,56 @@ func renderRulesIndex(rules []report.Rule) string {
 		}
 		w("\n")
 	}
+	w("%s", pathNotation)
 	w("%s", messageDifferences)
 	return b.String()
 }
+
+// pathNotation is the grammar of every finding's field and of the paths
+// messages quote (source.JoinPath writes it, source.ParseField reads it).
+const pathNotation = "## Field paths\n\n" +
+	"Every finding's `field` (in text output the path in brackets at the end of\n" +
+	"the line, in JSON `field`, in SARIF the logical location), and every path\n" +
+	"its message quotes (`unknown field \"...\"`, `... in body ...`), is written in\n" +
+	"one notation: the server's, made unambiguous.\n\n" +
+	"```\n" +
+	"path    = [ first { step } ]\n" +
+	"first   = name | bracket\n" +
+	"step    = \".\" name | bracket\n" +
+	"bracket = \"[\" name \"]\" | \"[\" quoted \"]\"\n" +
+	"name    = one or more characters, none of  . / [ ] \" ' ` ? \\\n" +
+	"          white space or control characters\n" +
+	"quoted  = a JSON string\n" +
+	"```\n\n" +
+	"- Names are joined by `.`: `spec.replicas`.\n" +
+	"- List items are `[N]`: `spec.versions[0]`.\n" +
+	"- A map key is in brackets where the server's `field.Path` writes one\n" +
+	"  (`properties[spec]`, `metadata.annotations[owner]`), after a dot where the\n" +
+	"  server's schema validation and pruning name it like a field\n" +
+	"  (`spec.selector.matchLabels.app`).\n" +
+	"- A name or key that is not a plain name (empty, or holding `.`, `/`, `[`,\n" +
+	"  `]`, white space, a quote, `?`, `\\` or a control character) is a bracket\n" +
+	"  holding a JSON string, escaped as `encoding/json` escapes it (HTML\n" +
+	"  characters as they are): `metadata.labels[\"edge.harbor.dev/canary\"]`,\n" +
+	"  `data[\"\"]`. A message quotes a path as the server quotes one, with Go's\n" +
+	"  `%q`: `unknown field \"spec.labels[\\\"a.b\\\"]\"`.\n\n" +
+	"The server's libraries write such keys raw, so that their paths can be\n" +
+	"read more than one way; crdlint writes the key the document has:\n\n" +
+	"| the server says | crdlint says |\n" +
+	"| --- | --- |\n" +
+	"| `metadata.annotations[api-approved.kubernetes.io]` (`field.Path`) | `metadata.annotations[\"api-approved.kubernetes.io\"]` |\n" +
+	"| `spec.selector.matchLabels.app.kubernetes.io/name in body must be of type string` (schema validation) | `spec.selector.matchLabels[\"app.kubernetes.io/name\"] in body must be of type string` |\n" +
+	"| `unknown field \"status.conditionStatus.(conditions[?type == 'Ready'])\"` (pruning) | `unknown field \"status.conditionStatus[\\\"(conditions[?type == 'Ready'])\\\"]\"` |\n" +
+	"| `unknown field \"spec.versions[0].schema.openAPIV3Schema.properties.spec.foo\"` (strict decoding) | `unknown field \"spec.versions[0].schema.openAPIV3Schema.properties[spec].foo\"` |\n\n" +
+	"A value the decoder cannot take (`crd-decode`, `cr-decode`) is named by the\n" +
+	"Go fields that lead to it, without list indexes or map keys\n" +
+	"(`Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties.properties.maximum`):\n" +
+	"the message keeps those words, and the finding's field is the value's path\n" +
+	"(`spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[threshold].maximum`),\n" +
+	"positioned at the value itself.\n\n" +
+	"The notation says which key each step is, not whether a bracket indexes a\n" +
+	"list or keys a map: the document says that (`kubectl crdlint` finds `[0]` in\n" +
+	"either).\n\n"
 
 // messageDifferences lists where crdlint's text deliberately differs from
 // the API server's raw error text. The meaning never changes: the
@@ -194,8 +241,9 @@ const messageDifferences = "## How messages differ from the server's text\n\n" +
 	"  messages, and renames the internal spellings back\n" +
 	"  (`spec.conversion.webhookClientConfig` is `spec.conversion.webhook.clientConfig`,\n" +
 	"  `JSONPath` is `jsonPath`, `spec.version` is `spec.versions[0].name`). Every\n" +
-	"  path is written as `kubectl explain` and the server's messages write them:\n" +
-	"  `spec.versions[0].schema.openAPIV3Schema.properties[spec].type`.\n" +
+	"  path is written as `kubectl explain` and the server's messages write them,\n" +
+	"  `spec.versions[0].schema.openAPIV3Schema.properties[spec].type`, with the\n" +
+	"  keys that are not plain names quoted ([Field paths](#field-paths)).\n" +
 	"- **A finding the server reports once is printed once**, even when the\n" +
 	"  hoisted field it is about appears in several versions: at the first\n" +
 	"  version, with `(all N versions share this schema)` appended.\n" +
@@ -219,7 +267,9 @@ const messageDifferences = "## How messages differ from the server's text\n\n" +
 	"- **Dependent errors come after what they depend on.** The server's\n" +
 	"  \"some validation rules were not checked because the object was invalid\"\n" +
 	"  is reported after the errors that stopped the CEL rules, under its own rule\n" +
-	"  ID so that it can be silenced apart from real CEL failures.\n" +
+	"  ID so that it can be silenced apart from real CEL failures: it is\n" +
+	"  positioned at the last of the object's other errors and listed after\n" +
+	"  them in every output.\n" +
 	"- **Hints follow the server's words** where the cause is not obvious (a key\n" +
 	"  that YAML 1.1 reads as a boolean, a tab in the indentation), after the\n" +
 	"  server's message, never instead of it.\n" +

@@ -66,14 +66,18 @@ func (l *Linter) validate(d *source.Document, gvk schema.GroupVersionKind, v *cr
 		var fe *field.Error
 		if errors.As(vd.DecodeError, &fe) {
 			path = fe.Field
-		} else if f := decodeField(vd.DecodeError); strings.HasPrefix(vd.DecodeError.Error(), "json: cannot unmarshal") && f != "" {
+		} else if strings.HasPrefix(vd.DecodeError.Error(), "json: cannot unmarshal") {
 			// The root metadata is decoded into ObjectMeta: "Go struct
 			// field ObjectMeta.labels" is metadata.labels.
-			path = "metadata." + f
+			segs, _ := decodeValue(d.JSON, vd.DecodeError, "metadata")
+			path = source.JoinPath(segs)
 		}
-		return append(out, finding(d, RuleCRDecode, report.Error, path, cannotHandle(gvk, vd.DecodeError)))
+		return append(out, valueFinding(d, RuleCRDecode, path, cannotHandle(gvk, vd.DecodeError)))
 	}
 	for _, p := range vd.Unknown {
+		// The pruner joins map keys with dots: the document says
+		// which dots are in a key.
+		p = d.Resolve(p).Field()
 		out = append(out, l.adjust(finding(d, RuleUnknownField, report.Warning, p, fmt.Sprintf("unknown field %q", p))))
 	}
 	if l.opts.Strict && len(vd.Unknown) > 0 {
@@ -179,8 +183,10 @@ func errorFindings(d *source.Document, errs field.ErrorList, classify func(*fiel
 		if e.Field == "<nil>" && rule != skipped {
 			// Junctor errors name their field inside the message.
 			if m := junctorRE.FindStringSubmatch(e.ErrorBody()); m != nil {
-				if pos, ok := d.Locate(m[1] + m[2]); ok {
-					f.Line, f.Column = pos.Line, pos.Column
+				raw := m[1] + m[2]
+				if r := d.Resolve(raw); r.Exact {
+					f.Line, f.Column = r.At.Line, r.At.Column
+					f.Message = quotePath(f.Message, raw, r.Field())
 				}
 			}
 		}
@@ -190,11 +196,15 @@ func errorFindings(d *source.Document, errs field.ErrorList, classify func(*fiel
 		out = append(out, f)
 	}
 	if skip >= 0 {
+		// The note sums the other errors up: it goes where the last of
+		// them is, and sorts after those at that place (Follows), so
+		// that every output lists it after what it depends on.
 		for i, f := range out {
 			if i != skip && (f.Line > out[skip].Line || f.Line == out[skip].Line && f.Column > out[skip].Column) {
 				out[skip].Line, out[skip].Column = f.Line, f.Column
 			}
 		}
+		out[skip].Follows = true
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/immutable"
@@ -38,11 +37,8 @@ func (l *Linter) CRD(d *source.Document, def *crd.Definition) []report.Finding {
 // then final, filtered.
 func (l *Linter) verdict(d *source.Document, def *crd.Definition, v *crd.CRDVerdict, op string) (out []report.Finding, done bool) {
 	if v.DecodeError != nil {
-		field := decodePath(d.JSON, v.DecodeError)
-		if field == "" {
-			field = decodeField(v.DecodeError)
-		}
-		out = append(out, finding(d, RuleCRDDecode, report.Error, field,
+		segs, _ := decodeValue(d.JSON, v.DecodeError)
+		out = append(out, valueFinding(d, RuleCRDDecode, source.JoinPath(schemaBrackets(segs)),
 			"CustomResourceDefinition in version \"v1\" cannot be handled as a CustomResourceDefinition: "+v.DecodeError.Error()))
 		return l.filter(out), true
 	}
@@ -51,8 +47,8 @@ func (l *Linter) verdict(d *source.Document, def *crd.Definition, v *crd.CRDVerd
 			"Internal error occurred: the API server's CRD validation panics on this object ("+v.Panic+"), so the "+op+" fails with 500 Internal Server Error"))
 	}
 	for _, u := range v.Unknown {
-		p := schemaPath(quotedField(u))
-		out = append(out, l.adjust(finding(d, RuleUnknownField, report.Warning, p, strings.Replace(u, quotedField(u), p, 1))))
+		p := schemaField(d, quotedField(u))
+		out = append(out, l.adjust(finding(d, RuleUnknownField, report.Warning, p, requote(u, p))))
 	}
 	if l.opts.Strict && len(v.Unknown) > 0 {
 		// Strict field validation stops the request at decoding (400).
@@ -67,7 +63,9 @@ func (l *Linter) verdict(d *source.Document, def *crd.Definition, v *crd.CRDVerd
 			msg += fmt.Sprintf(" (all %d versions share this %s)", shared, sharedWhat(e.Field))
 		}
 		f := finding(d, classify(e, at), report.Error, at, msg)
-		f.Field = p
+		if p != at {
+			f.Field = d.Resolve(p).Field()
+		}
 		out = append(out, f)
 	}
 	return append(out, serverWarnings(d, def.V1, v)...), false
@@ -156,26 +154,6 @@ func findMarker(s map[string]any, path string) string {
 func asMap(v any) map[string]any {
 	m, _ := v.(map[string]any)
 	return m
-}
-
-// decodeField extracts the JSON field path from a decoding error such as
-// "json: cannot unmarshal string into Go struct field
-// CustomResourceDefinitionVersion.spec.versions.served of type bool".
-func decodeField(err error) string {
-	msg := err.Error()
-	const marker = "Go struct field "
-	i := strings.Index(msg, marker)
-	if i < 0 {
-		return ""
-	}
-	rest := msg[i+len(marker):]
-	if j := strings.Index(rest, " of type"); j >= 0 {
-		rest = rest[:j]
-	}
-	if j := strings.IndexByte(rest, '.'); j >= 0 {
-		return rest[j+1:]
-	}
-	return ""
 }
 
 // Duplicates are the findings for the kinds two different CRDs of a run

@@ -19,6 +19,7 @@ import (
 
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/pathtest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
@@ -79,7 +80,7 @@ func oracleWith(js []byte, dropSelectable bool) (pairs []string, rejected bool) 
 		if shared > 1 {
 			msg += fmt.Sprintf(" (all %d versions share this %s)", shared, sharedWhat(e.Field))
 		}
-		pairs = append(pairs, p+": "+msg)
+		pairs = append(pairs, pathtest.Pair(p, msg))
 	}
 	return dedupe(pairs), len(pairs) > 0
 }
@@ -113,7 +114,7 @@ func ours(t *testing.T, l *Linter, d *source.Document) (pairs []string, fs []rep
 				pairs = append(pairs, "decode: "+strings.TrimPrefix(f.Message, `CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: `))
 				continue
 			}
-			pairs = append(pairs, f.Field+": "+f.Message)
+			pairs = append(pairs, pathtest.Pair(f.Field, f.Message))
 		}
 	}
 	return dedupe(pairs), fs

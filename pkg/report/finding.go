@@ -109,6 +109,12 @@ type Finding struct {
 	// `kustomize build` for a finding mapped back to a kustomization's
 	// file.
 	Via string `json:"via,omitempty"`
+	// Follows marks a finding that sums up others of its object (the
+	// server's "some validation rules were not checked because the object
+	// was invalid"): it is placed at the last of them and sorts after the
+	// findings at the same place, so that every output lists it after
+	// what it depends on. Not part of the JSON contract: the order is.
+	Follows bool `json:"-"`
 }
 
 // SuppressionKind says where a suppression was written.
@@ -305,7 +311,8 @@ type Result struct {
 }
 
 // Sort orders findings by file, document, line, column, rule, field,
-// message, so that every output is deterministic.
+// message, so that every output is deterministic; at one place a
+// finding that sums up others (Follows) comes after them.
 func Sort(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
@@ -313,11 +320,23 @@ func Sort(fs []Finding) {
 			cmp.Compare(a.Document, b.Document),
 			cmp.Compare(a.Line, b.Line),
 			cmp.Compare(a.Column, b.Column),
+			compareFollows(a.Follows, b.Follows),
 			cmp.Compare(a.Rule, b.Rule),
 			cmp.Compare(a.Field, b.Field),
 			cmp.Compare(a.Message, b.Message),
 		)
 	})
+}
+
+// compareFollows orders a finding that sums up others after them.
+func compareFollows(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // Count fills Errors, Warnings and Suppressed from the findings.

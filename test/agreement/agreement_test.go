@@ -37,6 +37,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/apiservertest"
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/pathtest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
@@ -284,7 +285,18 @@ type verdict struct {
 	warnings []string
 }
 
-var fieldRE = regexp.MustCompile(`(?:unknown|duplicate) field "[^"]*"`)
+var fieldRE = regexp.MustCompile(`(?:unknown|duplicate) field "(?:[^"\\]|\\.)*"`)
+
+// looseFields are the unknown and duplicate fields of msg, their paths
+// compared whatever the notation (crdlint's quotes keys the server's
+// libraries write raw).
+func looseFields(msg string) []string {
+	var out []string
+	for _, m := range fieldRE.FindAllString(msg, -1) {
+		out = append(out, pathtest.Message("", m))
+	}
+	return out
+}
 
 // serverWarningRules are crdlint's rules that report the server's own
 // Warning headers (the others are crdlint's advice beyond the server).
@@ -317,9 +329,9 @@ func offlineVerdict(fs []report.Finding) verdict {
 		isField := f.Rule == lint.RuleUnknownField || f.Rule == source.RuleDuplicate
 		switch {
 		case isField:
-			v.fields = append(v.fields, fieldRE.FindAllString(f.Message, -1)...)
+			v.fields = append(v.fields, looseFields(f.Message)...)
 		case f.Severity == report.Error:
-			v.causes = append(v.causes, f.Field+": "+f.Message)
+			v.causes = append(v.causes, pathtest.Pair(f.Field, f.Message))
 		case serverWarningRules[f.Rule]:
 			v.warnings = append(v.warnings, f.Message)
 		}
@@ -335,7 +347,7 @@ func offlineVerdict(fs []report.Finding) verdict {
 func serverVerdict(a answer) (v verdict, hasCauses bool) {
 	v.rejected = a.err != nil
 	for _, w := range a.warnings {
-		if m := fieldRE.FindAllString(w, -1); len(m) > 0 {
+		if m := looseFields(w); len(m) > 0 {
 			v.fields = append(v.fields, m...)
 			continue
 		}
@@ -343,7 +355,7 @@ func serverVerdict(a answer) (v verdict, hasCauses bool) {
 	}
 	if st, ok := a.err.(apierrors.APIStatus); ok {
 		s := st.Status()
-		v.fields = append(v.fields, fieldRE.FindAllString(s.Message, -1)...)
+		v.fields = append(v.fields, looseFields(s.Message)...)
 		if s.Details != nil {
 			for _, c := range s.Details.Causes {
 				// client-go makes up this cause for a body that is not a
@@ -351,7 +363,7 @@ func serverVerdict(a answer) (v verdict, hasCauses bool) {
 				if c.Type == metav1.CauseTypeUnexpectedServerResponse || fieldRE.MatchString(c.Message) {
 					continue
 				}
-				v.causes = append(v.causes, c.Field+": "+c.Message)
+				v.causes = append(v.causes, pathtest.Pair(c.Field, c.Message))
 				hasCauses = true
 			}
 		}
