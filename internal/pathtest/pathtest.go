@@ -5,7 +5,8 @@
 // (field.Path's raw [example.com/x], the dotted paths of kube-openapi and
 // the pruner, example.com/x joined with dots like any name). Loose writes
 // both the same way, so that a comparison fails on a different path but
-// not on the notation (docs/rules.md, "Field paths").
+// not on the notation (docs/rules.md, "Field paths"): the tests of
+// the notation itself are pkg/source's and the report contract's.
 package pathtest
 
 import (
@@ -16,23 +17,22 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
-// Loose writes a path in any spelling with plain keys as they are
-// ("[spec]" or ".spec") and every other key bare after a dot, so that
-// metadata.labels["a.b/c"], metadata.labels[a.b/c] and
-// metadata.labels.a.b/c are all metadata.labels.a.b/c.
+// Loose writes a path in any spelling as its names and keys joined by
+// dots, the brackets in them dots too, so that metadata.labels["a.b/c"],
+// metadata.labels[a.b/c] and metadata.labels.a.b/c are all
+// metadata.labels.a.b/c, and status["(c[?x])"] and the pruner's
+// status.(c[?x]) are both status.(c.?x.). What it loses (which dots and
+// brackets are in a key) is what the server's spellings do not say.
 func Loose(p string) string {
-	var b strings.Builder
-	for i, s := range source.ParsePath(p) {
-		switch {
-		case s.Bracket && source.PlainName(s.Name):
-			b.WriteString("[" + s.Name + "]")
-		case i > 0:
-			b.WriteString("." + s.Name)
-		default:
-			b.WriteString(s.Name)
-		}
+	var names []string
+	for _, s := range source.ParsePath(p) {
+		names = append(names, s.Name)
 	}
-	return b.String()
+	flat := strings.NewReplacer("[", ".", "]", ".").Replace(strings.Join(names, "."))
+	for strings.Contains(flat, "..") {
+		flat = strings.ReplaceAll(flat, "..", ".")
+	}
+	return strings.Trim(flat, ".")
 }
 
 // Pair is "field: message" with the field and the paths the message

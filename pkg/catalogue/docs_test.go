@@ -249,7 +249,9 @@ const messageDifferences = "## How messages differ from the server's text\n\n" +
 	"  version, with `(all N versions share this schema)` appended.\n" +
 	"- **`status.storedVersions` stays the server's field.** PrepareForCreate\n" +
 	"  derives it from `spec.versions`, so the finding is positioned there while\n" +
-	"  its `field` is the server's `status.storedVersions`.\n" +
+	"  its `field` is the server's `status.storedVersions`; the message says so,\n" +
+	"  `(the server derives status.storedVersions from the version with storage: true)`,\n" +
+	"  and is listed after the error about the storage version it follows from.\n" +
 	"- **The object itself has no field.** The server prints an error about the\n" +
 	"  whole object with the path `<nil>`; crdlint leaves the field empty (JSON,\n" +
 	"  SARIF) and positions the finding at the object.\n" +
@@ -276,8 +278,15 @@ const messageDifferences = "## How messages differ from the server's text\n\n" +
 	"- **Generic answers say why.** Where the server or kubectl would answer\n" +
 	"  only `no matches for kind` (404) or `the server could not find the\n" +
 	"  requested resource`, crdlint keeps those words and adds the reason:\n" +
-	"  the CRD lacks or does not serve the version, the CRD itself is rejected,\n" +
-	"  or `apiextensions.k8s.io/v1beta1` is no longer served.\n" +
+	"  the CRD lacks or does not serve the version, the CRD itself is rejected\n" +
+	"  (with its first error, `... would be rejected by the server: spec.scope: Unsupported value: ...`,\n" +
+	"  and how many more there are), or `apiextensions.k8s.io/v1beta1` is no\n" +
+	"  longer served.\n" +
+	"- **A rule that \"contributed\" says how much.** When a schema's rules cost\n" +
+	"  more than the per-CRD budget together, the server names the costliest\n" +
+	"  ones (`contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema`);\n" +
+	"  crdlint appends each one's estimate in `crd-cel-cost`'s words,\n" +
+	"  `(estimated cost 9840002 is 10% of the per-CRD budget 100000000)`.\n" +
 	"- **Layout.** Trailing white space is trimmed; the lines after the first of\n" +
 	"  a multi-line message (the CEL compiler's caret diagram) are indented below\n" +
 	"  it in text output.\n"

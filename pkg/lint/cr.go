@@ -154,8 +154,53 @@ func (l *Linter) lookupFindings(d *source.Document, err error) []report.Finding 
 		return []report.Finding{finding(d, RuleCRNoCRD, report.Error, "kind", le.Error())}
 	case crd.NoVersion, crd.NotServed:
 		return []report.Finding{finding(d, RuleCRVersion, report.Error, "apiVersion", le.Error())}
+	case crd.Rejected:
+		return []report.Finding{finding(d, RuleCRCRDRejected, report.Error, "kind", le.Error()+l.rejectedBecause(le.Entry.Def))}
 	}
 	return []report.Finding{finding(d, RuleCRCRDRejected, report.Error, "kind", le.Error())}
+}
+
+// rejectedBecause says why the server refuses a CRD, for the custom
+// resources of its kind: its first error as check words it on the CRD,
+// and how many more there are. A CRD read with --crd is not linted, so
+// without it the finding would not say what to fix. Computed once per
+// CRD of the run.
+func (l *Linter) rejectedBecause(def *crd.Definition) string {
+	if s, ok := l.rejected.Load(def); ok {
+		return s.(string)
+	}
+	v := def.Verdict(nil)
+	var causes []string
+	switch {
+	case v.DecodeError != nil:
+		causes = append(causes, "it cannot be decoded: "+v.DecodeError.Error())
+	case v.Panic != "":
+		causes = append(causes, "the server's validation panics on it")
+	}
+	if l.opts.Strict {
+		causes = append(causes, v.Unknown...)
+	}
+	versions := 0
+	if def.V1 != nil {
+		versions = len(def.V1.Spec.Versions)
+	}
+	for _, e := range v.Errors {
+		p, _, _ := translatePath(e.Field, versions)
+		msg := translateText(body(e), versions)
+		if p = source.JoinPath(source.ParsePath(p)); p != "" {
+			msg = p + ": " + msg
+		}
+		causes = append(causes, msg)
+	}
+	s := ""
+	if len(causes) > 0 {
+		s = ": " + causes[0]
+		if len(causes) > 1 {
+			s += fmt.Sprintf(" (and %d more)", len(causes)-1)
+		}
+	}
+	l.rejected.Store(def, s)
+	return s
 }
 
 // errorFindings positions a verdict's errors on d, each under the rule

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/immutable"
@@ -54,6 +55,7 @@ func (l *Linter) verdict(d *source.Document, def *crd.Definition, v *crd.CRDVerd
 		// Strict field validation stops the request at decoding (400).
 		return l.filter(dedupeFindings(out)), true
 	}
+	var costs map[string]uint64
 	for _, e := range v.Errors {
 		p, at, shared := translatePath(e.Field, len(def.V1.Spec.Versions))
 		msg := translateText(body(e), len(def.V1.Spec.Versions))
@@ -62,13 +64,45 @@ func (l *Linter) verdict(d *source.Document, def *crd.Definition, v *crd.CRDVerd
 			// finding, at the first version, saying where else it is.
 			msg += fmt.Sprintf(" (all %d versions share this %s)", shared, sharedWhat(e.Field))
 		}
+		if strings.Contains(msg, costContributed) {
+			// Which of the rules that "contributed" costs the most is
+			// what the user must know; the server keeps the estimates.
+			if costs == nil {
+				costs = l.ruleCosts(def)
+			}
+			if c, ok := costs[p]; ok {
+				msg += costShareHint(c)
+			}
+		}
 		f := finding(d, classify(e, at), report.Error, at, msg)
 		if p != at {
 			f.Field = d.Resolve(p).Field()
 		}
+		if op == "create" && hasPrefix(p, "status.storedVersions") {
+			// PrepareForCreate derives it from spec.versions: a
+			// consequence of the error about the storage version,
+			// listed after it. (An update keeps the live object's.)
+			f.Message += storedVersionsHint
+			f.Follows = true
+		}
 		out = append(out, f)
 	}
 	return append(out, serverWarnings(d, def.V1, v)...), false
+}
+
+// ruleCosts are the server's estimates of every CEL expression of the
+// CRD, by v1 path: for a CRD the server rejects they are not kept in its
+// verdict.
+func (l *Linter) ruleCosts(def *crd.Definition) map[string]uint64 {
+	out := map[string]uint64{}
+	full := def.Full()
+	if full == nil {
+		return out
+	}
+	for _, c := range crd.CELCosts(full, l.costs) {
+		out[c.Field] = c.Cost
+	}
+	return out
 }
 
 // dedupeFindings drops repeated findings, as the server drops repeated

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
@@ -53,6 +54,9 @@ type Linter struct {
 	// costs are the CEL cost estimates of the run's CRDs, shared: CRDs
 	// repeat types with rules.
 	costs *crd.CostCache
+	// rejected holds, by *crd.Definition, why the server refuses a CRD
+	// (rejectedBecause).
+	rejected sync.Map
 }
 
 // New returns a Linter.

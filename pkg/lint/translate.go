@@ -1,7 +1,10 @@
 package lint
 
 import (
+	"fmt"
 	"strings"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 )
 
 // hoisted are the internal spec fields that v1→internal conversion lifts
@@ -105,4 +108,21 @@ func sharedWhat(path string) string {
 		}
 	}
 	return "value"
+}
+
+// Hints crdlint appends to the server's words where they leave the cause
+// out (docs/rules.md, "How messages differ from the server's text").
+const (
+	// storedVersionsHint follows "must have at least one stored version":
+	// the user never writes status.storedVersions.
+	storedVersionsHint = " (the server derives status.storedVersions from the version with storage: true)"
+	// costContributed is the server's error on each rule of a schema
+	// whose rules cost more than the per-CRD budget together.
+	costContributed = "contributed to estimated rule cost total exceeding cost limit"
+)
+
+// costShareHint says what a rule that "contributed" to a schema over the
+// per-CRD budget costs, in crd-cel-cost's words.
+func costShareHint(cost uint64) string {
+	return fmt.Sprintf(" (estimated cost %d is %.0f%% of the per-CRD budget %d)", cost, pct(cost, crd.CRDCostLimit), crd.CRDCostLimit)
 }

@@ -287,14 +287,19 @@ type verdict struct {
 
 var fieldRE = regexp.MustCompile(`(?:unknown|duplicate) field "(?:[^"\\]|\\.)*"`)
 
-// looseFields are the unknown and duplicate fields of msg, their paths
-// compared whatever the notation (crdlint's quotes keys the server's
-// libraries write raw).
-func looseFields(msg string) []string {
-	var out []string
-	for _, m := range fieldRE.FindAllString(msg, -1) {
-		out = append(out, pathtest.Message("", m))
+// loose writes the paths of unknown and duplicate fields, or of "field:
+// message" causes, whatever the notation (crdlint quotes keys the
+// server's libraries write raw; pathtest), sorted.
+func loose(s []string, causes bool) []string {
+	out := make([]string, len(s))
+	for i, c := range s {
+		if field, msg, ok := strings.Cut(c, ": "); causes && ok {
+			out[i] = pathtest.Pair(field, msg)
+		} else {
+			out[i] = pathtest.Message("", c)
+		}
 	}
+	sort.Strings(out)
 	return out
 }
 
@@ -329,9 +334,9 @@ func offlineVerdict(fs []report.Finding) verdict {
 		isField := f.Rule == lint.RuleUnknownField || f.Rule == source.RuleDuplicate
 		switch {
 		case isField:
-			v.fields = append(v.fields, looseFields(f.Message)...)
+			v.fields = append(v.fields, fieldRE.FindAllString(f.Message, -1)...)
 		case f.Severity == report.Error:
-			v.causes = append(v.causes, pathtest.Pair(f.Field, f.Message))
+			v.causes = append(v.causes, f.Field+": "+f.Message)
 		case serverWarningRules[f.Rule]:
 			v.warnings = append(v.warnings, f.Message)
 		}
@@ -347,7 +352,7 @@ func offlineVerdict(fs []report.Finding) verdict {
 func serverVerdict(a answer) (v verdict, hasCauses bool) {
 	v.rejected = a.err != nil
 	for _, w := range a.warnings {
-		if m := looseFields(w); len(m) > 0 {
+		if m := fieldRE.FindAllString(w, -1); len(m) > 0 {
 			v.fields = append(v.fields, m...)
 			continue
 		}
@@ -355,7 +360,7 @@ func serverVerdict(a answer) (v verdict, hasCauses bool) {
 	}
 	if st, ok := a.err.(apierrors.APIStatus); ok {
 		s := st.Status()
-		v.fields = append(v.fields, looseFields(s.Message)...)
+		v.fields = append(v.fields, fieldRE.FindAllString(s.Message, -1)...)
 		if s.Details != nil {
 			for _, c := range s.Details.Causes {
 				// client-go makes up this cause for a body that is not a
@@ -363,7 +368,7 @@ func serverVerdict(a answer) (v verdict, hasCauses bool) {
 				if c.Type == metav1.CauseTypeUnexpectedServerResponse || fieldRE.MatchString(c.Message) {
 					continue
 				}
-				v.causes = append(v.causes, pathtest.Pair(c.Field, c.Message))
+				v.causes = append(v.causes, c.Field+": "+c.Message)
 				hasCauses = true
 			}
 		}
@@ -833,7 +838,7 @@ func compare(tl *tally, what, mode string, ov verdict, a answer, cr bool) {
 	for _, f := range sv.fields {
 		serverFields = append(serverFields, fieldAsDocumented(f))
 	}
-	if !reflect.DeepEqual(ov.fields, uniqSorted(serverFields)) {
+	if !reflect.DeepEqual(loose(ov.fields, false), loose(uniqSorted(serverFields), false)) {
 		tl.disagree("%s [%s]: unknown/duplicate fields: crdlint %q, server %q", what, mode, ov.fields, sv.fields)
 	}
 	tl.warningsCompared++
@@ -844,9 +849,9 @@ func compare(tl *tally, what, mode string, ov verdict, a answer, cr bool) {
 	if sv.rejected && hasCauses {
 		tl.causesCompared++
 		switch {
-		case reflect.DeepEqual(ov.causes, sv.causes):
+		case reflect.DeepEqual(loose(ov.causes, true), loose(sv.causes, true)):
 			tl.causesEqual++
-		case !cr && reflect.DeepEqual(translateCRDPaths(ov.causes), translateCRDPaths(sv.causes)):
+		case !cr && reflect.DeepEqual(loose(translateCRDPaths(ov.causes), true), loose(translateCRDPaths(sv.causes), true)):
 			tl.causesTranslated++
 		case cr && causesAsDocumented(ov.causes, sv.causes, nil),
 			!cr && causesAsDocumented(ov.causes, sv.causes, translateCRDPath):
