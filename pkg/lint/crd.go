@@ -80,10 +80,11 @@ func (l *Linter) verdict(d *source.Document, def *crd.Definition, v *crd.CRDVerd
 		}
 		if op == "create" && hasPrefix(p, "status.storedVersions") {
 			// PrepareForCreate derives it from spec.versions: a
-			// consequence of the error about the storage version,
-			// listed after it. (An update keeps the live object's.)
+			// consequence of the error about the storage version, at its
+			// place (translatePath) and listed after it (same rule, and
+			// its field sorts after spec.versions). An update keeps the
+			// live object's.
 			f.Message += storedVersionsHint
-			f.Follows = true
 		}
 		out = append(out, f)
 	}

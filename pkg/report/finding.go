@@ -86,8 +86,10 @@ type Finding struct {
 	// Message is the server's text without the field path, where the
 	// server has one.
 	Message string `json:"message"`
-	// Field is the path in the user's own document, in the server's
-	// notation (spec.versions[0].schema.openAPIV3Schema.properties[spec]).
+	// Field is the path in the user's own document, in the one notation
+	// of docs/rules.md ("Field paths"): the server's
+	// (spec.versions[0].schema.openAPIV3Schema.properties[spec]), keys
+	// that are not plain names quoted (metadata.labels["a.b/c"]).
 	Field string `json:"field"`
 	File  string `json:"file"`
 	// Document is the 0-based index of the non-empty document in File.
@@ -111,9 +113,8 @@ type Finding struct {
 	Via string `json:"via,omitempty"`
 	// Follows marks a finding that sums up others of its object (the
 	// server's "some validation rules were not checked because the object
-	// was invalid"): it is placed at the last of them and sorts after the
-	// findings at the same place, so that every output lists it after
-	// what it depends on. Not part of the JSON contract: the order is.
+	// was invalid"): Sort lists it after them in every output. Not part
+	// of the JSON contract: the order is.
 	Follows bool `json:"-"`
 }
 
@@ -311,32 +312,44 @@ type Result struct {
 }
 
 // Sort orders findings by file, document, line, column, rule, field,
-// message, so that every output is deterministic; at one place a
-// finding that sums up others (Follows) comes after them.
+// message, so that every output is deterministic; then a finding that
+// sums up others (Follows) moves after the last of them: the findings of
+// its file, document and object of at least its severity. Its position
+// is that last one's as the linter places it, but a mapping to other
+// files (kustomize, Helm) may move the others and not it.
 func Sort(fs []Finding) {
+	sortByPlace(fs)
+	for i := 0; i < len(fs); i++ {
+		f := fs[i]
+		if !f.Follows {
+			continue
+		}
+		last := i
+		for j := i + 1; j < len(fs) && fs[j].File == f.File && fs[j].Document == f.Document; j++ {
+			if !fs[j].Follows && fs[j].Object == f.Object && fs[j].Severity >= f.Severity {
+				last = j
+			}
+		}
+		if last > i {
+			copy(fs[i:last], fs[i+1:last+1])
+			fs[last] = f
+			i-- // fs[i] is another finding now
+		}
+	}
+}
+
+func sortByPlace(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
 			cmp.Compare(a.File, b.File),
 			cmp.Compare(a.Document, b.Document),
 			cmp.Compare(a.Line, b.Line),
 			cmp.Compare(a.Column, b.Column),
-			compareFollows(a.Follows, b.Follows),
 			cmp.Compare(a.Rule, b.Rule),
 			cmp.Compare(a.Field, b.Field),
 			cmp.Compare(a.Message, b.Message),
 		)
 	})
-}
-
-// compareFollows orders a finding that sums up others after them.
-func compareFollows(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
 }
 
 // Count fills Errors, Warnings and Suppressed from the findings.

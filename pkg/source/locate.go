@@ -53,8 +53,11 @@ func (d *Document) Resolve(path string) Resolved {
 	}
 	r := resolver{path: path}
 	m := r.walk(root, 0)
-	out := Resolved{Segments: m.segs, At: rootPos, Value: rootPos, Exact: m.end == len(path)}
-	if len(m.segs) > 0 {
+	out := Resolved{At: rootPos, Value: rootPos, Exact: m.end == len(path)}
+	for l := m.segs; l != nil; l = l.next {
+		out.Segments = append(out.Segments, l.seg)
+	}
+	if m.segs != nil {
 		out.At, out.Value = m.key, m.value
 	}
 	if !out.Exact {
@@ -64,11 +67,19 @@ func (d *Document) Resolve(path string) Resolved {
 	return out
 }
 
-// resolver reads one path against one tree; memo keeps the walk
-// polynomial where keys with separators make several readings possible.
+// resolver reads one path against one tree; memo, made once a reading
+// fails and another is tried, keeps the walk polynomial where keys with
+// separators make several readings possible.
 type resolver struct {
 	path string
 	memo map[memoKey]match
+}
+
+// segList is a reading's segments, first first: readings share their
+// tails.
+type segList struct {
+	seg  Segment
+	next *segList
 }
 
 type memoKey struct {
@@ -79,7 +90,7 @@ type memoKey struct {
 // match is a reading of path[start:end] below a node: its segments and
 // the positions of the last one's key and value.
 type match struct {
-	segs       []Segment
+	segs       *segList
 	end        int
 	key, value Pos
 }
@@ -98,15 +109,21 @@ func (r *resolver) walk(node *yaml.Node, i int) match {
 	// whether the rest of the path was read.
 	try := func(seg Segment, key, value *yaml.Node, next int) bool {
 		sub := r.walk(deref(value), next)
-		if sub.end <= best.end {
-			return false
+		if sub.end == len(r.path) || sub.end > best.end {
+			m := match{segs: &segList{seg, sub.segs}, end: sub.end, key: pos(key), value: pos(value)}
+			if sub.segs != nil {
+				m.key, m.value = sub.key, sub.value
+			}
+			best = m
 		}
-		m := match{segs: append([]Segment{seg}, sub.segs...), end: sub.end, key: pos(key), value: pos(value)}
-		if len(sub.segs) > 0 {
-			m.key, m.value = sub.key, sub.value
+		if best.end == len(r.path) {
+			return true
 		}
-		best = m
-		return m.end == len(r.path)
+		if r.memo == nil {
+			// Another reading will be tried: remember this one's.
+			r.memo = map[memoKey]match{}
+		}
+		return false
 	}
 	p := r.path
 	switch {
@@ -162,10 +179,9 @@ func (r *resolver) walk(node *yaml.Node, i int) match {
 			}
 		}
 	}
-	if r.memo == nil {
-		r.memo = map[memoKey]match{}
+	if r.memo != nil {
+		r.memo[k] = best
 	}
-	r.memo[k] = best
 	return best
 }
 

@@ -292,7 +292,8 @@ func FuzzParseField(f *testing.F) {
 }
 
 // FuzzResolve: whatever the document and the path, Resolve says the
-// field in the notation, at a position of the file.
+// field in the notation, at a position of the file, and the field it
+// says resolves to the same place.
 func FuzzResolve(f *testing.F) {
 	for i, s := range fuzzSeeds {
 		f.Add([]byte(s), []string{"", "spec.a.b", "metadata.labels[a.b/c]", `spec["x y"].z`, "a[0].b[", "spec.x]y.z"}[i%6])
@@ -309,6 +310,10 @@ func FuzzResolve(f *testing.F) {
 				if p.Line < 1 || p.Line > lines || p.Column < 1 {
 					t.Errorf("Resolve(%q): position %+v outside the file's %d lines", path, p, lines)
 				}
+			}
+			// The field names what the path found.
+			if again := d.Resolve(res.Field()); res.Exact && (!again.Exact || again.At != res.At || again.Value != res.Value || again.Field() != res.Field()) {
+				t.Errorf("Resolve(%q) = %s at %+v, but Resolve(%s) = %s at %+v exact=%v", path, res.Field(), res.At, res.Field(), again.Field(), again.At, again.Exact)
 			}
 		}
 	})
