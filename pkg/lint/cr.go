@@ -258,5 +258,9 @@ func errorFindings(d *source.Document, errs field.ErrorList, classify func(*fiel
 // because the object failed its other checks (a nil path, "some
 // validation rules were not checked").
 func celSkipped(e *field.Error) bool {
-	return strings.Contains(e.Detail, "some validation rules were not checked because the object was invalid")
+	return strings.Contains(e.Detail, celSkippedNote)
 }
+
+// celSkippedNote is the text of the server's note (field.Invalid(nil,
+// nil, ...) from the custom resource strategy).
+const celSkippedNote = "some validation rules were not checked because the object was invalid"

@@ -313,10 +313,12 @@ type Result struct {
 
 // Sort orders findings by file, document, line, column, rule, field,
 // message, so that every output is deterministic; then a finding that
-// sums up others (Follows) moves after the last of them: the findings of
-// its file, document and object of at least its severity. Its position
-// is that last one's as the linter places it, but a mapping to other
-// files (kustomize, Helm) may move the others and not it.
+// sums up others (Follows) moves after the last of them, the findings of
+// its file, document and object of at least its severity, and takes that
+// one's line and column when they come later than its own: the note sits
+// where the last error it sums up is, whoever positioned the errors
+// (pkg/lint places it so; pkg/upgrade's replay and a mapping to origin
+// files, kustomize's or Helm's, move the errors and not it).
 func Sort(fs []Finding) {
 	sortByPlace(fs)
 	for i := 0; i < len(fs); i++ {
@@ -331,6 +333,9 @@ func Sort(fs []Finding) {
 			}
 		}
 		if last > i {
+			if l := fs[last]; l.Line > f.Line || l.Line == f.Line && l.Column > f.Column {
+				f.Line, f.Column = l.Line, l.Column
+			}
 			copy(fs[i:last], fs[i+1:last+1])
 			fs[last] = f
 			i-- // fs[i] is another finding now

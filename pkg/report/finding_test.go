@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -261,8 +262,8 @@ func TestSubject(t *testing.T) {
 }
 
 // TestSortFollows: a finding that sums up others of its object comes
-// after them, at their place or wherever a mapping put them; the
-// findings of other objects and documents and warnings keep their place.
+// after them, at the last one's place; the findings of other objects and
+// documents and warnings keep theirs.
 func TestSortFollows(t *testing.T) {
 	w := ObjectRef{Kind: "Widget", Name: "w"}
 	v := ObjectRef{Kind: "Widget", Name: "v"}
@@ -278,7 +279,7 @@ func TestSortFollows(t *testing.T) {
 				{Rule: "cr-schema", Severity: Error, File: "a.yaml", Line: 5, Column: 3, Object: w},
 				note,
 			},
-			want: []string{"cr-schema", "cr-cel-skipped"},
+			want: []string{"cr-schema", "cr-cel-skipped@5:3"},
 		},
 		{
 			name: "placed before its errors (a mapping moved them): after the last",
@@ -290,7 +291,7 @@ func TestSortFollows(t *testing.T) {
 				{Rule: "cr-schema", Severity: Error, File: "a.yaml", Line: 8, Column: 3, Object: v},
 				{Rule: "cr-schema", Severity: Error, File: "a.yaml", Document: 1, Line: 20, Column: 3, Object: w},
 			},
-			want: []string{"cr-schema", "cr-schema", "unknown-field", "cr-metadata", "cr-cel-skipped", "cr-schema"},
+			want: []string{"cr-schema", "cr-schema", "unknown-field", "cr-metadata", "cr-cel-skipped@9:3", "cr-schema"},
 		},
 	}
 	for _, tt := range tests {
@@ -299,6 +300,10 @@ func TestSortFollows(t *testing.T) {
 			Sort(fs)
 			var got []string
 			for _, f := range fs {
+				if f.Follows {
+					got = append(got, fmt.Sprintf("%s@%d:%d", f.Rule, f.Line, f.Column))
+					continue
+				}
 				got = append(got, f.Rule)
 			}
 			if !slices.Equal(got, tt.want) {
