@@ -193,7 +193,8 @@ func quotedField(msg string) string {
 
 // quotePath rewrites the path raw where msg quotes it, as the server's
 // libraries spell it, into canonical, the notation: quoted ("raw") or
-// bare (raw in body ...).
+// bare (raw in body ...), and where it starts a longer path (raw.x,
+// raw[0]), as translateText rewrites internal prefixes.
 func quotePath(msg, raw, canonical string) string {
 	if raw == canonical || raw == "" {
 		return msg

@@ -75,29 +75,9 @@ func translateText(msg string, versions int) string {
 		msg = strings.ReplaceAll(msg, r.internal, r.v1)
 	}
 	for _, h := range hoisted {
-		msg = replacePrefixed(msg, h.internal, "spec.versions[0]."+h.perVersion)
+		msg = quotePath(msg, h.internal, "spec.versions[0]."+h.perVersion)
 	}
 	return msg
-}
-
-// replacePrefixed replaces old where it starts a path in s (followed by
-// a path separator or the end of a word).
-func replacePrefixed(s, old, new string) string {
-	var b strings.Builder
-	for {
-		i := strings.Index(s, old)
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		end := i + len(old)
-		if end == len(s) || strings.IndexByte(".[ \"'\n,:)", s[end]) >= 0 {
-			b.WriteString(s[:i] + new)
-		} else {
-			b.WriteString(s[:end])
-		}
-		s = s[end:]
-	}
 }
 
 // sharedWhat names what versions share for an error at an internal path.

@@ -3,6 +3,7 @@ package lint
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -277,14 +278,9 @@ func firstDifference(a, b any, aName, bName string) ([]source.Segment, string) {
 		if !ok {
 			return nil, ""
 		}
-		keys := sortedKeys(at)
-		for k := range bt {
-			if _, ok := at[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
+		union := maps.Clone(at)
+		maps.Copy(union, bt)
+		for _, k := range slices.Sorted(maps.Keys(union)) {
 			av, inA := at[k]
 			bv, inB := bt[k]
 			switch {
