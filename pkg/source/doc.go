@@ -66,12 +66,17 @@
 // text at a time, and no walk of the loader recurses, so neither a huge
 // stream nor deep nesting can exhaust memory or the stack.
 //
-// Document.Locate maps a field path in the server's notation, or the
-// strict decoder's dotted one, to the key or item it names, following
-// anchors, aliases and merge keys with sigs.k8s.io/yaml's precedence; for
-// a field the document lacks it returns the nearest ancestor that exists
-// and exact=false, so that "missing required field" lands on the object
-// that misses it.
+// Document.Resolve (and Locate, its position) maps a field path to the
+// key or item it names, following anchors, aliases and merge keys with
+// sigs.k8s.io/yaml's precedence; for a field the document lacks it
+// returns the nearest ancestor that exists and exact=false, so that
+// "missing required field" lands on the object that misses it. It reads
+// the one notation of findings (JoinPath, ParseField: keys that are not
+// plain names quoted, metadata.labels["a.b/c"]) and every spelling of
+// the server's libraries, whose keys are raw (field.Path's [a.b/c], the
+// pruner's and kube-openapi's a.b/c joined with dots like names): the
+// document's keys decide which dots and brackets belong to a key, and
+// Resolved.Field writes the path back in the one notation.
 //
 // Left to others: what the documents mean (the lint package decides what
 // is a CRD or a custom resource and asks the server's code about it), and

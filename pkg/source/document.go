@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -857,25 +858,19 @@ type step struct {
 	index  int // a sequence item's, or -1 for a key
 }
 
-// String is the path as the strict decoder spells it: spec.items[0].x.
+// String is the path in the one notation (JoinPath): spec.items[0].x,
+// metadata.annotations["example.com/x"].
 func (s *step) String() string {
-	var parts []*step
+	var segs []Segment
 	for p := s; p != nil; p = p.parent {
-		parts = append(parts, p)
-	}
-	var b strings.Builder
-	for i := len(parts) - 1; i >= 0; i-- {
-		p := parts[i]
-		switch {
-		case p.index >= 0:
-			b.WriteString("[" + strconv.Itoa(p.index) + "]")
-		case b.Len() > 0:
-			b.WriteString("." + p.name)
-		default:
-			b.WriteString(p.name)
+		if p.index >= 0 {
+			segs = append(segs, Segment{Name: strconv.Itoa(p.index), Bracket: true})
+		} else {
+			segs = append(segs, Segment{Name: p.name})
 		}
 	}
-	return b.String()
+	slices.Reverse(segs)
+	return JoinPath(segs)
 }
 
 // yaml11Bool reports whether k is a key written as a plain scalar that

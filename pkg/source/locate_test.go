@@ -32,16 +32,29 @@ func TestParsePath(t *testing.T) {
 			name: "bracket key with dots",
 			path: "metadata.annotations[api-approved.kubernetes.io]",
 			want: []Segment{{Name: "metadata"}, {Name: "annotations"}, {Name: "api-approved.kubernetes.io", Bracket: true}},
+			join: `metadata.annotations["api-approved.kubernetes.io"]`,
 		},
 		{
 			name: "bracket key with slash",
 			path: "properties[example.com/x].type",
 			want: []Segment{{Name: "properties"}, {Name: "example.com/x", Bracket: true}, {Name: "type"}},
+			join: `properties["example.com/x"].type`,
+		},
+		{
+			name: "quoted key",
+			path: `metadata.annotations["example.com/x"]`,
+			want: []Segment{{Name: "metadata"}, {Name: "annotations"}, {Name: "example.com/x", Bracket: true}},
+		},
+		{
+			name: "quoted key with escapes",
+			path: `status["(conditions[?type == \"Ready\"]"].x`,
+			want: []Segment{{Name: "status"}, {Name: `(conditions[?type == "Ready"]`, Bracket: true}, {Name: "x"}},
 		},
 		{
 			name: "strict decoder spelling",
 			path: "properties.example.com/x.Type",
 			want: []Segment{{Name: "properties"}, {Name: "example"}, {Name: "com/x"}, {Name: "Type"}},
+			join: `properties.example["com/x"].Type`,
 		},
 		{name: "leading index", path: "[3].a", want: []Segment{{Name: "3", Bracket: true}, {Name: "a"}}},
 		{
@@ -53,9 +66,10 @@ func TestParsePath(t *testing.T) {
 			name: "nested brackets",
 			path: "a[x[0]].b",
 			want: []Segment{{Name: "a"}, {Name: "x[0]", Bracket: true}, {Name: "b"}},
+			join: `a["x[0]"].b`,
 		},
-		{name: "empty bracket", path: "a[]", want: []Segment{{Name: "a"}, {Name: "", Bracket: true}}},
-		{name: "unbalanced bracket runs to the end", path: "a[b.c", want: []Segment{{Name: "a"}, {Name: "b.c", Bracket: true}}, join: "a[b.c]"},
+		{name: "empty bracket", path: "a[]", want: []Segment{{Name: "a"}, {Name: "", Bracket: true}}, join: `a[""]`},
+		{name: "unbalanced bracket runs to the end", path: "a[b.c", want: []Segment{{Name: "a"}, {Name: "b.c", Bracket: true}}, join: `a["b.c"]`},
 		{name: "empty names are dropped", path: "a..b.", want: []Segment{{Name: "a"}, {Name: "b"}}, join: "a.b"},
 	}
 	for _, tt := range tests {
@@ -71,8 +85,13 @@ func TestParsePath(t *testing.T) {
 			if j := JoinPath(got); j != want {
 				t.Errorf("JoinPath(ParsePath(%q)): got %q, want %q", tt.path, j, want)
 			}
-			if again := ParsePath(JoinPath(got)); !reflect.DeepEqual(again, got) {
-				t.Errorf("ParsePath(JoinPath(%+v)): got %+v, want the segments back", got, again)
+			// Names that are not plain come back as brackets.
+			var back []Segment
+			for _, s := range got {
+				back = append(back, Segment{Name: s.Name, Bracket: s.Bracket || !PlainName(s.Name)})
+			}
+			if again := ParsePath(JoinPath(got)); !reflect.DeepEqual(again, back) {
+				t.Errorf("ParsePath(JoinPath(%+v)): got %+v, want %+v", got, again, back)
 			}
 		})
 	}
