@@ -81,14 +81,21 @@ func TestRepositories(t *testing.T) {
 		skipped []string
 		// pruned is a file prune --dry-run must change.
 		pruned string
+		// immutable is how the one error of immutable . . starts ("": no
+		// problems).
+		immutable string
 	}{
 		{
 			repo: "kubebuilder",
 			errors: []string{
 				"config/crd/bases/shop.example.com_gadgets.yaml crd-scope",
 				"config/samples/shop_v1_widget_big.yaml cr-schema",
+				// kubectl apply's default, --validate=strict: the server
+				// refuses the misspelt field.
+				"config/samples/shop_v1_widget_typo.yaml unknown-field",
 			},
-			warnings: []string{"config/samples/shop_v1_widget_typo.yaml unknown-field"},
+			// Under strict, applying NEW's typo is refused as an update too.
+			immutable: "config/samples/shop_v1_widget_typo.yaml:7:3: error unknown-field:",
 			skipped: []string{"kustomization", "kustomize patch or configuration", "tool configuration",
 				"built-in kind", "not a Kubernetes object", "Go template"},
 			pruned: "config/samples/shop_v1_widget_typo.yaml",
@@ -172,8 +179,13 @@ func TestRepositories(t *testing.T) {
 			for why, n := range res.Summary.SkippedBy {
 				twice.SkipN(why, 2*n)
 			}
-			if code != 0 || !strings.HasPrefix(stdout, "no problems in ") || !strings.Contains(stdout, twice.SkippedText()+")") {
-				t.Errorf("immutable . .: exit code %d, want 0 and a summary with %q:\n%s", code, twice.SkippedText(), stdout)
+			switch {
+			case !strings.Contains(stdout, twice.SkippedText()+")"):
+				t.Errorf("immutable . .: the summary lacks %q:\n%s", twice.SkippedText(), stdout)
+			case tt.immutable == "" && (code != 0 || !strings.HasPrefix(stdout, "no problems in ")):
+				t.Errorf("immutable . .: exit code %d, want 0 and no problems:\n%s", code, stdout)
+			case tt.immutable != "" && (code != 1 || !strings.HasPrefix(stdout, tt.immutable) || strings.Count(stdout, ": error ") != 1):
+				t.Errorf("immutable . .: exit code %d, want 1 and only %q:\n%s", code, tt.immutable, stdout)
 			}
 		})
 	}
