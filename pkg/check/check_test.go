@@ -15,6 +15,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/review"
 )
 
 const widgetCRD = `apiVersion: apiextensions.k8s.io/v1
@@ -86,7 +87,7 @@ func TestRunWithoutCommandLine(t *testing.T) {
 		p := &countingProgress{}
 		res, err := Run(context.Background(), input.NewRun(in, nil, crd.NewCatalog(false)), Options{
 			Missing:  lint.MissingError,
-			Settings: settings,
+			Review:   review.New(review.Options{Settings: settings, Rules: catalogue}),
 			CacheDir: cacheDir,
 			Progress: p,
 		})
@@ -154,7 +155,7 @@ func TestObjectsListedOnlyWhenAsked(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, err := Run(context.Background(), input.NewRun(in, nil, crd.NewCatalog(false)), Options{
-			Missing: lint.MissingError, Settings: settings, CacheDir: cacheDir, Objects: objects,
+			Missing: lint.MissingError, Review: review.New(review.Options{Settings: settings, Rules: catalogue}), CacheDir: cacheDir, Objects: objects,
 		})
 		if err != nil {
 			t.Fatal(err)

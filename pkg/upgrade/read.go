@@ -16,19 +16,31 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
-// Review is the command's reading of one file's findings: the
-// configuration's severities and rules off, and the inline suppressions
-// of data, the file's text (nil for objects read from a cluster, which
-// have none). Files may be reviewed concurrently.
-type Review func(path string, data []byte, fs []report.Finding) []report.Finding
+// Reviewer decides what the user sees of one file's findings, given its
+// text (nil for an object read from a cluster, which has none):
+// *review.Reviewer, the configuration's levels and the file's inline
+// suppressions. Files may be reviewed concurrently.
+type Reviewer interface {
+	Text(name string, text []byte, findings []report.Finding) []report.Finding
+}
+
+// CRDFile is a file of CRDs as ReadCRDs read it: its text and the
+// findings of reading it, to be reviewed with those positioned in it
+// later (the update's and the comparison's).
+type CRDFile struct {
+	Path     string
+	Data     []byte
+	Findings []report.Finding
+}
 
 // ReadCRDs reads the CRDs of a revision argument: files or directories
 // (stdin for "-"), or REV:PATH, a file or a directory at a git revision
 // (a directory's files as a directory on disk gives them, each named
-// REV:PATH/name.yaml). The findings of reading each file, reviewed, and
-// the files counted go into res. A revision without a CRD is an input
-// error, unless reading it reported why.
-func ReadCRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *report.Result) ([]CRD, error) {
+// REV:PATH/name.yaml). It returns the CRDs and each file read, with the
+// findings of reading it, unreviewed; the files are counted in res. A
+// revision without a CRD is an input error, unless reading it reported
+// why.
+func ReadCRDs(arg string, stdin io.Reader, l *lint.Linter, res *report.Result) ([]CRD, []CRDFile, error) {
 	type read struct {
 		f    *source.File
 		data []byte
@@ -38,7 +50,7 @@ func ReadCRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *r
 	if rev, path, ok := gitrev.Split(arg); ok {
 		gfs, dir, err := gitrev.Read(rev, path, source.Extensions)
 		if err != nil {
-			return nil, &source.InputError{Err: err}
+			return nil, nil, &source.InputError{Err: err}
 		}
 		for _, g := range gfs {
 			files = append(files, read{source.Parse(rev+":"+g.Path, g.Data), g.Data})
@@ -50,30 +62,30 @@ func ReadCRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *r
 	} else {
 		in, err := input.Open([]string{arg}, stdin, nil)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, p := range in.Files {
 			f, data, err := in.Read(p)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			files = append(files, read{f, data})
 		}
 	}
-	// What reading this argument reported, not what res held before
-	// (NEW's findings, the configuration's).
-	findings, errors := len(res.Findings), res.Summary.Errors
 	var out []CRD
+	var crdFiles []CRDFile
+	reported := false
 	for _, r := range files {
 		crds, fs, sum := CRDs(r.f, l)
 		out = append(out, crds...)
 		res.Summary.Add(sum)
-		res.Findings = append(res.Findings, review(r.f.Path, r.data, fs)...)
+		crdFiles = append(crdFiles, CRDFile{Path: r.f.Path, Data: r.data, Findings: fs})
+		reported = reported || len(fs) > 0
 	}
-	if len(out) == 0 && res.Summary.Errors == errors && len(res.Findings) == findings {
-		return nil, &source.InputError{Err: noCRD}
+	if len(out) == 0 && !reported {
+		return nil, nil, &source.InputError{Err: noCRD}
 	}
-	return out, nil
+	return out, crdFiles, nil
 }
 
 // LiveCRDs reads from the cluster the CRD of each of NEW's, as OLD; a CRD
@@ -94,10 +106,10 @@ func LiveCRDs(ctx context.Context, c *cluster.Client, l *lint.Linter, newCRDs []
 }
 
 // ReplayFiles replays the custom resources of the object files of in, in
-// parallel, into res in input order: each file's findings reviewed with
-// its text, the file counted, its summary added (a file in.Skip names
-// counted as skipped).
-func (ps *Pairs) ReplayFiles(ctx context.Context, in *input.Set, review Review, res *report.Result) error {
+// parallel, into res in input order: each file's findings reviewed (rv)
+// with its text, the file counted, its summary added (a file in.Skip
+// names counted as skipped).
+func (ps *Pairs) ReplayFiles(ctx context.Context, in *input.Set, rv Reviewer, res *report.Result) error {
 	type result struct {
 		findings []report.Finding
 		sum      report.Summary
@@ -114,7 +126,7 @@ func (ps *Pairs) ReplayFiles(ctx context.Context, in *input.Set, review Review, 
 			return err
 		}
 		fs, sum := ps.File(f)
-		r.findings, r.sum = review(f.Path, data, fs), sum
+		r.findings, r.sum = rv.Text(f.Path, data, fs), sum
 		return nil
 	})
 	if err != nil {
@@ -131,8 +143,8 @@ func (ps *Pairs) ReplayFiles(ctx context.Context, in *input.Set, review Review, 
 // ReplayLive replays every stored object of each pair's CRD, read from
 // the cluster a page at a time (in the namespaces c's flags say), the
 // objects of a page in parallel, into res: each object's findings
-// reviewed, the object counted, its summary added.
-func (ps *Pairs) ReplayLive(ctx context.Context, c *cluster.Client, review Review, res *report.Result) error {
+// reviewed (rv), the object counted, its summary added.
+func (ps *Pairs) ReplayLive(ctx context.Context, c *cluster.Client, rv Reviewer, res *report.Result) error {
 	for _, p := range ps.List {
 		var mu sync.Mutex
 		err := c.Visit(ctx, []string{cluster.StorageRef(p.Old.Def.V1)}, func(page []*unstructured.Unstructured) error {
@@ -146,7 +158,7 @@ func (ps *Pairs) ReplayLive(ctx context.Context, c *cluster.Client, review Revie
 			// that was not judged.
 			if err := input.Parallel(ctx, len(files), func(i int) error {
 				fs, sum := ps.Stored(files[i], cluster.WrittenIn(page[i]))
-				findings[i], sums[i] = review(files[i].Path, nil, fs), sum
+				findings[i], sums[i] = rv.Text(files[i].Path, nil, fs), sum
 				return nil
 			}); err != nil {
 				return err

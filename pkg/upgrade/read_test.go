@@ -12,25 +12,18 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
-// TestReadCRDs: a revision's CRDs with each file reviewed once with its
-// text, and a revision without any CRD is an input error.
+// TestReadCRDs: a revision's CRDs, each file returned once with its text
+// for the caller to review, and a revision without any CRD is an input
+// error.
 func TestReadCRDs(t *testing.T) {
 	l := lint.New(lint.Options{})
-	var reviewed []string
-	review := func(path string, data []byte, fs []report.Finding) []report.Finding {
-		if data == nil {
-			t.Errorf("%s reviewed without its text", path)
-		}
-		reviewed = append(reviewed, path)
-		return fs
-	}
 	var res report.Result
-	crds, err := ReadCRDs(filepath.Join("..", "..", "examples", "upgrade", "widget-v1.yaml"), nil, l, review, &res)
+	crds, files, err := ReadCRDs(filepath.Join("..", "..", "examples", "upgrade", "widget-v1.yaml"), nil, l, &res)
 	if err != nil || len(crds) != 1 || crds[0].Def.Name() != "widgets.example.org" {
 		t.Fatalf("got %d CRDs, %v; want widgets.example.org", len(crds), err)
 	}
-	if len(reviewed) != 1 || res.Summary.Files != 1 || res.Summary.CRDs != 1 {
-		t.Errorf("got reviewed %v, summary %+v; want the file reviewed and counted once", reviewed, res.Summary)
+	if len(files) != 1 || files[0].Data == nil || res.Summary.Files != 1 || res.Summary.CRDs != 1 {
+		t.Errorf("got %d files (%+v), summary %+v; want the file, with its text, counted once", len(files), files, res.Summary)
 	}
 
 	dir := t.TempDir()
@@ -42,7 +35,7 @@ func TestReadCRDs(t *testing.T) {
 	// they do not excuse this revision for having no CRD.
 	before := report.Result{Findings: []report.Finding{{Rule: "config-invalid", Severity: report.Error}}, Summary: report.Summary{Errors: 1}}
 	for name, res := range map[string]*report.Result{"empty": {}, "after other findings": &before} {
-		_, err = ReadCRDs(dir, nil, l, review, res)
+		_, _, err = ReadCRDs(dir, nil, l, res)
 		if !errors.As(err, &ie) || !strings.HasSuffix(err.Error(), ": no CustomResourceDefinition found") {
 			t.Errorf("%s: got %v, want an input error: no CustomResourceDefinition found", name, err)
 		}
