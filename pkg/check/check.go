@@ -31,11 +31,11 @@ import (
 
 // Options are what a check run needs besides its inputs.
 type Options struct {
-	// Validate, Disabled and Missing are the linter's (lint.Options);
-	// the caches are keyed by them. The run's catalogue must judge CRDs
+	// Validate and Missing are the linter's (lint.Options); the caches
+	// are keyed by them. Rules turned off are the review's (Review): the
+	// caches hold every rule's findings, whatever a run turns off. The run's catalogue must judge CRDs
 	// under the same field validation (crd.NewCatalog(Validate.Refuses())).
 	Validate fieldvalidation.Directive
-	Disabled map[string]bool
 	Missing  lint.Missing
 	// MaxDocumentSize bounds one document of a file (0: 64 MiB).
 	MaxDocumentSize int
@@ -158,7 +158,7 @@ func (c *checker) check(ctx context.Context) (report.Result, error) {
 	if c.rendered, err = render(run.Inputs, o.Kustomize); err != nil {
 		return report.Result{}, err
 	}
-	c.l = lint.New(lint.Options{Validate: o.Validate, Disabled: o.Disabled, Catalog: run.Catalog, MissingCRDs: o.Missing})
+	c.l = lint.New(lint.Options{Validate: o.Validate, Catalog: run.Catalog, MissingCRDs: o.Missing})
 	run.MaxDocumentSize = o.MaxDocumentSize
 	if !o.NoCache {
 		c.cache = openCache(o.CacheDir, o.Notices)
@@ -167,7 +167,7 @@ func (c *checker) check(ctx context.Context) (report.Result, error) {
 	if c.cache != nil {
 		run.Verdicts, run.Indexes = crdAnswers{c.cache}, crdAnswers{c.cache}
 	}
-	c.lintKey = lintOptionsKey(o.Validate, o.Disabled)
+	c.lintKey = lintOptionsKey(o.Validate)
 	// A cluster's CRDs have no JSON to name them by, and what they are
 	// is the cluster's to change: such runs judge every file.
 	if c.cache != nil && o.Live == nil && !o.ClusterCRDs {

@@ -377,8 +377,8 @@ func (s *Settings) Level(rule, file string) (Level, string) {
 
 // Off lists the rules that are off for every file (--disable, or off in
 // rules: with no override setting them to anything else, or cr-no-crd
-// under missingCRDs: ignore), which a linter need not even compute. Their
-// findings are then absent rather than listed as suppressed.
+// under missingCRDs: ignore). The review takes their findings out
+// rather than listing them as suppressed, whichever code reported them.
 func (s *Settings) Off() map[string]bool {
 	out := map[string]bool{}
 	for id := range s.Disabled {

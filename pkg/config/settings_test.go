@@ -300,6 +300,15 @@ func TestLevel(t *testing.T) {
 			t.Errorf("Level(%s, %s) = %q, %q; want %q, %q", tt.rule, tt.file, lvl, from, tt.lvl, tt.from)
 		}
 	}
+	wantOff := []string{"cr-no-crd", "crd-cel", "crd-names"} // crd-empty-object is back on in vendor/mine
+	var gotOff []string
+	for id := range s.Off() {
+		gotOff = append(gotOff, id)
+	}
+	slices.Sort(gotOff)
+	if !slices.Equal(gotOff, wantOff) {
+		t.Errorf("Off() = %q, want %q", gotOff, wantOff)
+	}
 }
 
 // TestExcluded: the file's patterns are relative to its directory,

@@ -9,6 +9,11 @@ import (
 // (config.Settings.Level: rules:, overrides:, missingCRDs:, --disable
 // and the other flags): error or warning, or off, which suppresses it
 // (kind "config", the reason naming the flag or the entry that said so).
+// A rule off for every file (config.Settings.Off: --disable, or off in
+// rules: and in no override) is taken out instead: it is as if it did
+// not exist, and no output lists its findings. The linter computes every
+// rule whatever a run turns off (so that the verdict caches serve every
+// run); this is the one place that turns rules off.
 //
 // A finding the linter made an error stays an error where the rule is
 // set to warning: under --validate=strict an unknown field is a
@@ -16,11 +21,17 @@ import (
 type levels struct{ perFile }
 
 func (levels) file(r *Reviewer, f *File) []report.Finding {
-	for i := range f.Findings {
-		if f.Findings[i].Suppressed == nil {
-			f.Findings[i] = r.level(f.Findings[i])
+	out := f.Findings[:0]
+	for _, x := range f.Findings {
+		switch {
+		case r.off[x.Rule]:
+			continue
+		case x.Suppressed == nil:
+			x = r.level(x)
 		}
+		out = append(out, x)
 	}
+	f.Findings = out
 	return nil
 }
 

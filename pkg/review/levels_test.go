@@ -44,8 +44,6 @@ overrides:
 			seen{Rule: "unknown-field", File: "a.yaml", Severity: report.Warning}},
 		{"nothing said: as reported", config.Flags{}, report.Finding{Rule: "upgrade-field-removed", Severity: report.Warning, File: "a.yaml"},
 			seen{Rule: "upgrade-field-removed", File: "a.yaml", Severity: report.Warning}},
-		{"--disable", config.Flags{Disable: []string{"cr-schema"}}, report.Finding{Rule: "cr-schema", Severity: report.Error, File: "a.yaml"},
-			seen{Rule: "cr-schema", File: "a.yaml", Severity: report.Error, Kind: report.SuppressedConfig, Reason: "--disable cr-schema"}},
 		{"suppressed already", config.Flags{}, report.Finding{Rule: "crd-empty-object", Severity: report.Warning, File: "a.yaml", Suppressed: &report.Suppression{Kind: report.SuppressedInline, Reason: "why"}},
 			seen{Rule: "crd-empty-object", File: "a.yaml", Severity: report.Warning, Kind: report.SuppressedInline, Reason: "why"}},
 	}
@@ -58,5 +56,37 @@ overrides:
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestLevelsOffEverywhere: the findings of a rule off for every file
+// (--disable, or off in rules: with no override turning it on again) are
+// taken out, whichever code reported them (the linter computes every
+// rule), rather than listed as suppressed; a rule off only somewhere is
+// suppressed there.
+func TestLevelsOffEverywhere(t *testing.T) {
+	const conf = `
+rules:
+  crd-no-pruning: off
+  crd-empty-object: off
+overrides:
+  - files: ["vendor/**"]
+    rules: {crd-empty-object: warning}
+`
+	r := reviewer(t, conf, config.Flags{Disable: []string{"cr-schema,crd-duplicate"}}, Options{})
+	f := File{Name: "a.yaml", Findings: []report.Finding{
+		{Rule: "cr-schema", Severity: report.Error, File: "a.yaml", Line: 1},
+		{Rule: "crd-duplicate", Severity: report.Warning, File: "a.yaml", Line: 2},
+		{Rule: "crd-no-pruning", Severity: report.Warning, File: "a.yaml", Line: 3},
+		{Rule: "crd-empty-object", Severity: report.Warning, File: "a.yaml", Line: 4},
+		{Rule: "cr-cel", Severity: report.Error, File: "a.yaml", Line: 5},
+	}}
+	levels{}.file(r, &f)
+	want := []seen{
+		{Rule: "crd-empty-object", File: "a.yaml", Line: 4, Severity: report.Warning, Kind: report.SuppressedConfig, Reason: ".crdlint.yaml rules: crd-empty-object: off"},
+		{Rule: "cr-cel", File: "a.yaml", Line: 5, Severity: report.Error},
+	}
+	if got := seenOf(f.Findings); !slices.Equal(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
 	}
 }

@@ -35,6 +35,8 @@ type Options struct {
 type Reviewer struct {
 	o     Options
 	steps []step
+	// off are the rules off for every file (levels).
+	off map[string]bool
 	// failed is the fail-on step's verdict.
 	failed bool
 }
@@ -53,10 +55,12 @@ type step interface {
 // steps are the review, in the order it runs; each step sees the
 // findings as the steps before it left them.
 //
-//   - levels first: a rule off for a file is suppressed there by the
-//     configuration (kind "config"), which names the entry that turned
-//     it off, before any comment could claim the finding; and a finding
-//     gets its file's severity before anything counts it.
+//   - levels first: a rule off everywhere (--disable) is taken out
+//     before anything matches, counts or records its findings; a rule
+//     off for a file is suppressed there by the configuration (kind
+//     "config"), which names the entry that turned it off, before any
+//     comment could claim the finding; and a finding gets its file's
+//     severity before anything counts it.
 //   - suppressions after levels: a directive for a rule that is off is
 //     not unused (the rule did not run), and the suppressions' own
 //     findings (malformed, unused) get their levels like any other.
@@ -82,7 +86,7 @@ func New(o Options) *Reviewer {
 	if o.Notices == nil {
 		o.Notices = io.Discard
 	}
-	return &Reviewer{o: o, steps: steps}
+	return &Reviewer{o: o, steps: steps, off: o.Settings.Off()}
 }
 
 // File is one file's findings as the review takes them, with what it

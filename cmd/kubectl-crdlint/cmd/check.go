@@ -196,7 +196,6 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	})
 	opts := check.Options{
 		Validate:        set.Validate,
-		Disabled:        set.Off(),
 		Missing:         o.missing(),
 		MaxDocumentSize: o.MaxDocumentSize,
 		Review:          rv,

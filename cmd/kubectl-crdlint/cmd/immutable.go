@@ -183,7 +183,7 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	l := lint.New(lint.Options{Validate: set.Validate, Catalog: run.Catalog, MissingCRDs: o.missing(), Disabled: set.Off()})
+	l := lint.New(lint.Options{Validate: set.Validate, Catalog: run.Catalog, MissingCRDs: o.missing()})
 	res := report.Result{Rules: catalogue, Summary: lint.UpdateSummary(oldRev, newRev, o.Cluster.Live)}
 	rv := review.New(review.Options{Settings: set, Rules: catalogue})
 	res.Findings = append(o.configFindings, rv.File(review.File{Findings: l.Updates(oldRev, newRev, o.defaultNS)})...)

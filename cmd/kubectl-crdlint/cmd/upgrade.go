@@ -168,7 +168,7 @@ func (o *UpgradeOptions) validateCluster() error {
 // Run reads both revisions, judges each pair and the objects, and reports.
 func (o *UpgradeOptions) Run(ctx context.Context) error {
 	set := o.resolved(o.validateOptions, report.Severity(o.FailOn), o.Disable)
-	l := lint.New(lint.Options{Validate: set.Validate, Disabled: set.Off()})
+	l := lint.New(lint.Options{Validate: set.Validate})
 	rv := review.New(review.Options{Settings: set, Rules: catalogue})
 	res := report.Result{Rules: catalogue, Findings: o.configFindings}
 	// comments are the CRD files', kept for the findings positioned in
