@@ -24,23 +24,23 @@ type Reviewer interface {
 	Text(name string, text []byte, findings []report.Finding) []report.Finding
 }
 
-// CRDFile is a file of CRDs as ReadCRDs read it: its text and the
-// findings of reading it, to be reviewed with those positioned in it
-// later (the update's and the comparison's).
+// CRDFile is a file of CRDs ReadCRDs read, with its text: findings
+// positioned in it later (the update's and the comparison's) are
+// reviewed with its comments too.
 type CRDFile struct {
-	Path     string
-	Data     []byte
-	Findings []report.Finding
+	Path string
+	Data []byte
 }
 
 // ReadCRDs reads the CRDs of a revision argument: files or directories
 // (stdin for "-"), or REV:PATH, a file or a directory at a git revision
 // (a directory's files as a directory on disk gives them, each named
-// REV:PATH/name.yaml). It returns the CRDs and each file read, with the
-// findings of reading it, unreviewed; the files are counted in res. A
-// revision without a CRD is an input error, unless reading it reported
-// why.
-func ReadCRDs(arg string, stdin io.Reader, l *lint.Linter, res *report.Result) ([]CRD, []CRDFile, error) {
+// REV:PATH/name.yaml). The findings of reading each file, reviewed (rv)
+// with its text, and the files counted go into res; it returns the CRDs
+// and the files read. A revision without a CRD is an input error, unless
+// reading it reported why (a finding the review kept: one of a rule
+// turned off explains nothing).
+func ReadCRDs(arg string, stdin io.Reader, l *lint.Linter, rv Reviewer, res *report.Result) ([]CRD, []CRDFile, error) {
 	type read struct {
 		f    *source.File
 		data []byte
@@ -72,17 +72,19 @@ func ReadCRDs(arg string, stdin io.Reader, l *lint.Linter, res *report.Result) (
 			files = append(files, read{f, data})
 		}
 	}
+	// What reading this argument reported, not what res held before
+	// (NEW's findings, the configuration's).
+	findings := len(res.Findings)
 	var out []CRD
 	var crdFiles []CRDFile
-	reported := false
 	for _, r := range files {
 		crds, fs, sum := CRDs(r.f, l)
 		out = append(out, crds...)
 		res.Summary.Add(sum)
-		crdFiles = append(crdFiles, CRDFile{Path: r.f.Path, Data: r.data, Findings: fs})
-		reported = reported || len(fs) > 0
+		res.Findings = append(res.Findings, rv.Text(r.f.Path, r.data, fs)...)
+		crdFiles = append(crdFiles, CRDFile{Path: r.f.Path, Data: r.data})
 	}
-	if len(out) == 0 && !reported {
+	if len(out) == 0 && len(res.Findings) == findings {
 		return nil, nil, &source.InputError{Err: noCRD}
 	}
 	return out, crdFiles, nil

@@ -171,20 +171,19 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	l := lint.New(lint.Options{Validate: set.Validate})
 	rv := review.New(review.Options{Settings: set, Rules: catalogue})
 	res := report.Result{Rules: catalogue, Findings: o.configFindings}
-	// comments are the CRD files', kept for the findings positioned in
-	// them later (object files are reviewed as they are replayed).
+	// comments are the CRD files', for the findings positioned in them
+	// later (object files are reviewed as they are replayed).
 	comments := map[string]*review.Comments{}
-	reviewCRDs := func(files []upgrade.CRDFile) {
+	keep := func(files []upgrade.CRDFile) {
 		for _, f := range files {
 			comments[f.Path] = rv.Read(f.Path, f.Data, 1)
-			res.Findings = append(res.Findings, rv.File(review.File{Name: f.Path, Comments: comments[f.Path], Findings: f.Findings})...)
 		}
 	}
-	newCRDs, newFiles, err := upgrade.ReadCRDs(o.newArg, o.In, l, &res)
+	newCRDs, newFiles, err := upgrade.ReadCRDs(o.newArg, o.In, l, rv, &res)
 	if err != nil {
 		return inputError(err)
 	}
-	reviewCRDs(newFiles)
+	keep(newFiles)
 	var oldCRDs []upgrade.CRD
 	opts := upgrade.JudgeOptions{StoredVersions: o.StoredVersions, Validate: set.Validate, Objects: o.Output == report.JUnit}
 	if o.Cluster.Live {
@@ -203,10 +202,10 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		// CRD's case in NEW.
 		n := len(res.Summary.Checked)
 		var oldFiles []upgrade.CRDFile
-		if oldCRDs, oldFiles, err = upgrade.ReadCRDs(o.oldArg, o.In, l, &res); err != nil {
+		if oldCRDs, oldFiles, err = upgrade.ReadCRDs(o.oldArg, o.In, l, rv, &res); err != nil {
 			return inputError(err)
 		}
-		reviewCRDs(oldFiles)
+		keep(oldFiles)
 		res.Summary.Checked = res.Summary.Checked[:n]
 	}
 	pairs, crdFindings := upgrade.Judge(l, oldCRDs, newCRDs, opts)
