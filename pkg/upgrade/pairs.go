@@ -160,7 +160,7 @@ func (ps *Pairs) File(f *source.File) ([]report.Finding, report.Summary) {
 	sum.Add(f.Skips())
 	fs := ps.l.Loaded(f.Findings)
 	for _, d := range f.Documents {
-		more, ok := ps.replay(d, false, nil)
+		more, ok := ps.replayDoc(d, false, nil)
 		why := ""
 		if ok {
 			sum.CustomResources++
@@ -182,7 +182,7 @@ func (ps *Pairs) Stored(f *source.File, writtenIn []string) ([]report.Finding, r
 	var fs []report.Finding
 	sum := report.Summary{Documents: f.Count, CustomResources: len(f.Documents)}
 	for _, d := range f.Documents {
-		more, _ := ps.replay(d, true, writtenIn)
+		more, _ := ps.replayDoc(d, true, writtenIn)
 		fs = append(fs, more...)
 		if ps.objects {
 			sum.Check(lint.Checked(d, ""))
@@ -191,9 +191,9 @@ func (ps *Pairs) Stored(f *source.File, writtenIn []string) ([]report.Finding, r
 	return fs, sum
 }
 
-// replay replays one document; ok is false for a document that is not a
+// replayDoc replays one document; ok is false for a document that is not a
 // custom resource.
-func (ps *Pairs) replay(d *source.Document, stored bool, writtenIn []string) ([]report.Finding, bool) {
+func (ps *Pairs) replayDoc(d *source.Document, stored bool, writtenIn []string) ([]report.Finding, bool) {
 	if !crd.IsCustomResource(d) {
 		return nil, false
 	}
