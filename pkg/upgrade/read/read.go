@@ -30,11 +30,11 @@ type Review func(path string, data []byte, fs []report.Finding) []report.Finding
 // the files counted go into res. A revision without a CRD is an input
 // error, unless reading it reported why.
 func CRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *report.Result) ([]upgrade.CRD, error) {
-	type read struct {
+	type parsed struct {
 		f    *source.File
 		data []byte
 	}
-	var files []read
+	var files []parsed
 	noCRD := fmt.Errorf("%s: no CustomResourceDefinition found", arg)
 	if rev, path, ok := gitrev.Split(arg); ok {
 		gfs, dir, err := gitrev.Read(rev, path, source.Extensions)
@@ -42,15 +42,15 @@ func CRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *repor
 			return nil, &source.InputError{Err: err}
 		}
 		for _, g := range gfs {
-			files = append(files, read{source.Parse(rev+":"+g.Path, g.Data), g.Data})
+			files = append(files, parsed{source.Parse(rev+":"+g.Path, g.Data), g.Data})
 		}
 		if dir {
-			files := "1 file"
+			n := "1 file"
 			if len(gfs) != 1 {
-				files = fmt.Sprintf("%d files", len(gfs))
+				n = fmt.Sprintf("%d files", len(gfs))
 			}
 			noCRD = fmt.Errorf("%s: no CustomResourceDefinition in the %s under %s at git revision %s",
-				arg, files, path, rev)
+				arg, n, path, rev)
 		}
 	} else {
 		in, err := input.Open([]string{arg}, stdin, nil)
@@ -62,7 +62,7 @@ func CRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *repor
 			if err != nil {
 				return nil, err
 			}
-			files = append(files, read{f, data})
+			files = append(files, parsed{f, data})
 		}
 	}
 	// What reading this argument reported, not what res held before
