@@ -74,6 +74,12 @@ type Options struct {
 	// is not a CRD is judged: what the run holds from then on is mostly
 	// compiled versions (the binary paces its collector by it).
 	Judging func()
+	// Objects lists every object the run looks at in the result's
+	// Summary.Checked, for the formats that report passing objects too
+	// (JUnit). Off, only the counts are kept: the list grows with the
+	// input, where a run's memory otherwise follows its largest
+	// document. The verdict cache keeps the list either way.
+	Objects bool
 }
 
 // Progress follows a run: Start with the number of inputs, File for each
@@ -232,6 +238,10 @@ func (c *checker) visitor() input.Visitor {
 				r.set = Scan(c.name(i), data)
 			}
 			r.crds += len(found)
+			for _, fd := range found {
+				r.sum.Check(lint.Checked(fd.Doc, ""))
+			}
+			r.sum = c.listed(r.sum)
 			r.findings = append(r.findings, crdFindings(c.l, c.cache, c.lintKey, c.name(i), data, found)...)
 		},
 		File: func(i int, data []byte, f *source.File) error {
@@ -241,9 +251,13 @@ func (c *checker) visitor() input.Visitor {
 			if data != nil {
 				r.set = Scan(f.Path, data)
 			}
-			r.findings, r.sum = c.review(f.Path, r.set, append(r.findings, fs...)), sum
+			// r.sum holds the objects of the CRDs judged in the collect
+			// phase already.
+			r.findings = c.review(f.Path, r.set, append(r.findings, fs...))
+			r.sum.Add(c.listed(sum))
 			if k := c.rendered[f.Path]; k != nil {
 				r.findings = mapKustomize(k, r.findings)
+				mapKustomizeChecked(k, r.sum.Checked)
 			} else if data != nil && bytes.Contains(data, []byte("# Source: ")) {
 				r.findings = mapHelm(helm.Parse(data), r.findings)
 			}
@@ -280,11 +294,19 @@ func (c *checker) visitor() input.Visitor {
 				r.cr.add(d)
 			}
 			fs := rebase(d.findings, base)
+			// The objects too, in r.sum's own copy: d.sum may be the
+			// cache's record.
+			n := len(r.sum.Checked)
+			r.sum.Add(c.listed(d.sum))
+			checked := r.sum.Checked[n:]
+			for j := range checked {
+				checked[j].Document += base
+			}
 			if k := c.rendered[c.name(i)]; k != nil {
 				fs = mapKustomize(k, fs) // by the rendered document's index
+				mapKustomizeChecked(k, checked)
 			}
 			r.findings = append(r.findings, fs...)
-			r.sum.Add(d.sum)
 			for n := base; n < base+d.count; n++ {
 				if fs := r.pending[n]; fs != nil {
 					fs = c.review(fs[0].File, d.set, rebase(fs, -base))
@@ -324,9 +346,10 @@ func (c *checker) visitor() input.Visitor {
 // when the catalogue answers its kinds as it did then.
 func (c *checker) whole(i int, data []byte, f *source.File) ([]report.Finding, report.Summary) {
 	var key string
+	name := c.name(i)
 	if c.files != nil && data != nil && !c.run.Inputs.Given(c.run.Inputs.Files[i]) {
-		key = c.files.wholeKey(c.name(i), data)
-		if rec, ok := c.files.get(key, data); ok && len(rec.Docs) == 1 {
+		key = c.files.wholeKey(name, data)
+		if rec, ok := c.files.get(key, name, data); ok && len(rec.Docs) == 1 {
 			d := &rec.Docs[0]
 			return d.Findings, d.sum()
 		}
@@ -336,7 +359,7 @@ func (c *checker) whole(i int, data []byte, f *source.File) ([]report.Finding, r
 	}
 	fs, sum := c.l.File(f)
 	if key != "" {
-		p := &crPending{key: key, data: data, kinds: map[schema.GroupKind]bool{}}
+		p := &crPending{key: key, name: name, data: data, kinds: map[schema.GroupKind]bool{}}
 		// Review changes findings in place.
 		p.add(docResult{raw: slices.Clone(fs), sum: sum, count: f.Count, kinds: kindsOf(f)})
 		c.files.put(p)
@@ -357,9 +380,9 @@ func (c *checker) noCRDs(i int, data []byte) bool {
 func (c *checker) replay(i int, data []byte) ([]input.Replayed, bool) {
 	name := c.name(i)
 	key := c.files.key(name, data)
-	rec, ok := c.files.get(key, data)
+	rec, ok := c.files.get(key, name, data)
 	if !ok {
-		c.results[i].cr = &crPending{key: key, data: data, kinds: map[schema.GroupKind]bool{}}
+		c.results[i].cr = &crPending{key: key, name: name, data: data, kinds: map[schema.GroupKind]bool{}}
 		return nil, false
 	}
 	out := make([]input.Replayed, len(rec.Docs))
@@ -382,7 +405,7 @@ func (c *checker) live(ctx context.Context, res *report.Result) error {
 		results := make([]fileResult, len(files))
 		input.Parallel(ctx, len(files), func(i int) error {
 			fs, sum := c.l.File(files[i])
-			results[i] = fileResult{findings: c.review(files[i].Path, nil, fs), sum: sum}
+			results[i] = fileResult{findings: c.review(files[i].Path, nil, fs), sum: c.listed(sum)}
 			return nil
 		})
 		for i := range results {
@@ -425,6 +448,15 @@ type docResult struct {
 	text  []byte
 	line  int
 	kinds []schema.GroupKind
+}
+
+// listed is s as the run keeps it: without its list of objects unless
+// Options.Objects asks for it.
+func (c *checker) listed(s report.Summary) report.Summary {
+	if !c.o.Objects {
+		s.Checked = nil
+	}
+	return s
 }
 
 // rebase moves findings' document indexes by delta.

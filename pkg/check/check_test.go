@@ -133,3 +133,50 @@ func TestRunWithoutCommandLine(t *testing.T) {
 		t.Errorf("the warm run's result differs:\n%+v\nwant:\n%+v", warm, cold)
 	}
 }
+
+// TestObjectsListedOnlyWhenAsked: Options.Objects lists every object in
+// Summary.Checked, judged or replayed from a cache a run without it
+// wrote; without it the summary holds counts only, so that memory does
+// not grow with the number of documents.
+func TestObjectsListedOnlyWhenAsked(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "crd.yaml"), []byte(widgetCRD), 0o644)
+	os.WriteFile(filepath.Join(dir, "widgets.yaml"), []byte(widgets+"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"), 0o644)
+	settings, err := config.Resolve(config.Default(catalogue), config.Flags{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cacheDir := t.TempDir()
+	run := func(objects bool) []report.Checked {
+		t.Helper()
+		in, err := input.Open([]string{dir}, strings.NewReader(""), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), input.NewRun(in, nil, crd.NewCatalog(false)), Options{
+			Missing: lint.MissingError, Settings: settings, CacheDir: cacheDir, Objects: objects,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Summary.Checked
+	}
+	crdRef := report.ObjectRef{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "widgets.example.com"}
+	want := []report.Checked{
+		{File: filepath.Join(dir, "crd.yaml"), Object: crdRef},
+		{File: filepath.Join(dir, "widgets.yaml"), Object: report.ObjectRef{APIVersion: "example.com/v1", Kind: "Widget", Name: "a"}},
+		{File: filepath.Join(dir, "widgets.yaml"), Document: 1, Object: report.ObjectRef{APIVersion: "example.com/v1", Kind: "Widget", Name: "b"}},
+		{File: filepath.Join(dir, "widgets.yaml"), Document: 2, Object: report.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Name: "c"}, Skipped: lint.SkipBuiltin},
+	}
+	if got := run(false); got != nil {
+		t.Errorf("without Objects: got %+v, want no list", got)
+	}
+	before := count.Now()
+	got := run(true)
+	if n := count.Now().Sub(before).CRValidations; n != 0 {
+		t.Errorf("validated %d custom resources, want none (replayed)", n)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("with Objects, replayed: got\n%+v\nwant\n%+v", got, want)
+	}
+}

@@ -25,8 +25,9 @@ import (
 // The CRDs cannot be in the key — the catalogue is only known once the
 // run has read every CRD — so the entry records, for every kind its
 // documents name, the identity of the CRD that answered
-// (crd.Catalog.Identity, "none" included), and is used only when this
-// run's catalogue answers every one of them the same.
+// (crd.Catalog.IdentityAt the file, "none" included: which CRD judges
+// may depend on where the file is), and is used only when this run's
+// catalogue answers every one of them the same there.
 //
 // What is cached is what Doc computed before the run's own reading of
 // the findings: severities, suppressions (inline ones are scanned again
@@ -105,6 +106,7 @@ type crDoc struct {
 // Done stores it.
 type crPending struct {
 	key    string
+	name   string // the file's, where its custom resources are
 	data   []byte
 	cursor int
 	rec    crFileRecord
@@ -139,9 +141,10 @@ func (c *crFiles) has(key string) bool {
 }
 
 // get returns the record of a file's content when this run's catalogue
-// still answers every kind it looked up with the same CRD. Anything
-// damaged or doubtful is a miss: the file is judged again.
-func (c *crFiles) get(key string, data []byte) (*crFileRecord, bool) {
+// still answers every kind it looked up with the same CRD for a custom
+// resource in that file (name). Anything damaged or doubtful is a miss:
+// the file is judged again.
+func (c *crFiles) get(key, name string, data []byte) (*crFileRecord, bool) {
 	body, ok := c.cache.Get(key)
 	if !ok {
 		return nil, false
@@ -151,7 +154,7 @@ func (c *crFiles) get(key string, data []byte) (*crFileRecord, bool) {
 		return nil, false
 	}
 	for _, l := range rec.Lookups {
-		id, ok := c.cat.Identity(schema.GroupKind{Group: l.Group, Kind: l.Kind})
+		id, ok := c.cat.IdentityAt(schema.GroupKind{Group: l.Group, Kind: l.Kind}, name)
 		if !ok || id != l.ID {
 			return nil, false
 		}
@@ -233,7 +236,7 @@ func (c *crFiles) put(p *crPending) {
 		return kinds[i].Kind < kinds[j].Kind
 	})
 	for _, gk := range kinds {
-		id, ok := c.cat.Identity(gk)
+		id, ok := c.cat.IdentityAt(gk, p.name)
 		if !ok {
 			return
 		}

@@ -29,7 +29,7 @@ func TestFileCacheBadOffsets(t *testing.T) {
 		}
 		key := c.key("f.yaml", data)
 		c.cache.Put(key, buf.Bytes())
-		if rec, ok := c.get(key, data); ok {
+		if rec, ok := c.get(key, "f.yaml", data); ok {
 			for i := range rec.Docs {
 				rec.Docs[i].text(data) // would panic
 			}
@@ -41,7 +41,7 @@ func TestFileCacheBadOffsets(t *testing.T) {
 	gob.NewEncoder(&buf).Encode(&crFileRecord{Docs: []crDoc{{HasText: true, InData: true, Off: 1, Len: len(data) - 1}}})
 	key := c.key("f.yaml", data)
 	c.cache.Put(key, buf.Bytes())
-	if _, ok := c.get(key, data); !ok {
+	if _, ok := c.get(key, "f.yaml", data); !ok {
 		t.Error("an entry with offsets in range: a miss")
 	}
 }

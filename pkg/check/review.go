@@ -96,6 +96,17 @@ func mapKustomize(r *kustomize.Rendered, fs []report.Finding) []report.Finding {
 	return fs
 }
 
+// mapKustomizeChecked names each object of a rendered kustomization by
+// the file and document its resource was written in, as mapKustomize
+// does its findings: a test case per object in the kustomization's own
+// files, which findings set by a patch join by the object's identity.
+func mapKustomizeChecked(r *kustomize.Rendered, cs []report.Checked) {
+	for i, c := range cs {
+		m := r.Map(report.Finding{File: c.File, Document: c.Document, Object: c.Object})
+		cs[i].File, cs[i].Document = m.File, m.Document
+	}
+}
+
 // mapHelm names, for findings on a `helm template` stream, the template
 // each object came from (its "# Source:" comment).
 func mapHelm(srcs helm.Sources, fs []report.Finding) []report.Finding {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
@@ -89,6 +90,23 @@ type CRDEntry struct {
 	Glob bool
 	Pos  source.Pos
 	glob Pattern
+	// base is what the entry is relative to (Config.Dir, or the file
+	// system's root for an absolute path), rel the entry relative to it.
+	base, rel string
+}
+
+// configPath resolves a path the configuration names: an absolute one
+// as given, a relative one against dir (the file's directory). base is
+// what it is relative to and rel the path relative to base, slash-
+// separated, for globs.
+func configPath(dir, value string) (p, base, rel string) {
+	if filepath.IsAbs(value) {
+		vol := filepath.VolumeName(value)
+		base = vol + string(filepath.Separator)
+		rel = strings.TrimLeft(filepath.ToSlash(value[len(vol):]), "/")
+		return filepath.Clean(value), base, rel
+	}
+	return filepath.Join(dir, filepath.FromSlash(value)), dir, value
 }
 
 // RuleLevel is one rule's level in rules: or in an override.

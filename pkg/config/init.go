@@ -40,6 +40,14 @@ type Repository struct {
 	// CRDFiles are files of complete CRDs directly in the root (listing
 	// the root as a directory would lint the whole repository as CRDs).
 	CRDFiles []CountedPath
+	// CRDCopies are directories and root files of copies of the CRDs of
+	// CRDDirs, left out of them: release bundles, install manifests,
+	// vendored and OLM bundle copies (see leaveCopies).
+	CRDCopies []CopiedPath
+	// Over are, for an entry of CRDDirs or CRDFiles, the entries listed
+	// before it that define some of its kinds too: it judges those kinds
+	// over them (the later entry wins).
+	Over map[string][]string
 	// Templates are Helm chart templates/ directories (beside a
 	// Chart.yaml): not YAML until rendered.
 	Templates []string
@@ -167,6 +175,7 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 	}
 
 	crdDirs := map[string]int{}
+	crdFiles := map[string]sniffed{}
 	for _, rel := range yamls {
 		if inTemplates(rel) || patches[rel] {
 			continue
@@ -181,7 +190,11 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 		if underTestdata {
 			continue
 		}
-		complete, partial := sniffCRDs(filepath.Join(root, filepath.FromSlash(rel)), o.MaxFileSize)
+		sn := sniffCRDs(filepath.Join(root, filepath.FromSlash(rel)), o.MaxFileSize)
+		complete, partial := sn.complete, sn.partial
+		if complete > 0 {
+			crdFiles[rel] = sn
+		}
 		switch {
 		case complete > 0 && path.Dir(rel) == ".":
 			// Listing the root as a directory would read the whole
@@ -210,6 +223,7 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 		s.CRDDirs = append(s.CRDDirs, CountedPath{d, total})
 	}
 	slices.SortFunc(s.CRDDirs, func(a, b CountedPath) int { return strings.Compare(a.Path, b.Path) })
+	s.leaveCopies(crdFiles)
 
 	// A directory of patches and nothing else is one entry.
 	byDir := map[string][]string{}
@@ -236,6 +250,14 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 	}
 	slices.Sort(s.TestData)
 	return s, nil
+}
+
+func pathsOf(cs []CountedPath) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Path)
+	}
+	return out
 }
 
 func hasYAMLExt(name string) bool {
@@ -297,21 +319,31 @@ func patchFiles(data []byte) []string {
 	return files
 }
 
+// sniffed is what sniffCRDs reads of a file.
+type sniffed struct {
+	complete, partial int
+	// kinds are the group/kind of its complete CRDs; bundle says it holds
+	// other objects too (leaveCopies).
+	kinds  []string
+	bundle bool
+}
+
 // sniffCRDs counts the complete and the partial CRDs in a file. A CRD
 // without spec.group, spec.names.kind or spec.versions is partial: a
 // kustomize patch (kubebuilder's webhook_in_*.yaml and cainjection_in_*
 // files) rather than something to install.
-func sniffCRDs(file string, maxSize int64) (complete, partial int) {
+func sniffCRDs(file string, maxSize int64) (s sniffed) {
 	st, err := os.Stat(file)
 	if err != nil || st.Size() > maxSize {
-		return 0, 0
+		return s
 	}
 	data, err := os.ReadFile(file)
 	if err != nil || !bytes.Contains(data, []byte("CustomResourceDefinition")) {
-		return 0, 0
+		return s
 	}
 	for _, d := range source.Parse(file, data).Documents {
 		if d.Object.Kind != "CustomResourceDefinition" || !strings.HasPrefix(d.Object.APIVersion, "apiextensions.k8s.io/") {
+			s.bundle = true
 			continue
 		}
 		var c struct {
@@ -325,16 +357,17 @@ func sniffCRDs(file string, maxSize int64) (complete, partial int) {
 			} `json:"spec"`
 		}
 		if json.Unmarshal(d.JSON, &c) != nil {
-			partial++
+			s.partial++
 			continue
 		}
 		if c.Spec.Group != "" && c.Spec.Names.Kind != "" && (len(c.Spec.Versions) > 0 || c.Spec.Version != "") {
-			complete++
+			s.complete++
+			s.kinds = append(s.kinds, c.Spec.Group+"/"+c.Spec.Names.Kind)
 		} else {
-			partial++
+			s.partial++
 		}
 	}
-	return complete, partial
+	return s
 }
 
 // Render writes the starter configuration: what was found, and every
@@ -359,11 +392,23 @@ func (s *Repository) Render(version string) []byte {
 		w("# crds:\n#   - config/crd/bases\n#   %s", example)
 	} else {
 		w("crds:\n")
-		for _, d := range s.CRDDirs {
-			w("  - %s # %s\n", yamlString(d.Path), plural(d.CRDs, "CRD"))
+		for _, d := range append(slices.Clone(s.CRDDirs), s.CRDFiles...) {
+			over := ""
+			if o := s.Over[d.Path]; len(o) > 0 {
+				names := strings.Join(o[:min(len(o), 2)], ", ")
+				if len(o) > 2 {
+					names += fmt.Sprintf(" and %d more", len(o)-2)
+				}
+				over = fmt.Sprintf("; judges the kinds it shares with %s (the later entry wins)", names)
+			}
+			w("  - %s # %s%s\n", yamlString(d.Path), plural(d.CRDs, "CRD"), over)
 		}
-		for _, f := range s.CRDFiles {
-			w("  - %s # %s\n", yamlString(f.Path), plural(f.CRDs, "CRD"))
+		for _, c := range s.CRDCopies {
+			own := ""
+			if c.OwnKinds > 0 {
+				own = fmt.Sprintf(", and %s of their own", plural(c.OwnKinds, "kind"))
+			}
+			w("  # - %s # %s: copies of kinds above (release, install or vendored)%s; listed, they would judge in their place\n", yamlString(c.Path), plural(c.CRDs, "CRD"), own)
 		}
 		w("  # %s", example)
 	}

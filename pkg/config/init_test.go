@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,7 @@ import (
 // against a golden, and checks that it loads without findings (in the
 // repository, so its paths exist) and validates against the schema.
 func TestInit(t *testing.T) {
-	repos := []string{"kubebuilder", "helm", "helm-root", "empty"}
+	repos := []string{"kubebuilder", "helm", "helm-root", "empty", "releases"}
 	schema := compileSchema(t)
 	for _, name := range repos {
 		t.Run(name, func(t *testing.T) {
@@ -67,6 +68,35 @@ func TestInitScan(t *testing.T) {
 	}
 	if len(h.CRDDirs) != 2 || h.CRDDirs[1] != (CountedPath{"vendor/crds", 4}) {
 		t.Errorf("CRDDirs = %v, want charts/app/crds and vendor/crds (4, its subdirectory included)", h.CRDDirs)
+	}
+}
+
+// TestInitLeavesCopies: the copies of the project's CRDs (release
+// bundles, an install manifest, an OLM bundle, a bundle at the root) are
+// not proposed as CRD sources, but named, commented out; vendored CRDs of
+// kinds the project does not define are the only definitions there are,
+// and a Helm chart's copy is proposed, saying which entry judges.
+func TestInitLeavesCopies(t *testing.T) {
+	s, err := ScanRepository(filepath.Join("testdata", "init", "releases"), InitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := func(cs []CountedPath) string { return strings.Join(pathsOf(cs), " ") }
+	if got, want := paths(s.CRDDirs), "charts/widgets/crds config/crd/bases vendor/example.org/things/crds"; got != want {
+		t.Errorf("CRDDirs = %s, want %s", got, want)
+	}
+	if len(s.CRDFiles) != 0 {
+		t.Errorf("CRDFiles = %v, want none: install.yaml is a bundle of the project's CRDs", s.CRDFiles)
+	}
+	var copies []string
+	for _, c := range s.CRDCopies {
+		copies = append(copies, fmt.Sprintf("%s:%d:%d", c.Path, c.CRDs, c.OwnKinds))
+	}
+	if got, want := strings.Join(copies, " "), "bundle/manifests:1:0 dist:2:0 releases:3:0 install.yaml:1:0"; got != want {
+		t.Errorf("CRDCopies = %s, want %s", got, want)
+	}
+	if got := s.Over["config/crd/bases"]; len(got) != 1 || got[0] != "charts/widgets/crds" {
+		t.Errorf("Over[config/crd/bases] = %v, want charts/widgets/crds: it is listed later and defines Widget too", got)
 	}
 }
 

@@ -303,9 +303,11 @@ func (p *parser) crds(v *yaml.Node) {
 			c.CRDs = append(c.CRDs, e)
 			continue
 		}
-		e.Path = filepath.Join(c.Dir, filepath.FromSlash(it.Value))
+		// An absolute path is used as given; a relative one is relative
+		// to the file's directory.
+		e.Path, e.base, e.rel = configPath(c.Dir, it.Value)
 		if strings.ContainsAny(it.Value, "*?[") {
-			pat, err := parsePattern(it.Value, true)
+			pat, err := parsePattern(e.rel, true)
 			if err != nil {
 				p.errorf(it.Node, it.field, "%s: %v", it.Value, err)
 				continue
@@ -320,7 +322,10 @@ func (p *parser) crds(v *yaml.Node) {
 			if !errors.Is(err, os.ErrNotExist) {
 				msg = err.Error()
 			}
-			p.errorf(it.Node, it.field, "%s: %s (relative to %s)", it.Value, msg, c.Dir)
+			if e.base == c.Dir {
+				msg += " (relative to " + c.Dir + ")"
+			}
+			p.errorf(it.Node, it.field, "%s: %s", it.Value, msg)
 			continue
 		}
 		c.CRDs = append(c.CRDs, e)

@@ -99,7 +99,7 @@ func Schema(rules []report.Rule) ([]byte, error) {
 		{"additionalProperties", false},
 		{"properties", obj{
 			{"crds", obj{
-				{"description", "CRD sources besides the inputs: files, directories, globs (relative to this file) and https:// URLs, optionally pinned with #sha256=HEX."},
+				{"description", "CRD sources besides the inputs: files, directories, globs (relative to this file, or absolute) and https:// URLs, optionally pinned with #sha256=HEX. Their CRDs judge custom resources before other definitions of the same kinds among the inputs; the later entry wins."},
 				{"type", []string{"array", "null"}},
 				{"items", nonEmpty},
 			}},
@@ -141,7 +141,7 @@ func Schema(rules []report.Rule) ([]byte, error) {
 				}},
 			}},
 			{"baseline", obj{
-				{"description", "The baseline file (as --baseline), relative to this file."},
+				{"description", "The baseline file (as --baseline), relative to this file, or absolute."},
 				{"anyOf", []any{obj{{"type", "null"}}, nonEmpty}},
 			}},
 		}},

@@ -177,7 +177,7 @@ func Resolve(c *Config, f Flags) (*Settings, error) {
 		s.MissingCRDs = MissingError
 	}
 	if c.Baseline != "" {
-		s.Baseline = filepath.Join(c.Dir, filepath.FromSlash(c.Baseline))
+		s.Baseline, _, _ = configPath(c.Dir, c.Baseline)
 	}
 	if f.Baseline != nil {
 		s.Baseline = *f.Baseline
@@ -195,7 +195,7 @@ func Resolve(c *Config, f Flags) (*Settings, error) {
 		case e.URL != nil:
 			s.CRDs = append(s.CRDs, CRDSource{URL: e.URL, From: from})
 		case e.Glob:
-			paths, err := expandGlob(c.Dir, e)
+			paths, err := expandGlob(e.base, e)
 			if err != nil {
 				return nil, fmt.Errorf("%s: crds: %s: %v", from, e.Value, err)
 			}
@@ -226,7 +226,7 @@ func Resolve(c *Config, f Flags) (*Settings, error) {
 // directory arguments skip them.
 func expandGlob(dir string, e CRDEntry) ([]string, error) {
 	// Walk from the longest prefix without wildcards.
-	segs := strings.Split(filepath.ToSlash(e.Value), "/")
+	segs := strings.Split(filepath.ToSlash(e.rel), "/")
 	prefix := ""
 	for _, s := range segs[:len(segs)-1] {
 		if strings.ContainsAny(s, `*?[\`) {

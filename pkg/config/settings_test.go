@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -389,5 +390,45 @@ func TestBaselinePath(t *testing.T) {
 	s, _ = Resolve(c, Flags{Baseline: ptr("mine.yaml")})
 	if s.Baseline != "mine.yaml" {
 		t.Errorf("--baseline: Baseline = %q, want mine.yaml", s.Baseline)
+	}
+}
+
+// TestAbsolutePaths: absolute paths in the file are used as given, not
+// joined with its directory: crds: files, directories and globs, and
+// baseline:. A missing one is a finding that does not claim to be
+// relative to anything.
+func TestAbsolutePaths(t *testing.T) {
+	shared := t.TempDir() // outside the repository, as /opt/crds would be
+	for _, f := range []string{"crds/a.yaml", "more/x/b.yaml", "more/y/c.yaml"} {
+		p := filepath.Join(shared, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	abs := func(p string) string { return filepath.Join(shared, filepath.FromSlash(p)) }
+	cfg := fmt.Sprintf("crds:\n  - %q\n  - %q\n  - %q\nbaseline: %q\n", abs("crds/a.yaml"), abs("crds"), filepath.ToSlash(abs("more"))+"/*/*.yaml", abs("ci/baseline.yaml"))
+	c := parseIn(t, "repo", cfg)
+	s, err := Resolve(c, Flags{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range s.CRDs {
+		got = append(got, e.Path)
+	}
+	want := []string{abs("crds/a.yaml"), abs("crds"), abs("more/x/b.yaml"), abs("more/y/c.yaml")}
+	if !slices.Equal(got, want) {
+		t.Errorf("CRDs = %q, want %q", got, want)
+	}
+	if s.Baseline != abs("ci/baseline.yaml") {
+		t.Errorf("Baseline = %q, want %q", s.Baseline, abs("ci/baseline.yaml"))
+	}
+
+	_, fs := Parse(".crdlint.yaml", fmt.Appendf(nil, "crds:\n  - %q\n", abs("nope")), catalogue())
+	if len(fs) != 1 || fs[0].Message != abs("nope")+": no such file or directory" {
+		t.Errorf("a missing absolute path: %v, want one finding without \"relative to\"", fs)
 	}
 }

@@ -2,6 +2,8 @@ package crd
 
 import (
 	"fmt"
+	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -11,19 +13,21 @@ import (
 	"k8s.io/apimachinery/pkg/version"
 )
 
-// Layer orders where CRDs come from: a CRD of a higher layer replaces one
-// of a lower layer for the same group and kind whatever the order they are
-// added in; within a layer the later one wins, as applying them in order
-// would.
+// Layer orders where CRDs come from: a CRD of a higher layer judges over
+// one of a lower layer for the same group and kind whatever the order
+// they are added in; within a layer the later one wins, as applying them
+// in order would, but among the inputs the one nearest the custom
+// resource judges it (judge.go).
 type Layer int
 
 const (
 	// Cluster: CRDs read from a cluster (--crd-from-cluster, --live).
 	Cluster Layer = iota
-	// Extra: CRDs given with --crd.
-	Extra
 	// Input: CRDs among the inputs.
 	Input
+	// Extra: CRDs given with --crd and the configuration's crds:, which
+	// the user named as the definitions of their kinds.
+	Extra
 )
 
 // Entry is one CRD known to the catalogue.
@@ -36,6 +40,9 @@ type Entry struct {
 	// added one by one count up; a deferred file's take its place in
 	// the order of the files, whenever it is read.
 	seq [2]int
+	// where is the place of a CRD among the inputs (nil for the other
+	// layers, and for one without an Origin).
+	where *where
 
 	// mu serialises compiles of the entry's versions, so that documents
 	// met together do not compile the same version twice.
@@ -74,6 +81,10 @@ type Catalog struct {
 
 	fillOnce sync.Once
 	fill     func()
+
+	// cwd is what relative file names are relative to (placeOf).
+	cwdOnce sync.Once
+	cwd     string
 }
 
 // NewCatalog returns an empty catalogue. strict judges the CRDs under
@@ -127,9 +138,13 @@ func (c *Catalog) add(d *Definition, source string, layer Layer, seq *[2]int) {
 	}
 	d.Shed()
 	gk := schema.GroupKind{Group: d.V1.Spec.Group, Kind: d.V1.Spec.Names.Kind}
+	var w *where
+	if layer == Input && d.Origin != nil {
+		w = c.whereOf(d.Origin.File, d.Origin.Bundle)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := &Entry{Def: d, Source: source, layer: layer, errs: map[string]error{}, cache: c.versions}
+	e := &Entry{Def: d, Source: source, layer: layer, where: w, errs: map[string]error{}, cache: c.versions}
 	if seq != nil {
 		e.seq = *seq
 	} else {
@@ -137,36 +152,69 @@ func (c *Catalog) add(d *Definition, source string, layer Layer, seq *[2]int) {
 		c.next++
 	}
 	c.all[gk] = append(c.all[gk], e)
-	if old, ok := c.byGK[gk]; ok && later(old, e) {
+	if old, ok := c.byGK[gk]; ok && beats(old, e, nil) {
 		return
 	}
 	c.byGK[gk] = e
 }
 
-// later reports whether a wins over b: a higher layer, or the same layer
-// and later in its order.
-func later(a, b *Entry) bool {
-	if a.layer != b.layer {
-		return a.layer > b.layer
-	}
-	return a.seq[0] > b.seq[0] || a.seq[0] == b.seq[0] && a.seq[1] > b.seq[1]
+// Duplicate is a kind two CRDs of different content define: one that
+// judges its custom resources, and one that judges none or fewer of them.
+type Duplicate struct {
+	Kept, Dropped *Entry
+	// Nearer says Dropped still judges the custom resources nearer to
+	// it than to any other definition (both are among the inputs, in
+	// different files): Kept judges those of no place in particular
+	// and the others.
+	Nearer bool
 }
 
-// Duplicate is a kind two CRDs of different content define: the one the
-// catalogue uses and one it does not.
-type Duplicate struct{ Kept, Dropped *Entry }
+// siblings reports whether two placed CRDs are in files of one
+// directory.
+func siblings(a, b *where) bool {
+	return len(a.at) == len(b.at) && slices.Equal(a.at[:len(a.at)-1], b.at[:len(b.at)-1])
+}
 
-// Why says why Kept won: a later CRD of the same layer replaces an
-// earlier one as applying them in order would; the inputs' beat --crd's,
-// which beat a cluster's.
+// Why says why Kept judges over Dropped, in the words of the rule
+// (judge.go).
 func (d Duplicate) Why() string {
-	if d.Kept.layer == d.Dropped.layer {
+	k, x := d.Kept, d.Dropped
+	switch {
+	case k.layer != x.layer:
+		return fmt.Sprintf("%s judge before %s", layerName[k.layer], layerName[x.layer])
+	case k.layer == Extra:
+		return "of --crd and crds:, the later one given wins, as applying both in order would"
+	case k.layer != Input || k.where == nil || x.where == nil:
 		return "the later one wins, as applying both in order would"
+	case !d.Nearer:
+		return "the later one in a file wins, as applying the file would"
+	case x.where.bundle:
+		return "a file that holds other objects too, as install and release manifests do, judges only its own custom resources when another file defines the kind"
+	case x.where.copyAt >= 0 && k.where.copyAt < 0:
+		return fmt.Sprintf("a definition under a %s/ directory, a copy, judges only the custom resources under it when another defines the kind", path.Base(x.where.copyDir))
+	case siblings(x.where, k.where):
+		return "of two files in a directory the later one wins, as kubectl apply -f DIR would, but for the custom resources of the other's own file"
 	}
-	return fmt.Sprintf("%s beat %s", layerName[d.Kept.layer], layerName[d.Dropped.layer])
+	return "the definition nearest a custom resource in the tree judges it"
 }
 
-var layerName = map[Layer]string{Cluster: "the cluster's CRDs", Extra: "the CRDs of --crd and the configuration", Input: "the CRDs among the inputs"}
+// Judges says which custom resources Dropped judges: "" for none, else
+// the words of the rule that leaves them to it.
+func (d Duplicate) Judges() string {
+	if !d.Nearer {
+		return ""
+	}
+	x, k := d.Dropped.where, d.Kept.where
+	switch {
+	case x.bundle || siblings(x, k):
+		return "the custom resources of its own file"
+	case x.copyAt >= 0 && k.copyAt < 0:
+		return "the custom resources under " + x.copyDir + "/"
+	}
+	return "the custom resources nearer to it"
+}
+
+var layerName = map[Layer]string{Cluster: "the cluster's CRDs", Extra: "the CRDs of --crd and crds:", Input: "those among the inputs"}
 
 // Duplicates lists, for every kind defined more than once, each CRD of it
 // whose content differs from the one the catalogue uses, in the layers'
@@ -179,7 +227,7 @@ func (c *Catalog) Duplicates() []Duplicate {
 		out, need := c.duplicates()
 		if len(need) == 0 {
 			c.keepDeep()
-			sort.Slice(out, func(i, j int) bool { return later(out[j].Dropped, out[i].Dropped) })
+			sort.Slice(out, func(i, j int) bool { return ordered(out[i].Dropped, out[j].Dropped) })
 			return out
 		}
 		for _, d := range need {
@@ -221,21 +269,27 @@ func (c *Catalog) Entries() []*Entry {
 	return out
 }
 
-// Entry returns the CRD for a group and kind, or nil.
-func (c *Catalog) Entry(gk schema.GroupKind) *Entry {
-	e, _ := c.entry(gk, false)
+// Entry returns the CRD for a group and kind that judges custom
+// resources of no place in particular, or nil.
+func (c *Catalog) Entry(gk schema.GroupKind) *Entry { return c.EntryAt(gk, "") }
+
+// EntryAt returns the CRD that judges a custom resource of a group and
+// kind written in file (as reports name it; "": no place in particular),
+// or nil: the one LookupAt compiles.
+func (c *Catalog) EntryAt(gk schema.GroupKind, file string) *Entry {
+	e, _ := c.entry(gk, file, false)
 	return e
 }
 
-// entry is Entry; with spare, CRDs of the kind read now from deferred
+// entry is EntryAt; with spare, CRDs of the kind read now from deferred
 // files keep their decoded schemas for the compile that follows, and
 // read says whether any file was read.
-func (c *Catalog) entry(gk schema.GroupKind, spare bool) (e *Entry, read bool) {
+func (c *Catalog) entry(gk schema.GroupKind, file string, spare bool) (e *Entry, read bool) {
 	c.filled()
 	read = c.readFor(gk, false, spare)
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return c.byGK[gk], read
+	return c.judgeAt(gk, file), read
 }
 
 // dropSpares lets go of the decoded schemas kept for a compile of gk that
@@ -294,7 +348,8 @@ func (e *LookupError) Error() string {
 	gv, kind := e.GVK.GroupVersion(), e.GVK.Kind
 	switch e.Reason {
 	case NoCRD:
-		return fmt.Sprintf("no CRD for %s, Kind=%s", gv, kind)
+		// The RESTMapper's words, which kubectl apply prints.
+		return fmt.Sprintf("no matches for kind %q in version %q", kind, gv)
 	case Rejected:
 		return fmt.Sprintf("no matches for kind %q in version %q: its CustomResourceDefinition (%s) would be rejected by the server", kind, gv, e.Entry.Source)
 	case NoVersion:
@@ -343,10 +398,17 @@ func VersionError(crd *apiextensionsv1.CustomResourceDefinition, gvk schema.Grou
 	return &LookupError{Reason: NoVersion, GVK: gvk, Entry: e}
 }
 
-// Lookup returns the compiled version serving a group, version and kind,
-// or a *LookupError saying why there is none.
+// Lookup returns the compiled version serving a group, version and kind
+// to a custom resource of no place in particular (a live object), or a
+// *LookupError saying why there is none.
 func (c *Catalog) Lookup(gvk schema.GroupVersionKind) (*Version, error) {
-	e, read := c.entry(gvk.GroupKind(), true)
+	return c.LookupAt(gvk, "")
+}
+
+// LookupAt is Lookup for a custom resource written in file (as reports
+// name it): among the inputs, the CRD nearest it judges it (judge.go).
+func (c *Catalog) LookupAt(gvk schema.GroupVersionKind, file string) (*Version, error) {
+	e, read := c.entry(gvk.GroupKind(), file, true)
 	if read {
 		defer c.dropSpares(gvk.GroupKind())
 	}

@@ -56,7 +56,7 @@ func TestLookup(t *testing.T) {
 		apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1beta1", Served: false},
 	)), "crd.yaml:1", Input)
 	// A lower layer never replaces a higher one, whenever it comes.
-	cat.Add(rejected(widgetCRD(apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1", Served: true, Storage: true})), "extra.yaml:1", Extra)
+	cat.Add(rejected(widgetCRD(apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1", Served: true, Storage: true})), "cluster", Cluster)
 	tests := []struct {
 		name string
 		gvk  schema.GroupVersionKind
@@ -66,7 +66,7 @@ func TestLookup(t *testing.T) {
 		{"served", widgetGVK("v1"), 0, ""},
 		{"not served", widgetGVK("v1beta1"), NotServed, `the server could not find the requested resource: version "v1beta1" of CRD widgets.example.com is not served (served: v1)`},
 		{"no such version", widgetGVK("v2"), NoVersion, `no matches for kind "Widget" in version "example.com/v2": CRD widgets.example.com has no version "v2" (served: v1)`},
-		{"other kind", schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"}, NoCRD, "no CRD for example.com/v1, Kind=Gadget"},
+		{"other kind", schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"}, NoCRD, "no matches for kind \"Gadget\" in version \"example.com/v1\""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

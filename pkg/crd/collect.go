@@ -2,6 +2,7 @@ package crd
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -21,6 +22,7 @@ func (f Found) Source() string { return fmt.Sprintf("%s:%d", f.Doc.File, f.Doc.R
 // document order.
 func FindCRDs(f *source.File) []Found {
 	var out []Found
+	bundle := slices.ContainsFunc(f.Documents, func(d *source.Document) bool { return !IsCRD(d) })
 	for _, d := range f.Documents {
 		if !IsCRD(d) {
 			continue
@@ -29,15 +31,16 @@ func FindCRDs(f *source.File) []Found {
 		if IsV1CRD(d) {
 			fd.Def = Decode(d.JSON)
 			pos, _ := d.Locate("metadata.name")
-			fd.Def.Origin = &Origin{File: d.File, Document: d.Index, Line: pos.Line, Column: pos.Column, Object: d.Object}
+			fd.Def.Origin = &Origin{File: d.File, Document: d.Index, Line: pos.Line, Column: pos.Column, Object: d.Object, Bundle: bundle}
 		}
 		out = append(out, fd)
 	}
 	return out
 }
 
-// AddFound adds found CRDs of a layer in order, so that a later CRD of a
-// kind replaces an earlier one, as applying them in order would.
+// AddFound adds found CRDs of a layer in order: a later CRD of a kind
+// replaces an earlier one, as applying them in order would (among the
+// inputs, where the nearest is the same: judge.go).
 func (c *Catalog) AddFound(found []Found, layer Layer) {
 	for _, f := range found {
 		if f.Def != nil {

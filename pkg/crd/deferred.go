@@ -1,6 +1,7 @@
 package crd
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -221,11 +222,11 @@ func (c *Catalog) stubWins(gk schema.GroupKind, e *Entry) (stub, bool) {
 		if s.d.Done() {
 			continue // its entry is in the catalogue
 		}
-		if win == nil || later(s.entry(), win.entry()) {
+		if win == nil || beats(s.entry(), win.entry(), nil) {
 			win = s
 		}
 	}
-	if win == nil || e != nil && later(e, win.entry()) {
+	if win == nil || e != nil && beats(e, win.entry(), nil) {
 		return stub{}, false
 	}
 	return *win, true
@@ -388,9 +389,12 @@ func (c *Catalog) duplicates() ([]Duplicate, []*Deferred) {
 		if len(cs) < 2 {
 			continue
 		}
+		// Kept is what judges custom resources of no place in
+		// particular; a CRD among the inputs may still judge those
+		// nearer to it, unless a later one in its own file replaces it.
 		kept := cs[0]
 		for _, x := range cs[1:] {
-			if later(x.at(), kept.at()) {
+			if beats(x.at(), kept.at(), nil) {
 				kept = x
 			}
 		}
@@ -398,9 +402,16 @@ func (c *Catalog) duplicates() ([]Duplicate, []*Deferred) {
 			if x == kept {
 				continue
 			}
-			equal, known := kept.same(x)
+			against, nearer := kept, false
+			if placed(x) && placed(kept) {
+				against = lastInFile(cs, x)
+				if nearer = against == x; nearer {
+					against = kept
+				}
+			}
+			equal, known := against.same(x)
 			if !known {
-				for _, y := range []candidate{kept, x} {
+				for _, y := range []candidate{against, x} {
 					if y.s != nil {
 						need = append(need, y.s.d)
 					}
@@ -408,11 +419,27 @@ func (c *Catalog) duplicates() ([]Duplicate, []*Deferred) {
 				continue
 			}
 			if !equal {
-				out = append(out, Duplicate{Kept: kept.entry(), Dropped: x.entry()})
+				out = append(out, Duplicate{Kept: against.entry(), Dropped: x.entry(), Nearer: nearer})
 			}
 		}
 	}
 	return out, need
+}
+
+// placed reports whether a candidate is a CRD among the inputs with a
+// place, which the nearest judges.
+func placed(x candidate) bool { return x.e != nil && x.e.layer == Input && x.e.where != nil }
+
+// lastInFile is the last CRD of x's kind in x's file (x itself when no
+// later one is): the one of them that judges, wherever.
+func lastInFile(cs []candidate, x candidate) candidate {
+	last := x
+	for _, y := range cs {
+		if placed(y) && slices.Equal(y.e.where.at, x.e.where.at) && ordered(last.e, y.e) {
+			last = y
+		}
+	}
+	return last
 }
 
 // keepDeep keeps again the index of the files read whose CRDs' decoded

@@ -66,6 +66,10 @@ type Origin struct {
 	Document     int
 	Line, Column int
 	Object       report.ObjectRef
+	// Bundle says the file holds objects other than CRDs too, as an
+	// install or release manifest does: a copy of CRDs kept elsewhere,
+	// as far as judging custom resources goes (judge.go).
+	Bundle bool
 }
 
 func (o *Origin) String() string { return fmt.Sprintf("%s:%d", o.File, o.Line) }

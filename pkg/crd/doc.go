@@ -10,10 +10,11 @@
 // shared by everything that needs it.
 //
 // For custom resources it keeps a Catalog of CRDs by group and kind, in
-// layers (cluster, --crd, inputs), and compiles each served version on
-// first use as the server's CRD handler does (structural schema with
-// pruned defaults, OpenAPI validator, custom resource strategy with its
-// CEL programs). A Version runs creates, updates and pruning through the
+// layers (--crd and crds:, inputs, cluster; among the inputs the one
+// nearest a custom resource judges it: judge.go), and compiles each
+// served version on first use as the server's CRD handler does
+// (structural schema with pruned defaults, OpenAPI validator, custom
+// resource strategy with its CEL programs). A Version runs creates, updates and pruning through the
 // server's own steps; Catalog.Lookup says, in one message every command
 // shows, why a kind cannot be served (*LookupError).
 //

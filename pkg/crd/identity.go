@@ -21,11 +21,20 @@ import (
 // setting: everything Lookup reads of the entry derives from its JSON and
 // source.
 func (c *Catalog) Identity(gk schema.GroupKind) (id string, ok bool) {
+	return c.IdentityAt(gk, "")
+}
+
+// IdentityAt is Identity for a custom resource written in file (as
+// reports name it): the CRD LookupAt would use there. Every document of a
+// file gets the same answer, so a verdict cached per file and checked
+// against IdentityAt of each kind it names stays right when which CRD
+// judges depends on where the custom resource is.
+func (c *Catalog) IdentityAt(gk schema.GroupKind, file string) (id string, ok bool) {
 	c.filled()
 	// An indexed file names its CRDs without being read.
 	c.read(gk, true)
 	c.mu.RLock()
-	e := c.byGK[gk]
+	e := c.judgeAt(gk, file)
 	s, ok := c.stubWins(gk, e)
 	c.mu.RUnlock()
 	if ok {

@@ -434,18 +434,22 @@ const DefaultNamespace = "default"
 
 // FieldType is the schema type of a selectable field's JSONPath in this
 // version, as the server resolves it (cel.ValidFieldPath without array
-// notation): "" when the path resolves to nothing. Enum and format
-// qualify strings.
-func (v *Version) FieldType(jsonPath string) (typ, format string, enum bool) {
+// notation): "" when the path resolves to nothing. Format and enum (the
+// values the schema allows, as JSON values; nil when it does not say)
+// qualify it.
+func (v *Version) FieldType(jsonPath string) (typ, format string, enum []any) {
 	if v.Structural == nil {
-		return "", "", false
+		return "", "", nil
 	}
 	_, s, err := cel.ValidFieldPath(jsonPath, v.Structural, cel.WithFieldPathAllowArrayNotation(false))
 	if err != nil || s == nil {
-		return "", "", false
+		return "", "", nil
 	}
-	if s.ValueValidation != nil {
-		return s.Type, s.ValueValidation.Format, len(s.ValueValidation.Enum) > 0
+	if s.ValueValidation == nil {
+		return s.Type, "", nil
 	}
-	return s.Type, "", false
+	for _, e := range s.ValueValidation.Enum {
+		enum = append(enum, e.Object)
+	}
+	return s.Type, s.ValueValidation.Format, enum
 }

@@ -106,48 +106,50 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	corev1 "k8s.io/api/core/v1"
 )
 
-// BuiltinField is one field selector a built-in kind accepts.
-type BuiltinField struct {
-	Selector string // the label the server accepts in --field-selector, e.g. "status.phase"
-	Field    string // the object field it reads, e.g. "status.phase" (Job's status.successful reads status.succeeded)
-	Type     string // string, integer, boolean, enum
-	Note     string // conversions and defaults: `"" when absent`, legacy names, differences from the design doc
-}
-
-// BuiltinKind is a built-in kind with the field selectors the server accepts for it.
-type BuiltinKind struct {
-	Group, Version, Kind, Resource string   // e.g. "", "v1", "Pod", "pods"
-	ShortNames                     []string // as kubectl knows them (po, ns, no, ...)
-	Namespaced                     bool
-	// Fields: metadata.name first, metadata.namespace for namespaced kinds
-	// (when the server accepts it), then the kind's own, in the order of the
-	// server's conversion function.
-	Fields []BuiltinField
-}
+// A built-in kind is a Listing without CRD, in the table below.
 
 // Field types.
 const (
 	builtinString  = "string"
 	builtinInteger = "integer"
 	builtinBoolean = "boolean"
-	builtinEnum    = "enum"
 )
 
 var (
-	builtinName      = BuiltinField{Selector: "metadata.name", Field: "metadata.name", Type: builtinString}
-	builtinNamespace = BuiltinField{Selector: "metadata.namespace", Field: "metadata.namespace", Type: builtinString}
+	builtinName      = Field{Path: "metadata.name", Type: builtinString, Source: Implicit}
+	builtinNamespace = Field{Path: "metadata.namespace", Type: builtinString, Source: Implicit}
 	// Namespace, PersistentVolume and PersistentVolumeClaim: their
 	// *ToSelectableFields also set "name", which the server rejects.
-	builtinLegacyName = BuiltinField{Selector: "metadata.name", Field: "metadata.name", Type: builtinString,
+	builtinLegacyName = Field{Path: "metadata.name", Type: builtinString, Source: Implicit,
 		Note: `design doc lists a legacy selector "name"; the server rejects it`}
 )
 
+// own is a selector of the kind's own (its field-label conversion
+// function): the label, the object field it reads ("" when the label
+// itself), the type and a note.
+func own(path, field, typ, note string) Field {
+	return Field{Path: path, Field: field, Type: typ, Source: Builtin, Note: note}
+}
+
+// ownEnum is a string selector whose Go type k8s.io/api marks +enum:
+// values are that type's constants, in their order there (the test holds
+// the table to them).
+func ownEnum[T ~string](path, note string, values ...T) Field {
+	f := own(path, "", builtinString, note)
+	for _, v := range values {
+		f.Enum = append(f.Enum, string(v))
+	}
+	return f
+}
+
 // builtinMeta returns the implicit fields: metadata.name, and
 // metadata.namespace when namespaced, followed by own.
-func builtinMeta(namespaced bool, own ...BuiltinField) []BuiltinField {
-	f := []BuiltinField{builtinName}
+func builtinMeta(namespaced bool, own ...Field) []Field {
+	f := []Field{builtinName}
 	if namespaced {
 		f = append(f, builtinNamespace)
 	}
@@ -155,81 +157,82 @@ func builtinMeta(namespaced bool, own ...BuiltinField) []BuiltinField {
 }
 
 // builtinKinds is the table. Builtins sorts it.
-var builtinKinds = []BuiltinKind{
+var builtinKinds = []Listing{
 	{
 		Version: "v1", Kind: "Pod", Resource: "pods", ShortNames: []string{"po"}, Namespaced: true,
 		Fields: builtinMeta(true,
-			BuiltinField{"spec.nodeName", "spec.nodeName", builtinString, `"" until scheduled; the legacy selector spec.host is accepted and rewritten to spec.nodeName`},
-			BuiltinField{"spec.restartPolicy", "spec.restartPolicy", builtinEnum, `string(enum); defaulted to "Always"`},
-			BuiltinField{"spec.schedulerName", "spec.schedulerName", builtinString, `defaulted to "default-scheduler"; design doc says enum, it is a plain string`},
-			BuiltinField{"spec.serviceAccountName", "spec.serviceAccountName", builtinString, `design doc says enum, it is a plain string`},
-			BuiltinField{"spec.hostNetwork", "spec.hostNetwork", builtinBoolean, `strconv.FormatBool; "false" when absent; design doc gives the internal path spec.securityContext.hostNetwork`},
-			BuiltinField{"status.phase", "status.phase", builtinEnum, `string(enum); design doc lists selector "phase"; the server's selector is status.phase`},
-			BuiltinField{"status.podIP", "status.podIPs[0].ip", builtinString, `first entry of status.podIPs, "" when absent; design doc lists selector status.podIPs; status.podIPs is accepted but never set, so it only matches ""`},
-			BuiltinField{"status.nominatedNodeName", "status.nominatedNodeName", builtinString, `"" when absent`},
+			own("spec.nodeName", "", builtinString, `"" until scheduled; the legacy selector spec.host is accepted and rewritten to spec.nodeName`),
+			ownEnum("spec.restartPolicy", `defaulted to "Always"`, corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever),
+			own("spec.schedulerName", "", builtinString, `defaulted to "default-scheduler"; design doc says enum, it is a plain string`),
+			own("spec.serviceAccountName", "", builtinString, `design doc says enum, it is a plain string`),
+			own("spec.hostNetwork", "", builtinBoolean, `strconv.FormatBool; "false" when absent; design doc gives the internal path spec.securityContext.hostNetwork`),
+			ownEnum("status.phase", `design doc lists selector "phase"; the server's selector is status.phase`, corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded, corev1.PodFailed, corev1.PodUnknown),
+			own("status.podIP", "status.podIPs[0].ip", builtinString, `first entry of status.podIPs, "" when absent; design doc lists selector status.podIPs; status.podIPs is accepted but never set, so it only matches ""`),
+			own("status.nominatedNodeName", "", builtinString, `"" when absent`),
 		),
 	},
 	{
 		Version: "v1", Kind: "Node", Resource: "nodes", ShortNames: []string{"no"},
 		Fields: builtinMeta(false,
-			BuiltinField{"spec.unschedulable", "spec.unschedulable", builtinBoolean, `fmt.Sprint(bool); "false" when absent`},
+			own("spec.unschedulable", "", builtinBoolean, `fmt.Sprint(bool); "false" when absent`),
 		),
 	},
 	{
 		Version: "v1", Kind: "Namespace", Resource: "namespaces", ShortNames: []string{"ns"},
-		Fields: []BuiltinField{builtinLegacyName,
-			{"status.phase", "status.phase", builtinEnum, `string(enum): Active or Terminating; design doc lists field "phase"; the server reads status.phase`},
+		Fields: []Field{builtinLegacyName,
+			ownEnum("status.phase", `design doc lists field "phase"; the server reads status.phase`, corev1.NamespaceActive, corev1.NamespaceTerminating),
 		},
 	},
 	{
 		Version: "v1", Kind: "Secret", Resource: "secrets", Namespaced: true,
 		Fields: builtinMeta(true,
-			BuiltinField{"type", "type", builtinEnum, `string(enum); defaulted to "Opaque"`},
+			// SecretType is no +enum: any type is accepted.
+			own("type", "", builtinString, `defaulted to "Opaque"; any type is accepted (kubernetes.io/tls, ... are conventions)`),
 		),
 	},
 	{
 		Version: "v1", Kind: "Service", Resource: "services", ShortNames: []string{"svc"}, Namespaced: true,
 		Fields: builtinMeta(true,
-			BuiltinField{"spec.clusterIP", "spec.clusterIP", builtinString, `"None" for headless services, "" for ExternalName; not in the design doc`},
-			BuiltinField{"spec.type", "spec.type", builtinEnum, `string(enum); defaulted to "ClusterIP"; not in the design doc`},
+			own("spec.clusterIP", "", builtinString, `"None" for headless services, "" for ExternalName; not in the design doc`),
+			ownEnum("spec.type", `defaulted to "ClusterIP"; not in the design doc`, corev1.ServiceTypeClusterIP, corev1.ServiceTypeNodePort, corev1.ServiceTypeLoadBalancer, corev1.ServiceTypeExternalName),
 		),
 	},
 	{
 		Version: "v1", Kind: "Event", Resource: "events", ShortNames: []string{"ev"}, Namespaced: true,
 		Fields: builtinMeta(true,
-			BuiltinField{"involvedObject.kind", "involvedObject.kind", builtinString, ""},
-			BuiltinField{"involvedObject.namespace", "involvedObject.namespace", builtinString, ""},
-			BuiltinField{"involvedObject.name", "involvedObject.name", builtinString, ""},
-			BuiltinField{"involvedObject.uid", "involvedObject.uid", builtinString, "string(UID)"},
-			BuiltinField{"involvedObject.apiVersion", "involvedObject.apiVersion", builtinString, ""},
-			BuiltinField{"involvedObject.resourceVersion", "involvedObject.resourceVersion", builtinString, ""},
-			BuiltinField{"involvedObject.fieldPath", "involvedObject.fieldPath", builtinString, ""},
-			BuiltinField{"reason", "reason", builtinString, ""},
-			BuiltinField{"reportingComponent", "reportingComponent", builtinString, `"" when absent`},
-			BuiltinField{"source", "source.component", builtinString, "reportingComponent when source.component is empty; selector and field names differ"},
-			BuiltinField{"type", "type", builtinString, ""},
+			own("involvedObject.kind", "", builtinString, ""),
+			own("involvedObject.namespace", "", builtinString, ""),
+			own("involvedObject.name", "", builtinString, ""),
+			own("involvedObject.uid", "", builtinString, "string(UID)"),
+			own("involvedObject.apiVersion", "", builtinString, ""),
+			own("involvedObject.resourceVersion", "", builtinString, ""),
+			own("involvedObject.fieldPath", "", builtinString, ""),
+			own("reason", "", builtinString, ""),
+			own("reportingComponent", "", builtinString, `"" when absent`),
+			own("source", "source.component", builtinString, "reportingComponent when source.component is empty; selector and field names differ"),
+			own("type", "", builtinString, ""),
 		),
 	},
 	{
 		Group: "events.k8s.io", Version: "v1", Kind: "Event", Resource: "events", ShortNames: []string{"ev"}, Namespaced: true,
 		Fields: builtinMeta(true,
-			BuiltinField{"reason", "reason", builtinString, ""},
-			BuiltinField{"regarding.kind", "regarding.kind", builtinString, "converted to core involvedObject.kind; not in the design doc, which lists only the core/v1 spellings"},
-			BuiltinField{"regarding.namespace", "regarding.namespace", builtinString, "converted to core involvedObject.namespace"},
-			BuiltinField{"regarding.name", "regarding.name", builtinString, "converted to core involvedObject.name"},
-			BuiltinField{"regarding.uid", "regarding.uid", builtinString, "converted to core involvedObject.uid; string(UID)"},
-			BuiltinField{"regarding.apiVersion", "regarding.apiVersion", builtinString, "converted to core involvedObject.apiVersion"},
-			BuiltinField{"regarding.resourceVersion", "regarding.resourceVersion", builtinString, "converted to core involvedObject.resourceVersion"},
-			BuiltinField{"regarding.fieldPath", "regarding.fieldPath", builtinString, "converted to core involvedObject.fieldPath"},
-			BuiltinField{"reportingController", "reportingController", builtinString, `converted to core reportingComponent; "" when absent`},
-			BuiltinField{"source", "deprecatedSource.component", builtinString, "reportingController when deprecatedSource.component is empty; selector and field names differ"},
-			BuiltinField{"type", "type", builtinString, ""},
+			own("reason", "", builtinString, ""),
+			own("regarding.kind", "", builtinString, "converted to core involvedObject.kind; not in the design doc, which lists only the core/v1 spellings"),
+			own("regarding.namespace", "", builtinString, "converted to core involvedObject.namespace"),
+			own("regarding.name", "", builtinString, "converted to core involvedObject.name"),
+			own("regarding.uid", "", builtinString, "converted to core involvedObject.uid; string(UID)"),
+			own("regarding.apiVersion", "", builtinString, "converted to core involvedObject.apiVersion"),
+			own("regarding.resourceVersion", "", builtinString, "converted to core involvedObject.resourceVersion"),
+			own("regarding.fieldPath", "", builtinString, "converted to core involvedObject.fieldPath"),
+			own("reportingController", "", builtinString, `converted to core reportingComponent; "" when absent`),
+			own("source", "deprecatedSource.component", builtinString, "reportingController when deprecatedSource.component is empty; selector and field names differ"),
+			own("type", "", builtinString, ""),
 		),
 	},
 	{
 		Version: "v1", Kind: "ReplicationController", Resource: "replicationcontrollers", ShortNames: []string{"rc"}, Namespaced: true,
 		Fields: builtinMeta(true,
-			BuiltinField{"status.replicas", "status.replicas", builtinInteger, "strconv.Itoa; 0 when absent"},
+			own("status.replicas", "", builtinInteger, "strconv.Itoa; 0 when absent"),
 		),
 	},
 	{
@@ -240,45 +243,45 @@ var builtinKinds = []BuiltinKind{
 	},
 	{
 		Version: "v1", Kind: "PersistentVolume", Resource: "persistentvolumes", ShortNames: []string{"pv"},
-		Fields: []BuiltinField{builtinLegacyName},
+		Fields: []Field{builtinLegacyName},
 	},
 	{
 		Version: "v1", Kind: "PersistentVolumeClaim", Resource: "persistentvolumeclaims", ShortNames: []string{"pvc"}, Namespaced: true,
-		Fields: []BuiltinField{builtinLegacyName, builtinNamespace},
+		Fields: []Field{builtinLegacyName, builtinNamespace},
 	},
 	{
 		Group: "batch", Version: "v1", Kind: "Job", Resource: "jobs", Namespaced: true,
 		Fields: builtinMeta(true,
-			BuiltinField{"status.successful", "status.succeeded", builtinInteger, "strconv.Itoa; 0 when absent; selector and field names differ"},
+			own("status.successful", "status.succeeded", builtinInteger, "strconv.Itoa; 0 when absent; selector and field names differ"),
 		),
 	},
 	{
 		Group: "certificates.k8s.io", Version: "v1", Kind: "CertificateSigningRequest", Resource: "certificatesigningrequests", ShortNames: []string{"csr"},
 		Fields: builtinMeta(false,
-			BuiltinField{"spec.signerName", "spec.signerName", builtinString, ""},
+			own("spec.signerName", "", builtinString, ""),
 		),
 	},
 	{
 		Group: "certificates.k8s.io", Version: "v1", Kind: "ClusterTrustBundle", Resource: "clustertrustbundles",
 		Fields: builtinMeta(false,
-			BuiltinField{"spec.signerName", "spec.signerName", builtinString, `"" when absent; not in the design doc`},
+			own("spec.signerName", "", builtinString, `"" when absent; not in the design doc`),
 		),
 	},
 	{
 		// Namespaced, but the conversion func accepts no metadata.namespace.
 		Group: "certificates.k8s.io", Version: "v1", Kind: "PodCertificateRequest", Resource: "podcertificaterequests", Namespaced: true,
 		Fields: builtinMeta(false,
-			BuiltinField{"spec.signerName", "spec.signerName", builtinString, "not in the design doc; metadata.namespace is not accepted for this kind"},
-			BuiltinField{"spec.podName", "spec.podName", builtinString, ""},
-			BuiltinField{"spec.nodeName", "spec.nodeName", builtinString, ""},
+			own("spec.signerName", "", builtinString, "not in the design doc; metadata.namespace is not accepted for this kind"),
+			own("spec.podName", "", builtinString, ""),
+			own("spec.nodeName", "", builtinString, ""),
 		),
 	},
 	{
 		Group: "resource.k8s.io", Version: "v1", Kind: "ResourceSlice", Resource: "resourceslices",
 		Fields: builtinMeta(false,
-			BuiltinField{"spec.nodeName", "spec.nodeName", builtinString, `"" when absent; not in the design doc`},
-			BuiltinField{"spec.driver", "spec.driver", builtinString, ""},
-			BuiltinField{"spec.pool.name", "spec.pool.name", builtinString, ""},
+			own("spec.nodeName", "", builtinString, `"" when absent; not in the design doc`),
+			own("spec.driver", "", builtinString, ""),
+			own("spec.pool.name", "", builtinString, ""),
 		),
 	},
 	{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", ShortNames: []string{"cm"}, Namespaced: true, Fields: builtinMeta(true)},
@@ -293,7 +296,7 @@ var builtinKinds = []BuiltinKind{
 // builtinSorted is the table sorted by kind, then group, with the core
 // group first: the order of Builtins and of LookupBuiltin's preference
 // (so "events" and "ev" mean the core Event, as with kubectl).
-var builtinSorted = func() []BuiltinKind {
+var builtinSorted = func() []Listing {
 	s := slices.Clone(builtinKinds)
 	sort.SliceStable(s, func(i, j int) bool {
 		if s[i].Kind != s[j].Kind {
@@ -304,15 +307,18 @@ var builtinSorted = func() []BuiltinKind {
 	return s
 }()
 
-func (k BuiltinKind) clone() BuiltinKind {
+func (k Listing) clone() Listing {
 	k.ShortNames = slices.Clone(k.ShortNames)
 	k.Fields = slices.Clone(k.Fields)
+	for i := range k.Fields {
+		k.Fields[i].Enum = slices.Clone(k.Fields[i].Enum)
+	}
 	return k
 }
 
 // Builtins lists every kind in the table, sorted by kind (then group, core first).
-func Builtins() []BuiltinKind {
-	out := make([]BuiltinKind, len(builtinSorted))
+func Builtins() []Listing {
+	out := make([]Listing, len(builtinSorted))
 	for i, k := range builtinSorted {
 		out[i] = k.clone()
 	}
@@ -325,10 +331,10 @@ func Builtins() []BuiltinKind {
 // ("jobs.batch", "job.batch", "jobs.v1.batch", "events.events.k8s.io").
 // An unqualified name that two groups share resolves to the core group.
 // ok is false when the name is unknown.
-func LookupBuiltin(name string) (BuiltinKind, bool) {
+func LookupBuiltin(name string) (Listing, bool) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	if n == "" {
-		return BuiltinKind{}, false
+		return Listing{}, false
 	}
 	for _, k := range builtinSorted {
 		if k.hasName(n) {
@@ -337,7 +343,7 @@ func LookupBuiltin(name string) (BuiltinKind, bool) {
 	}
 	base, qual, ok := strings.Cut(n, ".")
 	if !ok || base == "" || qual == "" {
-		return BuiltinKind{}, false
+		return Listing{}, false
 	}
 	for _, k := range builtinSorted {
 		if !k.hasName(base) {
@@ -351,12 +357,12 @@ func LookupBuiltin(name string) (BuiltinKind, bool) {
 			return k.clone(), true
 		}
 	}
-	return BuiltinKind{}, false
+	return Listing{}, false
 }
 
 // hasName reports whether n (lower case) is k's kind, plural, singular or
 // a short name.
-func (k BuiltinKind) hasName(n string) bool {
+func (k Listing) hasName(n string) bool {
 	if n == strings.ToLower(k.Kind) || n == k.Resource {
 		return true
 	}

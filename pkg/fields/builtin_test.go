@@ -1,9 +1,16 @@
 package fields
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 
@@ -18,12 +25,12 @@ var builtinExceptNamespace = map[string]bool{
 	"certificates.k8s.io/PodCertificateRequest": true,
 }
 
-func builtinID(k BuiltinKind) string { return k.Group + "/" + k.Kind }
+func builtinID(k Listing) string { return k.Group + "/" + k.Kind }
 
-func builtinSelectors(k BuiltinKind) []string {
+func builtinSelectors(k Listing) []string {
 	var s []string
 	for _, f := range k.Fields {
-		s = append(s, f.Selector)
+		s = append(s, f.Path)
 	}
 	return s
 }
@@ -51,7 +58,7 @@ func TestBuiltinDesignDocKinds(t *testing.T) {
 	all := Builtins()
 	for _, tt := range tests {
 		t.Run(tt.group+"/"+tt.kind, func(t *testing.T) {
-			var found *BuiltinKind
+			var found *Listing
 			for i := range all {
 				if all[i].Group == tt.group && all[i].Kind == tt.kind {
 					found = &all[i]
@@ -101,17 +108,17 @@ func TestBuiltinServerDisagreements(t *testing.T) {
 			if !ok {
 				t.Fatalf("LookupBuiltin(%q): got not found, want found", tt.name)
 			}
-			var got *BuiltinField
+			var got *Field
 			for i := range k.Fields {
-				if k.Fields[i].Selector == tt.selector {
+				if k.Fields[i].Path == tt.selector {
 					got = &k.Fields[i]
 				}
 			}
 			if (got != nil) != tt.want {
 				t.Fatalf("%s accepts %s: got %v, want %v", k.Kind, tt.selector, got != nil, tt.want)
 			}
-			if got != nil && got.Field != tt.field {
-				t.Errorf("%s %s reads: got %q, want %q", k.Kind, tt.selector, got.Field, tt.field)
+			if got != nil && got.Reads() != tt.field {
+				t.Errorf("%s %s reads: got %q, want %q", k.Kind, tt.selector, got.Reads(), tt.field)
 			}
 		})
 	}
@@ -208,22 +215,34 @@ func TestBuiltinsSortedAndCopied(t *testing.T) {
 		t.Errorf("got kinds out of order, want sorted by kind")
 	}
 	// Callers may not change the table.
-	b[0].Fields[0].Selector = "changed"
+	b[0].Fields[0].Path = "changed"
 	b[0].ShortNames = append(b[0].ShortNames[:0:0], "changed")
-	if got := Builtins()[0].Fields[0].Selector; got != "metadata.name" {
+	if got := Builtins()[0].Fields[0].Path; got != "metadata.name" {
 		t.Errorf("after changing a returned kind, got %q, want metadata.name", got)
 	}
 	k, _ := LookupBuiltin("pods")
-	k.Fields[0].Selector = "changed"
-	if k2, _ := LookupBuiltin("pods"); k2.Fields[0].Selector != "metadata.name" {
-		t.Errorf("after changing a looked-up kind, got %q, want metadata.name", k2.Fields[0].Selector)
+	k.Fields[0].Path = "changed"
+	for i := range k.Fields {
+		if len(k.Fields[i].Enum) > 0 {
+			k.Fields[i].Enum[0] = "changed"
+		}
+	}
+	k2, _ := LookupBuiltin("pods")
+	if k2.Fields[0].Path != "metadata.name" {
+		t.Errorf("after changing a looked-up kind, got %q, want metadata.name", k2.Fields[0].Path)
+	}
+	for _, f := range k2.Fields {
+		if len(f.Enum) > 0 && f.Enum[0] == "changed" {
+			t.Errorf("after changing a looked-up kind's enum, got %v, want the table's", f.Enum)
+		}
 	}
 }
 
 // TestBuiltinFieldsShape: metadata.name first, metadata.namespace iff
-// namespaced, no duplicates, known types, names unique across the table.
+// namespaced, no duplicates, plain types, a source each, Field only where
+// it differs from Path, names unique across the table.
 func TestBuiltinFieldsShape(t *testing.T) {
-	types := map[string]bool{"string": true, "integer": true, "boolean": true, "enum": true}
+	types := map[string]bool{"string": true, "integer": true, "boolean": true, "number": true}
 	seen := map[string]string{}
 	for _, k := range Builtins() {
 		id := builtinID(k)
@@ -232,27 +251,37 @@ func TestBuiltinFieldsShape(t *testing.T) {
 				t.Errorf("got %s twice, want once", id)
 			}
 			seen[id] = id
-			if len(k.Fields) == 0 || k.Fields[0].Selector != "metadata.name" {
+			if len(k.Fields) == 0 || k.Fields[0].Path != "metadata.name" {
 				t.Fatalf("got first selector %q, want metadata.name", builtinSelectors(k))
+			}
+			if k.CRD != "" {
+				t.Errorf("got crd %q, want none for a built-in kind", k.CRD)
 			}
 			hasNS := false
 			dup := map[string]bool{}
 			for i, f := range k.Fields {
-				if dup[f.Selector] {
-					t.Errorf("got selector %q twice, want once", f.Selector)
+				if dup[f.Path] {
+					t.Errorf("got selector %q twice, want once", f.Path)
 				}
-				dup[f.Selector] = true
-				if f.Selector == "metadata.namespace" {
+				dup[f.Path] = true
+				if f.Path == "metadata.namespace" {
 					hasNS = true
 					if i != 1 {
 						t.Errorf("got metadata.namespace at %d, want 1", i)
 					}
 				}
 				if !types[f.Type] {
-					t.Errorf("%s: got type %q, want string, integer, boolean or enum", f.Selector, f.Type)
+					t.Errorf("%s: got type %q, want string, integer, boolean or number", f.Path, f.Type)
 				}
-				if f.Field == "" {
-					t.Errorf("%s: got empty Field, want the object field", f.Selector)
+				if f.Field == f.Path {
+					t.Errorf("%s: got Field %q, want it empty when it is the label", f.Path, f.Field)
+				}
+				wantSource := Builtin
+				if strings.HasPrefix(f.Path, "metadata.") {
+					wantSource = Implicit
+				}
+				if f.Source != wantSource {
+					t.Errorf("%s: got source %q, want %q", f.Path, f.Source, wantSource)
 				}
 			}
 			want := k.Namespaced && !builtinExceptNamespace[id]
@@ -285,19 +314,27 @@ func TestBuiltinAgainstClientGo(t *testing.T) {
 			}
 			typ := reflect.TypeOf(obj).Elem()
 			for _, f := range k.Fields {
-				kind, ok := builtinFieldKind(typ, f.Field)
+				ft, ok := builtinFieldType(typ, f.Reads())
 				if !ok {
-					t.Errorf("%s: got no field %q in %s, want one", f.Selector, f.Field, typ)
+					t.Errorf("%s: got no field %q in %s, want one", f.Path, f.Reads(), typ)
 					continue
 				}
 				want := map[string][]reflect.Kind{
 					"string":  {reflect.String},
-					"enum":    {reflect.String},
 					"boolean": {reflect.Bool},
 					"integer": {reflect.Int, reflect.Int32, reflect.Int64},
 				}[f.Type]
-				if !containsKind(want, kind) {
-					t.Errorf("%s: got Go kind %s for type %q, want one of %v", f.Selector, kind, f.Type, want)
+				if !containsKind(want, ft.Kind()) {
+					t.Errorf("%s: got Go kind %s for type %q, want one of %v", f.Path, ft.Kind(), f.Type, want)
+				}
+				// The values of a Go type k8s.io/api marks +enum, in
+				// its order; none for any other.
+				var values []any
+				for _, v := range apiEnums(t, ft.PkgPath())[ft.Name()] {
+					values = append(values, v)
+				}
+				if !reflect.DeepEqual(f.Enum, values) {
+					t.Errorf("%s: got enum %v, want %v (%s: a type k8s.io/api marks +enum lists its constants, any other none)", f.Path, f.Enum, values, ft)
 				}
 			}
 
@@ -346,25 +383,25 @@ func containsKind(ks []reflect.Kind, k reflect.Kind) bool {
 	return false
 }
 
-// builtinFieldKind walks a JSON path ("status.podIPs[0].ip") through a Go
-// API type by its json tags and returns the Go kind of the leaf.
-func builtinFieldKind(t reflect.Type, path string) (reflect.Kind, bool) {
+// builtinFieldType walks a JSON path ("status.podIPs[0].ip") through a Go
+// API type by its json tags and returns the type of the leaf.
+func builtinFieldType(t reflect.Type, path string) (reflect.Type, bool) {
 	for _, seg := range strings.Split(path, ".") {
 		name, index := strings.CutSuffix(seg, "[0]")
 		for t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
 		if t.Kind() != reflect.Struct {
-			return reflect.Invalid, false
+			return nil, false
 		}
 		f, ok := builtinJSONField(t, name)
 		if !ok {
-			return reflect.Invalid, false
+			return nil, false
 		}
 		t = f.Type
 		if index {
 			if t.Kind() != reflect.Slice {
-				return reflect.Invalid, false
+				return nil, false
 			}
 			t = t.Elem()
 		}
@@ -372,7 +409,87 @@ func builtinFieldKind(t reflect.Type, path string) (reflect.Kind, bool) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	return t.Kind(), true
+	return t, true
+}
+
+var (
+	apiEnumsMu    sync.Mutex
+	apiEnumsCache = map[string]map[string][]string{}
+)
+
+// apiEnums reads the source of the k8s.io/api package pkg, as go.mod
+// pins it, for its string types marked "+enum" (the marker the
+// OpenAPI generator turns into an enum) and returns each one's
+// constants in declaration order; nothing for a package outside
+// k8s.io/api.
+func apiEnums(t *testing.T, pkg string) map[string][]string {
+	t.Helper()
+	rel, ok := strings.CutPrefix(pkg, "k8s.io/api/")
+	if !ok {
+		return nil
+	}
+	apiEnumsMu.Lock()
+	defer apiEnumsMu.Unlock()
+	if m, ok := apiEnumsCache[pkg]; ok {
+		return m
+	}
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "k8s.io/api").Output()
+	if err != nil {
+		t.Fatalf("go list -m k8s.io/api: %v", err)
+	}
+	dir := filepath.Join(strings.TrimSpace(string(out)), filepath.FromSlash(rel))
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Go files in %s (%v)", dir, err)
+	}
+	sort.Strings(files)
+	enum := map[string]bool{}
+	consts := map[string][]string{}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				switch sp := spec.(type) {
+				case *ast.TypeSpec:
+					doc := sp.Doc
+					if doc == nil {
+						doc = gd.Doc
+					}
+					if doc != nil && strings.Contains(doc.Text(), "+enum") {
+						enum[sp.Name.Name] = true
+					}
+				case *ast.ValueSpec:
+					id, ok := sp.Type.(*ast.Ident)
+					if gd.Tok != token.CONST || !ok {
+						continue
+					}
+					for _, v := range sp.Values {
+						if lit, ok := v.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+							s, _ := strconv.Unquote(lit.Value)
+							consts[id.Name] = append(consts[id.Name], s)
+						}
+					}
+				}
+			}
+		}
+	}
+	m := map[string][]string{}
+	for name := range enum {
+		m[name] = consts[name]
+	}
+	apiEnumsCache[pkg] = m
+	return m
 }
 
 // builtinJSONField finds the struct field serialized as name, looking

@@ -21,30 +21,56 @@ import (
 
 // Sources of a selectable field.
 const (
-	Implicit         = "implicit"
+	// Implicit: metadata.name, and metadata.namespace for namespaced
+	// kinds, which the server accepts for every kind.
+	Implicit = "implicit"
+	// SelectableFields: a CRD version's spec.versions[].selectableFields.
 	SelectableFields = "selectableFields"
+	// Builtin: the field-label conversion the server registers for a
+	// built-in kind.
+	Builtin = "builtin"
 )
 
-// Field is one selectable field of a CRD version.
+// Field is one selectable field of a kind, in one shape for CRDs and
+// built-in kinds: what -o json|yaml print, with kubectl's camelCase keys.
 type Field struct {
+	// Path is the label --field-selector takes: "spec.color".
 	Path string `json:"path"`
-	// Type is the schema's type; Format and Enum qualify strings.
-	Type   string `json:"type"`
+	// Field is the object field the server reads for Path, when it is
+	// not Path itself (Job's status.successful reads status.succeeded).
+	Field string `json:"field,omitempty"`
+	// Type is the schema's: string, integer, boolean or number.
+	Type string `json:"type"`
+	// Format is the schema's format ("date-time", "int64"), if any.
 	Format string `json:"format,omitempty"`
-	Enum   bool   `json:"enum,omitempty"`
+	// Enum lists the values the schema allows, when it lists them.
+	Enum []any `json:"enum,omitempty"`
+	// Source says why the server accepts the label: Implicit,
+	// SelectableFields or Builtin.
 	Source string `json:"source"`
+	// Note says what a built-in kind's label does that its name does not
+	// tell (defaults, legacy spellings, where the design doc disagrees).
+	Note string `json:"note,omitempty"`
 }
 
 // Describe is the type as a table shows it: "string (enum)",
 // "integer (int64)".
 func (f Field) Describe() string {
 	switch {
-	case f.Enum:
+	case len(f.Enum) > 0:
 		return f.Type + " (enum)"
 	case f.Format != "":
 		return f.Type + " (" + f.Format + ")"
 	}
 	return f.Type
+}
+
+// Reads is the object field the server reads for the label.
+func (f Field) Reads() string {
+	if f.Field != "" {
+		return f.Field
+	}
+	return f.Path
 }
 
 // Selectable lists a CRD version's selectable fields as the server

@@ -57,7 +57,7 @@ func Collect(cat *crd.Catalog, f *source.File, sel apifields.Selector) (*Objects
 			out.Notes = append(out.Notes, crd.Note{Pos: pos, Label: "skipped", Msg: fmt.Sprintf("%s is built in; `kubectl crdlint fields %s` lists its selectors", d.Object.Kind, strings.ToLower(d.Object.Kind))})
 			continue
 		}
-		v, err := cat.Lookup(crd.GVK(d))
+		v, err := cat.LookupAt(crd.GVK(d), d.File)
 		if err != nil {
 			out.Notes = append(out.Notes, crd.Unserved(pos, err))
 			continue

@@ -13,16 +13,24 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 )
 
-// Listing is one CRD version's selectable fields, as -o json|yaml lists
-// them.
+// Listing is the selectable fields of a kind at one version, a CRD's or
+// a built-in one's, as -o json|yaml list them: one shape for both, with
+// kubectl's camelCase keys (group, version, kind, resource, shortNames
+// and namespaced as in kubectl api-resources -o json).
 type Listing struct {
-	CRD     string  `json:"crd"`
-	Group   string  `json:"group"`
-	Kind    string  `json:"kind"`
-	Version string  `json:"version"`
-	Fields  []Field `json:"fields"`
+	// CRD names the CustomResourceDefinition; empty for a built-in kind.
+	CRD        string   `json:"crd,omitempty"`
+	Group      string   `json:"group"`
+	Version    string   `json:"version"`
+	Kind       string   `json:"kind"`
+	Resource   string   `json:"resource"`
+	ShortNames []string `json:"shortNames,omitempty"`
+	Namespaced bool     `json:"namespaced"`
+	// Fields: metadata.name first, metadata.namespace for namespaced
+	// kinds (when the server accepts it), then the kind's own.
+	Fields []Field `json:"fields"`
 	// openAPI is the version's x-kubernetes-selectable-fields extension
-	// as the server publishes it.
+	// as the server publishes it (CRDs only).
 	openAPI map[string]any
 }
 
@@ -49,7 +57,11 @@ func List(cat *crd.Catalog) []Listing {
 				// As the server's OpenAPI builder: absent when none.
 				item["x-kubernetes-selectable-fields"] = ext
 			}
-			out = append(out, Listing{CRD: c.Name, Group: c.Spec.Group, Kind: c.Spec.Names.Kind, Version: ver.Name, Fields: Selectable(v), openAPI: item})
+			out = append(out, Listing{
+				CRD: c.Name, Group: c.Spec.Group, Version: ver.Name, Kind: c.Spec.Names.Kind,
+				Resource: c.Spec.Names.Plural, ShortNames: c.Spec.Names.ShortNames, Namespaced: v.Namespaced,
+				Fields: Selectable(v), openAPI: item,
+			})
 		}
 	}
 	return out
@@ -136,8 +148,9 @@ func PrintObjects(w io.Writer, objs []Object, format string) error {
 	return Print(w, map[string]any{"apiVersion": "v1", "kind": "List", "items": items}, format)
 }
 
-// PrintBuiltins prints the field selectors of built-in kinds.
-func PrintBuiltins(w io.Writer, kinds []BuiltinKind, format string) error {
+// PrintBuiltins prints the field selectors of built-in kinds as a table,
+// or as json or yaml in PrintList's shape.
+func PrintBuiltins(w io.Writer, kinds []Listing, format string) error {
 	if format == "json" || format == "yaml" {
 		return Print(w, map[string]any{"items": kinds}, format)
 	}
@@ -149,7 +162,7 @@ func PrintBuiltins(w io.Writer, kinds []BuiltinKind, format string) error {
 			name += "." + k.Group
 		}
 		for _, f := range k.Fields {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, f.Selector, f.Field, f.Type, f.Note)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, f.Path, f.Reads(), f.Describe(), f.Note)
 		}
 	}
 	return tw.Flush()

@@ -4,8 +4,9 @@
 //
 // A Run has two phases. The collect phase reads every input, parses the
 // files that hold CustomResourceDefinitions, decodes each CRD once
-// (crd.Decode) and adds them to the catalogue in input order, so that a
-// later CRD of a kind wins, as applying them in order would; a command
+// (crd.Decode) and adds them to the catalogue in input order, where the
+// one nearest a custom resource judges it (within a file, the later one,
+// as applying it would; crd/judge.go); a command
 // that judges CRDs (check) does so there, while their trees are alive.
 // The judge phase hands every file, parsed once, to the command, with
 // the catalogue complete: a custom resource is judged against a CRD that

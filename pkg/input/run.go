@@ -266,7 +266,8 @@ func loadCRDs(name string, data []byte, indexes IndexStore, key string) []decode
 
 // Visit reads every input once (see keepBudget): the files that hold
 // CRDs are parsed first and their CRDs collected into the catalogue, in
-// input order (a later CRD of a kind wins, as applying them would), then
+// input order (the nearest CRD of a kind judges, the later one within a
+// file, as applying it would), then
 // every file is handed to v.File.
 func (r *Run) Visit(ctx context.Context, v Visitor) error {
 	in := r.Inputs
@@ -511,15 +512,17 @@ func (r *Run) collectStream(i int, p string, v Visitor, c *collected) error {
 		return err
 	}
 	defer rf.Close()
+	others := false
 	for {
 		piece, err := dr.Next()
 		if err == io.EOF {
-			return nil
+			break
 		}
 		if err != nil {
 			return err
 		}
 		found := crd.FindCRDs(piece)
+		others = others || len(found) < len(piece.Documents)
 		if len(found) == 0 {
 			continue
 		}
@@ -528,6 +531,14 @@ func (r *Run) collectStream(i int, p string, v Visitor, c *collected) error {
 		}
 		c.crds = append(c.crds, decodedOf(found)...)
 	}
+	// FindCRDs saw a piece at a time: the file is a bundle when any piece
+	// held other objects (crd.Origin.Bundle).
+	for _, d := range c.crds {
+		if d.def.Origin != nil {
+			d.def.Origin.Bundle = d.def.Origin.Bundle || others
+		}
+	}
+	return nil
 }
 
 // stream is the judge phase of a file read a document at a time: each

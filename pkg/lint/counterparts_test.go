@@ -28,7 +28,10 @@ func TestCounterparts(t *testing.T) {
 	if oldRev.Files != 1 || oldRev.Documents != 1 || len(oldRev.Order) != 1 || oldRev.Docs[newRev.Order[0]] != live {
 		t.Errorf("got %+v, want a's live counterpart under NEW's key, counted once", oldRev)
 	}
-	if got, want := UpdateSummary(oldRev, newRev, true), (report.Summary{Files: 1, Documents: 3, Objects: 1, CustomResources: 1, Live: true}); !reflect.DeepEqual(got, want) {
+	if got, want := UpdateSummary(oldRev, newRev, true), (report.Summary{Files: 1, Documents: 3, Objects: 1, CustomResources: 1, Live: true, Checked: []report.Checked{
+		{File: "new.yaml", Object: newRev.Docs[newRev.Order[0]].Object},
+		{File: "new.yaml", Document: 1, Object: newRev.Docs[newRev.Order[1]].Object},
+	}}); !reflect.DeepEqual(got, want) {
 		t.Errorf("UpdateSummary: got %+v, want %+v", got, want)
 	}
 	failed := errors.New("forbidden")

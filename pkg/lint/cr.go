@@ -27,7 +27,7 @@ func (l *Linter) CR(d *source.Document) []report.Finding {
 func (l *Linter) cr(d *source.Document) ([]report.Finding, string) {
 	count.CRValidations.Add(1)
 	gvk := crd.GVK(d)
-	v, err := l.opts.Catalog.Lookup(gvk)
+	v, err := l.opts.Catalog.LookupAt(gvk, d.File)
 	if err != nil {
 		why := crd.Unservable.String()
 		var le *crd.LookupError
@@ -131,6 +131,20 @@ func classifyCR(e *field.Error, x origins) string {
 	return RuleCRCEL
 }
 
+// LookupMessage is what every command says of a kind that cannot be
+// served: the lookup's words, and for a missing CRD, after the server's,
+// how to give it.
+func LookupMessage(le *crd.LookupError) string {
+	if le.Reason == crd.NoCRD {
+		return le.Error() + ": " + noCRDHelp
+	}
+	return le.Error()
+}
+
+// noCRDHelp says how to give a missing CRD, briefly (cr-no-crd's page
+// says more).
+const noCRDHelp = "no CRD given defines it (give it with --crd FILE|DIR, or crds: in .crdlint.yaml, which kubectl crdlint config init writes)"
+
 // lookupFindings are the findings for a custom resource whose kind
 // cannot be served, in the lookup's own words: none for a missing CRD
 // under MissingIgnore.
@@ -145,9 +159,9 @@ func (l *Linter) lookupFindings(d *source.Document, err error) []report.Finding 
 		case MissingIgnore:
 			return nil
 		case MissingWarn:
-			return []report.Finding{finding(d, RuleCRNoCRD, report.Warning, "kind", le.Error())}
+			return []report.Finding{finding(d, RuleCRNoCRD, report.Warning, "kind", LookupMessage(le))}
 		}
-		return []report.Finding{finding(d, RuleCRNoCRD, report.Error, "kind", le.Error())}
+		return []report.Finding{finding(d, RuleCRNoCRD, report.Error, "kind", LookupMessage(le))}
 	case crd.NoVersion, crd.NotServed:
 		return []report.Finding{finding(d, RuleCRVersion, report.Error, "apiVersion", le.Error())}
 	}

@@ -191,10 +191,14 @@ func Duplicates(cat *crd.Catalog) []report.Finding {
 		if k := d.Kept.Def.Origin; k != nil {
 			kept = k.String()
 		}
+		msg := fmt.Sprintf("this CRD is not used: %s defines the same kind with different content and judges its custom resources (%s)", kept, d.Why())
+		if what := d.Judges(); what != "" {
+			msg = fmt.Sprintf("this CRD judges only %s: %s defines the same kind with different content and judges the others (%s)", what, kept, d.Why())
+		}
 		out = append(out, report.Finding{
 			Rule: RuleCRDDuplicate, Severity: report.Warning, Field: "metadata.name",
 			File: o.File, Document: o.Document, Line: o.Line, Column: o.Column, Object: o.Object,
-			Message: fmt.Sprintf("this CRD is not used: %s defines the same kind with different content and is the one used (%s)", kept, d.Why()),
+			Message: msg,
 		})
 	}
 	return out

@@ -83,14 +83,18 @@ func (l *Linter) File(f *source.File) ([]report.Finding, report.Summary) {
 		switch {
 		case crd.IsCRD(d):
 			sum.CRDs++
+			sum.Check(Checked(d, ""))
 			out = append(out, l.CRD(d, nil)...)
 		case crd.IsBuiltin(d):
 			// Built-in kinds are the server's, not ours to judge.
 			sum.Skip(SkipBuiltin)
+			sum.Check(Checked(d, SkipBuiltin))
 		case crd.IsConfig(d):
 			sum.Skip(SkipConfig)
+			sum.Check(Checked(d, SkipConfig))
 		case l.opts.Catalog == nil:
 			sum.NotValid(crd.NoCRD.String())
+			sum.Check(Checked(d, NotValidated(crd.NoCRD.String())))
 		default:
 			fs, why := l.cr(d)
 			out = append(out, fs...)
@@ -98,11 +102,23 @@ func (l *Linter) File(f *source.File) ([]report.Finding, report.Summary) {
 				sum.CustomResources++
 			} else {
 				sum.NotValid(why)
+				why = NotValidated(why)
 			}
+			sum.Check(Checked(d, why))
 		}
 	}
 	return l.filter(out), sum
 }
+
+// Checked is d as a summary lists it (report.Summary.Check); skipped says
+// why it was not judged, empty when it was.
+func Checked(d *source.Document, skipped string) report.Checked {
+	return report.Checked{File: d.File, Document: d.Index, Object: d.Object, Skipped: skipped}
+}
+
+// NotValidated is why a custom resource was not validated, as a skipped
+// test case says it: "not validated: no CRD".
+func NotValidated(why string) string { return "not validated: " + why }
 
 // adjust applies --strict to the severities that depend on it.
 func (l *Linter) adjust(f report.Finding) report.Finding {

@@ -17,7 +17,7 @@ func (m Missing) Notes(w io.Writer, notes []crd.Note) int {
 	for _, n := range notes {
 		label, msg := n.Label, n.Msg
 		if n.Err != nil {
-			label, msg = "error", n.Err.Error()
+			label, msg = "error", LookupMessage(n.Err)
 			if n.Err.Reason == crd.NoCRD {
 				switch m {
 				case MissingIgnore:

@@ -22,8 +22,8 @@ func TestMissingNotes(t *testing.T) {
 		want string
 		errs int
 	}{
-		{MissingError, "a.yaml:1:1: skipped: Pod is built in\na.yaml:5:1: error: no CRD for example.com/v1, Kind=Widget\na.yaml:9:1: error: cannot decode\n", 2},
-		{MissingWarn, "a.yaml:1:1: skipped: Pod is built in\na.yaml:5:1: warning: no CRD for example.com/v1, Kind=Widget\na.yaml:9:1: error: cannot decode\n", 1},
+		{MissingError, "a.yaml:1:1: skipped: Pod is built in\na.yaml:5:1: error: no matches for kind \"Widget\" in version \"example.com/v1\": no CRD given defines it (give it with --crd FILE|DIR, or crds: in .crdlint.yaml, which kubectl crdlint config init writes)\na.yaml:9:1: error: cannot decode\n", 2},
+		{MissingWarn, "a.yaml:1:1: skipped: Pod is built in\na.yaml:5:1: warning: no matches for kind \"Widget\" in version \"example.com/v1\": no CRD given defines it (give it with --crd FILE|DIR, or crds: in .crdlint.yaml, which kubectl crdlint config init writes)\na.yaml:9:1: error: cannot decode\n", 1},
 		{MissingIgnore, "a.yaml:1:1: skipped: Pod is built in\na.yaml:9:1: error: cannot decode\n", 1},
 	}
 	for _, tt := range tests {

@@ -78,7 +78,7 @@ var Rules = withProse([]report.Rule{
 	{ID: RuleCREmbedded, Severity: report.Error, Doc: "An x-kubernetes-embedded-resource object lacks apiVersion or kind, or has invalid metadata; the server rejects the custom resource."},
 	{ID: RuleCRListType, Severity: report.Error, Doc: "A list with x-kubernetes-list-type set or map has duplicate items or keys; the server rejects the custom resource."},
 	{ID: RuleCRMetadata, Severity: report.Error, Doc: "The custom resource's metadata is invalid (name, namespace for the scope, labels, annotations, finalizers); the server rejects it."},
-	{ID: RuleCRNoCRD, Severity: report.Error, Doc: "No CRD among the inputs and --crd defines this kind, so the custom resource was not validated; the server answers 404 (--missing-crds=warn or ignore relaxes it)."},
+	{ID: RuleCRNoCRD, Severity: report.Error, Doc: "No CRD among the inputs, --crd and crds: defines this kind, so the custom resource was not validated; the server answers 404 (give the CRD with --crd or crds: in .crdlint.yaml, which `config init` writes; --missing-crds=warn or ignore relaxes it)."},
 	{ID: RuleCRScale, Severity: report.Error, Doc: "The value at the scale subresource's replicas path is not a valid replica count; the server rejects the custom resource."},
 	{ID: RuleCRSchema, Severity: report.Error, Doc: "The custom resource fails its OpenAPI schema (type, format, enum, pattern, bounds, required, ...); the server rejects it."},
 	{ID: RuleCRServerPanic, Severity: report.Error, Doc: "The API server's own code panics on this custom resource; the create fails with 500 Internal Server Error."},
@@ -95,7 +95,7 @@ var Rules = withProse([]report.Rule{
 	{ID: RuleCRDDecode, Severity: report.Error, Doc: "The CRD cannot be decoded (a field has the wrong type); the server answers 400 Bad Request."},
 	{ID: RuleCRDDefault, Severity: report.Error, Doc: "A default value is invalid: not pruned, not valid against its schema, or placed where defaults are forbidden; the server rejects the CRD."},
 	{ID: RuleCRDDeprecatedNoWarning, Severity: report.Warning, Doc: "A served version is deprecated but has no deprecationWarning: clients get only a generic warning."},
-	{ID: RuleCRDDuplicate, Severity: report.Warning, Doc: "Two CRDs of the same kind with different content are among what one run reads: only one is used (the later one, or the inputs' over --crd's over the cluster's); the warning names both."},
+	{ID: RuleCRDDuplicate, Severity: report.Warning, Doc: "Two CRDs of the same kind with different content are among what one run reads: each custom resource is judged by one (--crd's and crds: over the inputs' over the cluster's; among the inputs, the nearest); the warning names both, which one judges and why."},
 	{ID: RuleCRDEmptyObject, Severity: report.Warning, Doc: "An object schema has neither properties, additionalProperties nor x-kubernetes-preserve-unknown-fields: every field below it is silently pruned."},
 	{ID: RuleCRDGroup, Severity: report.Error, Doc: "spec.group is missing or not a valid DNS subdomain with at least one dot; the server rejects the CRD."},
 	{ID: RuleCRDInvalid, Severity: report.Error, Doc: "The server rejects the CRD for a reason no more specific rule covers."},
@@ -197,7 +197,7 @@ var ruleProse = map[string]struct{ why, fix, noExample string }{
 	},
 	RuleCRNoCRD: {
 		why: "Without its CRD the custom resource cannot be checked at all: every mistake in it goes unnoticed until `kubectl apply` meets the cluster. It is an error by default, as the server would answer 404 and as kubeconform and kubectl-validate treat a missing schema, so that a CI job cannot pass while checking nothing; where the CRD really comes from elsewhere (a chart installed separately, an operator that installs its own), `--missing-crds=warn` or `ignore` (or `missingCRDs:` in .crdlint.yaml) relaxes it.",
-		fix: "Give the CRD with `--crd FILE|DIR` (repeatable), add it to the inputs, or take the cluster's with `--crd-from-cluster`. If the kind is not a custom resource, it is a typo in `apiVersion` or `kind`.",
+		fix: "Give the CRD with `--crd FILE|DIR` (repeatable; a file, a directory or an `https://` URL), or once for every run in `crds:` of .crdlint.yaml: `kubectl crdlint config init` writes one that lists the repository's CRD directories. Or add the CRD to the inputs, or take the cluster's with `--crd-from-cluster`. If the kind is not a custom resource, it is a typo in `apiVersion` or `kind`.",
 	},
 	RuleCRScale: {
 		why: "With the scale subresource, the value at `specReplicasPath` (and `statusReplicasPath`) is what `kubectl scale` and autoscalers read and write. The server requires a non-negative integer that fits in 32 bits, and rejects the object otherwise.",
@@ -262,8 +262,8 @@ var ruleProse = map[string]struct{ why, fix, noExample string }{
 		fix: "Make the default a value its schema accepts (within `enum`, `minimum`, `pattern`; only known fields), or remove it.",
 	},
 	RuleCRDDuplicate: {
-		why: "Custom resources are judged against one CRD per kind, as a server holds one. When two different CRDs of a kind are read (gateway-api's standard and experimental channels side by side, an old copy under vendor/), only one is used and the other is silently ignored: its custom resources may pass against the wrong revision.",
-		fix: "Keep one revision of each CRD among the inputs, or exclude the other (`exclude:` in .crdlint.yaml, `--exclude`). Identical copies are fine and not reported.",
+		why: "A custom resource is judged against one CRD of its kind, as a server holds one. When two different CRDs of a kind are read (gateway-api's standard and experimental channels side by side, a release bundle beside config/crd/bases, an old copy under vendor/), one judges and the other is ignored, for all custom resources or for those nearer to the first: a custom resource may pass or fail against the wrong revision. Which one judges: the CRDs of `--crd` and `crds:` before those among the inputs (the later one given wins); among the inputs, the one nearest the custom resource in the tree, where a release bundle, an install manifest or a copy under releases/, dist/, vendor/, third_party/ or an OLM bundle/ yields to a source; within one file (a Helm render, a kustomize build), the later one. docs/configuration.md states the rule in full.",
+		fix: "Name the CRDs your custom resources are meant for in `crds:` in .crdlint.yaml or with `--crd` (`kubectl crdlint config init` proposes a repository's CRD sources): they then judge every custom resource of their kinds. Or keep one revision of each CRD among the inputs and exclude the others (`exclude:` in .crdlint.yaml, `--exclude`). Identical copies are fine and not reported.",
 	},
 	RuleCRDDeprecatedNoWarning: {
 		why: "A deprecated version without `deprecationWarning` sends clients the generic `example.com/v1beta1 Widget is deprecated` with no hint of what to use instead.",

@@ -91,7 +91,7 @@ func (l *Linter) Updates(oldRev, newRev *Revision, defaultNS string) []report.Fi
 // od as stored), and the Immutable Fields design's markers.
 func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Finding {
 	gvk := crd.GVK(nd)
-	v, err := l.opts.Catalog.Lookup(gvk)
+	v, err := l.opts.Catalog.LookupAt(gvk, nd.File)
 	if err != nil {
 		return l.lookupFindings(nd, err)
 	}
@@ -125,7 +125,7 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 		}
 		return RuleUpdateInvalid
 	}, RuleCRCELSkipped)...)
-	if e := l.opts.Catalog.Entry(gvk.GroupKind()); e != nil && e.Def.Markers != nil {
+	if e := l.opts.Catalog.EntryAt(gvk.GroupKind(), nd.File); e != nil && e.Def.Markers != nil {
 		out = append(out, l.markerFindings(e.Def, v, od, nd, oldObj, newObj)...)
 	}
 	return out
@@ -195,16 +195,18 @@ func Counterparts(newRev *Revision, get func(k PairKey, d *source.Document) (*so
 // UpdateSummary counts a judging of the updates from oldRev to newRev:
 // the files and documents read, and the updates judged (the objects of
 // newRev that oldRev has too). With live, oldRev's objects were read from
-// a cluster and count as objects, not files.
+// a cluster and count as objects, not files. It lists newRev's objects,
+// where the findings of their updates are.
 func UpdateSummary(oldRev, newRev *Revision, live bool) report.Summary {
 	sum := report.Summary{Files: oldRev.Files + newRev.Files, Documents: oldRev.Documents + newRev.Documents}
 	if live {
 		sum.Files, sum.Objects, sum.Live = newRev.Files, oldRev.Files, true
 	}
-	for k := range newRev.Docs {
+	for _, k := range newRev.Order {
 		if _, ok := oldRev.Docs[k]; ok {
 			sum.CustomResources++
 		}
+		sum.Check(Checked(newRev.Docs[k], ""))
 	}
 	return sum
 }

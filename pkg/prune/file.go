@@ -77,7 +77,7 @@ func File(cat *crd.Catalog, f *source.File, data []byte, opts Options) *Result {
 			continue
 		}
 		gvk := crd.GVK(d)
-		v, err := cat.Lookup(gvk)
+		v, err := cat.LookupAt(gvk, d.File)
 		if err != nil {
 			r.Notes = append(r.Notes, crd.Unserved(pos, err))
 			continue

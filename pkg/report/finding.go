@@ -217,6 +217,13 @@ type Summary struct {
 	// StaleBaseline counts the entries of the --baseline file that no
 	// finding matches any more: fixed, to be dropped from the baseline.
 	StaleBaseline int `json:"staleBaseline,omitempty"`
+	// Checked lists the objects the counts above count, one by one, for
+	// the formats that report passing objects too (JUnit: a test case
+	// per object). Not in the JSON contract. It travels with the counts
+	// so that every path a summary takes (a file judged whole or a
+	// document at a time, replayed from the verdict cache, a live page)
+	// carries it without a path of its own.
+	Checked []Checked `json:"-"`
 }
 
 // Add adds the counts of o to s (Errors, Warnings and Suppressed are
@@ -231,6 +238,7 @@ func (s *Summary) Add(o Summary) {
 	s.StaleBaseline += o.StaleBaseline
 	s.NotValidated = addCounts(s.NotValidated, o.NotValidated)
 	s.SkippedBy = addCounts(s.SkippedBy, o.SkippedBy)
+	s.Checked = append(s.Checked, o.Checked...)
 }
 
 func addCounts(a, b map[string]int) map[string]int {
@@ -257,17 +265,25 @@ func (s *Summary) NotValid(reason string) {
 	s.NotValidated = addCounts(s.NotValidated, map[string]int{reason: 1})
 }
 
-// Checked is one document the run looked at, with or without findings.
+// Check records one object the run looked at (Checked.Skipped says why
+// it was not judged, if it was not); the counts are the caller's.
+func (s *Summary) Check(c Checked) {
+	s.Checked = append(s.Checked, c)
+}
+
+// Checked is one object the run looked at, with or without findings.
 // Reports that list what passed (JUnit) need them: findings alone only
-// name what failed.
+// name what failed. Documents that are no object (Helm values, lists)
+// and files skipped whole (kustomizations, chart templates) are only
+// counted, never listed.
 type Checked struct {
 	File string
 	// Document is the 0-based index of the non-empty document in File, as
 	// in Finding.
 	Document int
 	Object   ObjectRef
-	// Skipped says why the document was not judged (a built-in kind, not a
-	// Kubernetes object); empty when it was.
+	// Skipped says why the object was not judged (a built-in kind, tool
+	// configuration, no CRD to validate it against); empty when it was.
 	Skipped string
 }
 
@@ -298,10 +314,6 @@ type Result struct {
 	Upgrades []UpgradeSummary
 	// Rules is the catalogue, for renderers that describe rules (SARIF).
 	Rules []Rule
-	// Checked lists every document of the run, in any order, for formats
-	// that report passing objects too (JUnit). Optional: without it those
-	// formats know only the objects that have findings.
-	Checked []Checked
 }
 
 // Sort orders findings by file, document, line, column, rule, field,

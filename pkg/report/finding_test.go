@@ -216,7 +216,7 @@ func FuzzRender(f *testing.F) {
 		r := Result{
 			Findings: []Finding{fd, fd},
 			Rules:    []Rule{{ID: rule, Severity: Error, Doc: msg, Why: field, Fix: name}},
-			Checked:  []Checked{{File: file, Document: doc, Object: ObjectRef{Kind: kind}, Skipped: name}},
+			Summary:  Summary{Checked: []Checked{{File: file, Document: doc, Object: ObjectRef{Kind: kind}, Skipped: name}}},
 		}
 		for _, format := range Formats() {
 			var buf bytes.Buffer

@@ -76,6 +76,15 @@ type junitObject struct {
 // test case per object (file, document, kind namespace/name), so that CI
 // test views list what was checked and what failed.
 //
+// The objects are Summary.Checked: every object the run judged is a case,
+// a passing one when nothing fails it, so that a clean run is a report of
+// passing tests rather than an empty one (which CI servers read as a
+// failure). An object the run looked at but did not judge (a built-in
+// kind, tool configuration, a custom resource without its CRD) is a
+// skipped case that says why. Documents that are no object and files
+// skipped whole (kustomizations, chart templates) are not cases: they
+// hold nothing to test, and the summary counts them.
+//
 // A case fails when it has an error, or a warning under --fail-on warning
 // (Options.FailOn): the test report is red when the job fails, and errors
 // are failures even under --fail-on none, where the report still shows
@@ -83,14 +92,17 @@ type junitObject struct {
 // whose message counts the findings and whose text lists them all, one
 // line each in the text format: Jenkins, GitLab and CircleCI read only
 // the first failure element of a test case, so one per finding would hide
-// all but the first. Warnings of a passing case go to its <system-out>,
-// which Jenkins shows with the case (JUnit has no "passed with
-// warnings"). Documents that were not judged (Result.Checked with a
-// Skipped reason, and no finding) are skipped cases. Suppressed findings
-// are left out.
+// all but the first. Warnings of a case that does not fail go to its
+// <system-out>, which Jenkins shows with the case (JUnit has no "passed
+// with warnings"). Suppressed findings are left out.
 //
-// Objects without findings are known only from Result.Checked; without it
-// the report lists the failing objects only.
+// A finding goes to the case of its file, document and object. One
+// positioned elsewhere (a kustomize patch that set the field, the old
+// revision of an immutable update) goes to its object's case when the
+// run checked exactly one object of that identity (a name is needed for
+// one); otherwise, and for a
+// document that is no object, it makes a case of its own ("document N",
+// or "whole file" for a finding about the file as a whole).
 func RenderJUnit(w io.Writer, r Result, o Options) error {
 	r = prepare(r)
 	objects := map[junitKey]*junitObject{}
@@ -102,13 +114,34 @@ func RenderJUnit(w io.Writer, r Result, o Options) error {
 		objects[k] = obj
 		return obj
 	}
-	for _, c := range r.Checked {
-		obj := get(junitKey{slashPath(c.File), c.Document, c.Object})
-		obj.skipped = c.Skipped
+	findings := active(r.Findings)
+	// homes are the cases of the objects findings name, for a finding
+	// positioned elsewhere: only those, as a run may check far more.
+	homes := map[ObjectRef][]junitKey{}
+	for _, f := range findings {
+		if f.Object.Name != "" {
+			homes[f.Object] = nil
+		}
 	}
-	for _, f := range active(r.Findings) {
+	for _, c := range r.Summary.Checked {
+		k := junitKey{slashPath(c.File), c.Document, c.Object}
+		obj, seen := objects[k]
+		if !seen {
+			obj = get(k)
+			if h, ok := homes[c.Object]; ok {
+				homes[c.Object] = append(h, k)
+			}
+		}
+		if obj.skipped == "" {
+			obj.skipped = c.Skipped
+		}
+	}
+	for _, f := range findings {
 		k := junitKey{slashPath(f.File), f.Document, f.Object}
-		if f.Line == 0 && f.Object.Kind == "" {
+		switch elsewhere := homes[f.Object]; {
+		case f.Object.Name != "" && len(elsewhere) == 1:
+			k = elsewhere[0]
+		case f.Line == 0 && f.Object.Kind == "":
 			k.document = wholeFile
 		}
 		obj := get(k)
@@ -157,11 +190,12 @@ func RenderJUnit(w io.Writer, r Result, o Options) error {
 			case len(failing) > 0:
 				c.Failure = &junitFailure{Message: failureMessage(failing), Type: worst.String(), Text: text.String()}
 				suite.Failures++
-			case len(obj.findings) > 0:
-				c.SystemOut = &junitCharData{Text: text.String()}
 			case obj.skipped != "":
 				c.Skipped = &junitMessage{Message: obj.skipped}
 				suite.Skipped++
+			}
+			if c.Failure == nil && len(obj.findings) > 0 {
+				c.SystemOut = &junitCharData{Text: text.String()}
 			}
 			suite.Cases = append(suite.Cases, c)
 			suite.Tests++
@@ -187,7 +221,10 @@ func RenderJUnit(w io.Writer, r Result, o Options) error {
 // caseNames names the test cases of one file: the object as kubectl names
 // it, "document N" (1-based, for people) when the document is no object,
 // or "whole file". Names that would repeat within the file get the
-// document number too, since CI views key test cases by class and name.
+// document number too, since CI views key test cases by class and name;
+// so does an object without a name (generateName), whose place is all
+// that tells it apart, so that its case keeps its name when another
+// such object joins the file.
 func caseNames(objs []*junitObject) []string {
 	names := make([]string, len(objs))
 	count := map[string]int{}
@@ -202,7 +239,7 @@ func caseNames(objs []*junitObject) []string {
 		count[names[i]]++
 	}
 	for i, obj := range objs {
-		if count[names[i]] > 1 && obj.key.object.Kind != "" {
+		if obj.key.object.Kind != "" && (count[names[i]] > 1 || obj.key.object.Name == "") {
 			names[i] += " (document " + strconv.Itoa(obj.key.document+1) + ")"
 		}
 	}

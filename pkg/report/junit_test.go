@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/xml"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -23,8 +24,10 @@ type junitRead struct {
 				Type    string `xml:"type,attr"`
 				Text    string `xml:",chardata"`
 			} `xml:"failure"`
-			Skipped   []struct{} `xml:"skipped"`
-			SystemOut []string   `xml:"system-out"`
+			Skipped []struct {
+				Message string `xml:"message,attr"`
+			} `xml:"skipped"`
+			SystemOut []string `xml:"system-out"`
 		} `xml:"testcase"`
 	} `xml:"testsuite"`
 }
@@ -49,6 +52,10 @@ func TestJUnitSchema(t *testing.T) {
 		{"fail on warning", fixture(), Options{FailOn: Warning}},
 		{"empty", empty(), Options{}},
 		{"no checked list", Result{Findings: fixture().Findings}, Options{}},
+		{"skipped with warnings", Result{
+			Findings: []Finding{{Rule: "yaml11-key", Severity: Warning, Message: "on", File: "d.yaml", Line: 3, Column: 1, Object: web}},
+			Summary:  Summary{Checked: []Checked{{File: "d.yaml", Object: web, Skipped: "built-in kind"}}},
+		}, Options{}},
 		{"control characters", Result{Findings: []Finding{{Rule: "r", Severity: Error, Message: "bell \a esc \x1b nul \x00 ]]> <&>\"'", File: "a\x01.yaml", Line: 1}}}, Options{}},
 	}
 	for _, tt := range tests {
@@ -182,5 +189,138 @@ func TestJUnitFailureListsEveryFinding(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestJUnitObjects: every object checked is a test case, so that a clean
+// run is a report of passing tests; an object not judged is skipped (and
+// keeps its warnings); a finding positioned in another file goes to its
+// object's case when the run checked one object of that identity, and to
+// a case of its own otherwise.
+func TestJUnitObjects(t *testing.T) {
+	gizmo := ObjectRef{APIVersion: "example.com/v1", Kind: "Gizmo", Namespace: "shop", Name: "g"}
+	unnamed := ObjectRef{APIVersion: "example.com/v1", Kind: "Widget", Namespace: "shop"}
+	tests := []struct {
+		name     string
+		findings []Finding
+		checked  []Checked
+		want     map[string]string // "file|case" -> status: message
+	}{
+		{
+			name: "clean run",
+			checked: []Checked{
+				{File: "crds/widget.yaml", Object: widget},
+				{File: "crs/widgets.yaml", Object: small},
+				{File: "crs/widgets.yaml", Document: 1, Object: tooBig},
+			},
+			want: map[string]string{
+				"crds/widget.yaml|CustomResourceDefinition widgets.example.com": "passed",
+				"crs/widgets.yaml|Widget shop/small":                            "passed",
+				"crs/widgets.yaml|Widget shop/too-big":                          "passed",
+			},
+		},
+		{
+			name: "skipped keeps its warnings",
+			findings: []Finding{
+				{Rule: "yaml11-key", Severity: Warning, Message: "on", File: "deploy.yaml", Line: 3, Column: 1, Object: web},
+			},
+			checked: []Checked{
+				{File: "deploy.yaml", Object: web, Skipped: "built-in kind"},
+				{File: "crs/g.yaml", Object: gizmo, Skipped: "not validated: no CRD"},
+			},
+			want: map[string]string{
+				"deploy.yaml|Deployment shop/web": "skipped: built-in kind; deploy.yaml:3:1: warning yaml11-key: on\n",
+				"crs/g.yaml|Gizmo shop/g":         "skipped: not validated: no CRD",
+			},
+		},
+		{
+			name: "a missing CRD the server refuses fails",
+			findings: []Finding{
+				{Rule: "cr-no-crd", Severity: Error, Message: "no CRD", File: "crs/g.yaml", Line: 1, Column: 1, Object: gizmo},
+			},
+			checked: []Checked{{File: "crs/g.yaml", Object: gizmo, Skipped: "not validated: no CRD"}},
+			want:    map[string]string{"crs/g.yaml|Gizmo shop/g": "failed: cr-no-crd: no CRD"},
+		},
+		{
+			name: "finding positioned elsewhere",
+			findings: []Finding{
+				// kustomize: the field was set by a patch
+				{Rule: "cr-schema", Severity: Error, Message: "Invalid value", Field: "spec.size", File: "overlays/patch.yaml", Line: 4, Column: 3, Object: small},
+				// mapped to a file the object was not found in (line 0)
+				{Rule: "cr-schema", Severity: Error, Message: "Required value", Field: "spec.color", File: "base/widgets.yaml", Object: small},
+			},
+			checked: []Checked{{File: "base/widgets.yaml", Document: 2, Object: small}},
+			want: map[string]string{
+				"base/widgets.yaml|Widget shop/small": "failed: 2 errors: cr-schema",
+			},
+		},
+		{
+			name: "ambiguous object keeps its own case",
+			findings: []Finding{
+				{Rule: "cr-schema", Severity: Error, Message: "Invalid value", File: "overlays/patch.yaml", Line: 4, Column: 3, Object: small},
+			},
+			checked: []Checked{
+				{File: "a.yaml", Object: small},
+				{File: "b.yaml", Object: small},
+			},
+			want: map[string]string{
+				"a.yaml|Widget shop/small":              "passed",
+				"b.yaml|Widget shop/small":              "passed",
+				"overlays/patch.yaml|Widget shop/small": "failed: cr-schema: Invalid value",
+			},
+		},
+		{
+			// No name, no identity: not joined to the one checked.
+			name: "unnamed object elsewhere",
+			findings: []Finding{
+				{Rule: "cr-schema", Severity: Error, Message: "Invalid value", File: "crs/other.yaml", Line: 3, Column: 1, Object: unnamed},
+			},
+			checked: []Checked{{File: "crs/one.yaml", Object: unnamed}},
+			want: map[string]string{
+				"crs/one.yaml|Widget (document 1)":   "passed",
+				"crs/other.yaml|Widget (document 1)": "failed: cr-schema: Invalid value",
+			},
+		},
+		{
+			name: "unnamed objects and documents that are no object",
+			findings: []Finding{
+				{Rule: "yaml-syntax", Severity: Error, Message: "bad", File: "crs/w.yaml", Document: 2, Line: 9, Column: 1},
+			},
+			checked: []Checked{
+				{File: "crs/w.yaml", Object: unnamed},
+				{File: "crs/w.yaml", Document: 1, Object: unnamed},
+				{File: "crs/one.yaml", Document: 4, Object: unnamed},
+			},
+			want: map[string]string{
+				"crs/one.yaml|Widget (document 5)": "passed",
+				"crs/w.yaml|Widget (document 1)":   "passed",
+				"crs/w.yaml|Widget (document 2)":   "passed",
+				"crs/w.yaml|document 3":            "failed: yaml-syntax: bad",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := readJUnit(t, render(t, JUnit, Result{Findings: tt.findings, Summary: Summary{Checked: tt.checked}}, Options{}))
+			got := map[string]string{}
+			for _, s := range out.Suites {
+				for _, c := range s.Cases {
+					status := "passed"
+					switch {
+					case len(c.Failures) > 0:
+						status = "failed: " + c.Failures[0].Message
+					case len(c.Skipped) > 0:
+						status = "skipped: " + c.Skipped[0].Message
+					}
+					if len(c.Failures) == 0 && len(c.SystemOut) > 0 {
+						status += "; " + c.SystemOut[0]
+					}
+					got[s.Name+"|"+c.Name] = status
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got cases\n%v\nwant\n%v", got, tt.want)
+			}
+		})
 	}
 }

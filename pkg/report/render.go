@@ -136,7 +136,7 @@ func fillObjects(r Result) {
 		}
 		known[d] = o
 	}
-	for _, c := range r.Checked {
+	for _, c := range r.Summary.Checked {
 		add(c.File, c.Document, c.Object)
 	}
 	for _, f := range r.Findings {

@@ -98,9 +98,7 @@ func fixture() Result {
 				Suppressed: &Suppression{Kind: SuppressedInline, Reason: "read by the v2 controller"},
 			},
 		},
-		Summary: Summary{Files: 3, Documents: 7, Errors: 5, Warnings: 3, Skipped: 1},
-		Rules:   catalogue(),
-		Checked: []Checked{
+		Summary: Summary{Files: 3, Documents: 7, Errors: 5, Warnings: 3, Skipped: 1, Checked: []Checked{
 			{File: "./crds/widget.yaml", Document: 0, Object: widget},
 			{File: "./crds/widget.yaml", Document: 1, Object: widget},
 			{File: "crds/my gadget.yaml", Document: 0, Object: ObjectRef{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "sprockets.example.com"}},
@@ -108,7 +106,8 @@ func fixture() Result {
 			{File: "crs/widgets.yaml", Document: 0, Object: tooBig},
 			{File: "crs/widgets.yaml", Document: 1, Object: small},
 			{File: "crs/widgets.yaml", Document: 2, Object: web, Skipped: "built-in kind: the server's to judge"},
-		},
+		}},
+		Rules: catalogue(),
 	}
 }
 
@@ -240,6 +239,7 @@ func TestJSONContract(t *testing.T) {
 	// prepare's sorting and trimming are the goldens' business; this only
 	// checks that nothing is lost between Finding and JSON.
 	want := prepare(fixture())
+	want.Summary.Checked = nil // not in the contract: JUnit's
 	if !reflect.DeepEqual(back.Summary, want.Summary) {
 		t.Errorf("got summary %+v, want %+v", back.Summary, want.Summary)
 	}

@@ -32,6 +32,7 @@ func CRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.Summa
 	var out []CRD
 	for _, fd := range crd.FindCRDs(f) {
 		sum.CRDs++
+		sum.Check(lint.Checked(fd.Doc, ""))
 		if fd.Def == nil || fd.Def.V1 == nil {
 			fs = append(fs, l.CRD(fd.Doc, fd.Def)...)
 			continue
@@ -41,6 +42,7 @@ func CRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.Summa
 	for _, d := range f.Documents {
 		if !crd.IsCRD(d) {
 			sum.Skip("not a CRD")
+			sum.Check(lint.Checked(d, "not a CRD"))
 		}
 	}
 	return out, fs, sum
@@ -54,6 +56,10 @@ type JudgeOptions struct {
 	// StoredVersions replaces the status.storedVersions of every CRD of
 	// OLD, when OLD's file cannot say.
 	StoredVersions []string
+	// Objects lists the objects replayed in their summaries
+	// (Summary.Checked), for JUnit; off, they are only counted, so that
+	// a replay of a cluster's objects holds a page at a time.
+	Objects bool
 }
 
 // Pair is a CRD of NEW with its OLD, judged.
@@ -73,6 +79,8 @@ type Pair struct {
 type Pairs struct {
 	List   []*Pair
 	byKind map[schema.GroupKind]*Pair
+	// objects: JudgeOptions.Objects.
+	objects bool
 }
 
 // Judge pairs OLD's CRDs with NEW's by name, reports the CRDs of one side
@@ -87,7 +95,7 @@ func Judge(l *lint.Linter, oldCRDs, newCRDs []CRD, opts JudgeOptions) (*Pairs, [
 	for _, c := range oldCRDs {
 		byName[c.Def.Name()] = c
 	}
-	ps := &Pairs{byKind: map[schema.GroupKind]*Pair{}}
+	ps := &Pairs{byKind: map[schema.GroupKind]*Pair{}, objects: opts.Objects}
 	var out []report.Finding
 	paired := map[string]bool{}
 	for _, n := range newCRDs {
@@ -145,10 +153,15 @@ func (ps *Pairs) File(f *source.File) ([]report.Finding, report.Summary) {
 	fs := append([]report.Finding{}, f.Findings...)
 	for _, d := range f.Documents {
 		more, ok := ps.replay(d, false, nil)
+		why := ""
 		if ok {
 			sum.CustomResources++
 		} else {
-			sum.Skip("not a custom resource")
+			why = "not a custom resource"
+			sum.Skip(why)
+		}
+		if ps.objects {
+			sum.Check(lint.Checked(d, why))
 		}
 		fs = append(fs, more...)
 	}
@@ -159,11 +172,15 @@ func (ps *Pairs) File(f *source.File) ([]report.Finding, report.Summary) {
 // clients wrote in the versions writtenIn.
 func (ps *Pairs) Stored(f *source.File, writtenIn []string) ([]report.Finding, report.Summary) {
 	var fs []report.Finding
+	sum := report.Summary{Documents: f.Count, CustomResources: len(f.Documents)}
 	for _, d := range f.Documents {
 		more, _ := ps.replay(d, true, writtenIn)
 		fs = append(fs, more...)
+		if ps.objects {
+			sum.Check(lint.Checked(d, ""))
+		}
 	}
-	return fs, report.Summary{Documents: f.Count, CustomResources: len(f.Documents)}
+	return fs, sum
 }
 
 // replay replays one document; ok is false for a document that is not a

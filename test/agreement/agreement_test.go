@@ -271,6 +271,31 @@ func (s *server) reset(t *testing.T) {
 	}
 }
 
+// replaceCRD deletes the CRD of raw's name, waits until it is gone, and
+// installs raw in its place.
+func (s *server) replaceCRD(raw []byte) error {
+	var meta struct {
+		Metadata struct{ Name string } `json:"metadata"`
+	}
+	if err := json.Unmarshal(raw, &meta); err != nil {
+		return err
+	}
+	ctx := context.Background()
+	crds := s.cs.ApiextensionsV1().CustomResourceDefinitions()
+	if err := crds.Delete(ctx, meta.Metadata.Name, metav1.DeleteOptions{}); err != nil {
+		return err
+	}
+	err := wait.PollUntilContextTimeout(ctx, 20*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		_, err := crds.Get(ctx, meta.Metadata.Name, metav1.GetOptions{})
+		return apierrors.IsNotFound(err), nil
+	})
+	if err != nil {
+		return err
+	}
+	_, err = s.srv.TryApplyCRD(raw)
+	return err
+}
+
 // verdict is one side's answer, in comparable form.
 type verdict struct {
 	rejected bool
@@ -617,8 +642,10 @@ func runSuite(t *testing.T, s *server, su suite, tl *tally) {
 	}
 
 	// Install what `check` validates CRs against: the catalogue's CRDs
-	// the server accepts under Warn (a later CRD of a kind wins).
-	installed := map[schema.GroupKind]bool{}
+	// the server accepts under Warn, those that judge custom resources of
+	// no place in particular (compareCR swaps in the one that judges a
+	// custom resource where it is, when another does).
+	installed := map[schema.GroupKind]string{}
 	for _, e := range off.cats[warn].Entries() {
 		if e.Rejected(false) {
 			continue
@@ -628,7 +655,7 @@ func runSuite(t *testing.T, s *server, su suite, tl *tally) {
 			continue
 		}
 		tl.crdsInstalled++
-		installed[schema.GroupKind{Group: e.CRD().Spec.Group, Kind: e.CRD().Spec.Names.Kind}] = true
+		installed[schema.GroupKind{Group: e.CRD().Spec.Group, Kind: e.CRD().Spec.Names.Kind}] = e.Source
 	}
 
 	for i, f := range files {
@@ -683,7 +710,7 @@ func skipReason(f *source.File, d *source.Document) string {
 // compareCR compares a custom resource in both modes and the pruned
 // object; it returns the variants to compare next when the CR is valid.
 func compareCR(t *testing.T, s *server, off *offline, tl *tally, f *source.File, d *source.Document,
-	byDoc map[string]map[int][]report.Finding, installed map[schema.GroupKind]bool) ([]*source.File, bool) {
+	byDoc map[string]map[int][]report.Finding, installed map[schema.GroupKind]string) ([]*source.File, bool) {
 	if reason := skipReason(f, d); reason != "" {
 		tl.skipped++
 		tl.skips[reason]++
@@ -691,7 +718,7 @@ func compareCR(t *testing.T, s *server, off *offline, tl *tally, f *source.File,
 	}
 	g, ver := d.GroupVersion()
 	gvk := schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind}
-	entry := off.cats[warn].Entry(gvk.GroupKind())
+	entry := off.cats[warn].EntryAt(gvk.GroupKind(), f.Path)
 	if entry == nil {
 		// cr-no-crd: the server would answer 404 for a kind no CRD of
 		// the suite defines; nothing of the server's to compare.
@@ -699,7 +726,17 @@ func compareCR(t *testing.T, s *server, off *offline, tl *tally, f *source.File,
 		tl.skips["no CRD in its suite"]++
 		return nil, false
 	}
-	if !entry.Rejected(false) && !installed[gvk.GroupKind()] {
+	if src := installed[gvk.GroupKind()]; src != "" && src != entry.Source && !entry.Rejected(false) {
+		// Another definition of the kind judges here (the nearest,
+		// crd/judge.go): the server must hold that one.
+		if err := s.replaceCRD(off.raw[entry.Source]); err != nil {
+			tl.disagree("%s: CRD %s accepted offline could not be installed: %v", entry.Source, entry.CRD().Name, err)
+			delete(installed, gvk.GroupKind())
+		} else {
+			installed[gvk.GroupKind()] = entry.Source
+		}
+	}
+	if !entry.Rejected(false) && installed[gvk.GroupKind()] == "" {
 		tl.skipped++
 		tl.skips["CRD not installed"]++
 		return nil, false

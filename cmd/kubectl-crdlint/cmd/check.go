@@ -197,6 +197,7 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 		ListFixed:       o.Output == report.Text,
 		Progress:        newProgress(o.ErrOut, o.Output == report.Text),
 		Judging:         gcForCustomResources,
+		Objects:         o.Output == report.JUnit,
 	}
 	gcForCRDs()
 	if opts.Baseline == "" {

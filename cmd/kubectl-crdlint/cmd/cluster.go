@@ -80,8 +80,9 @@ func (o *clusterOptions) connect() (*cluster.Client, error) {
 }
 
 // open reads the local inputs of a command and builds its catalogue: the
-// cluster's CRDs first with --crd-from-cluster, then the CRD sources'
-// (the configuration's crds: and --crd) and the inputs', which win.
+// cluster's CRDs with --crd-from-cluster, the CRD sources' (the
+// configuration's crds: and --crd, which judge first) and the inputs'
+// (crd/judge.go says which judges).
 func (o *clusterOptions) open(ctx context.Context, paths []string, src *sourceOptions, s genericiooptions.IOStreams, strict bool) (*input.Run, error) {
 	in, err := input.Open(paths, s.In, src.exclude())
 	if err != nil {

@@ -358,8 +358,8 @@ func TestExclude(t *testing.T) {
 // meets its CRD through crds:; the gadget has none.
 func TestConfigMissingCRDsPruneFields(t *testing.T) {
 	const (
-		errorLine = "crs/gadget.yaml:1:1: error: no CRD for example.com/v1, Kind=Gadget\n"
-		warnLine  = "crs/gadget.yaml:1:1: warning: no CRD for example.com/v1, Kind=Gadget\n"
+		errorLine = "crs/gadget.yaml:1:1: error: no matches for kind \"Gadget\" in version \"example.com/v1\": no CRD given defines it (give it with --crd FILE|DIR, or crds: in .crdlint.yaml, which kubectl crdlint config init writes)\n"
+		warnLine  = "crs/gadget.yaml:1:1: warning: no matches for kind \"Gadget\" in version \"example.com/v1\": no CRD given defines it (give it with --crd FILE|DIR, or crds: in .crdlint.yaml, which kubectl crdlint config init writes)\n"
 	)
 	tests := []struct {
 		name, missing string // missing is missingCRDs: in the file, if any

@@ -30,7 +30,7 @@ type FieldsOptions struct {
 	paths    []string
 	flags    *pflag.FlagSet
 	selector apifields.Selector
-	builtins []fields.BuiltinKind
+	builtins []fields.Listing
 	genericiooptions.IOStreams
 }
 

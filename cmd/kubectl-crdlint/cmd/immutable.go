@@ -85,7 +85,7 @@ Exit code 0: every update would be accepted; 1: findings at or above --fail-on
 		},
 	}
 	f := c.Flags()
-	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs (repeatable); CRDs among OLD and NEW count too, NEW's last")
+	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs (repeatable); CRDs among OLD and NEW count too, the one nearest an object judging it")
 	f.BoolVar(&o.ToCEL, "to-cel", false, "Print the CRDs with their markers replaced by CEL transition rules that real servers enforce")
 	f.VarP(&o.Output, "output", "o", "Output format: "+strings.Join(report.FormatNames(), ", "))
 	f.Var(&o.FailOn, "fail-on", "Exit 1 when a finding is at or above this severity: error, warning or none")
@@ -136,8 +136,9 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 	if o.Cluster.Live {
 		paths = paths[1:]
 	}
-	// Both revisions are one run: their CRDs (NEW's last) and --crd's
-	// judge the objects.
+	// Both revisions are one run: --crd's CRDs and theirs judge the
+	// objects, NEW's objects by the one nearest them (NEW's own, in its
+	// file or tree; crd/judge.go).
 	set := o.resolved(false, report.Severity(o.FailOn), nil)
 	run, err := o.Cluster.open(ctx, paths, &o.sourceOptions, o.IOStreams, false)
 	if err != nil {

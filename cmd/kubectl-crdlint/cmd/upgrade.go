@@ -176,7 +176,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		return inputError(err)
 	}
 	var oldCRDs []upgrade.CRD
-	opts := upgrade.JudgeOptions{StoredVersions: o.StoredVersions}
+	opts := upgrade.JudgeOptions{StoredVersions: o.StoredVersions, Objects: o.Output == report.JUnit}
 	if o.Cluster.Live {
 		opts.OldName = "the cluster"
 		c, err := o.Cluster.connect()
@@ -186,8 +186,16 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		if oldCRDs, err = upgrade.LiveCRDs(ctx, c, l, newCRDs); err != nil {
 			return clusterError(err)
 		}
-	} else if oldCRDs, err = upgrade.ReadCRDs(o.oldArg, o.In, l, reviewCRDs, &res); err != nil {
-		return inputError(err)
+	} else {
+		// What is tested is the upgrade of each CRD of NEW (JUnit's case
+		// per object): OLD's CRDs are read and counted, not listed, so
+		// that a finding positioned in OLD (a field removed) joins its
+		// CRD's case in NEW.
+		n := len(res.Summary.Checked)
+		if oldCRDs, err = upgrade.ReadCRDs(o.oldArg, o.In, l, reviewCRDs, &res); err != nil {
+			return inputError(err)
+		}
+		res.Summary.Checked = res.Summary.Checked[:n]
 	}
 	pairs, crdFindings := upgrade.Judge(l, oldCRDs, newCRDs, opts)
 	reviewObjects := func(path string, data []byte, fs []report.Finding) []report.Finding {

@@ -1,0 +1,176 @@
+package crd
+
+import (
+	"cmp"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/layout"
+)
+
+// Which CRD judges a custom resource when several define its kind, in
+// order (docs/configuration.md states the rule for users):
+//
+//  1. By layer: the CRDs of --crd and crds: (Extra) before those among
+//     the inputs (Input), before a cluster's (Cluster). The first are
+//     the ones the user named as the kinds' definitions.
+//  2. Within --crd and crds:, and within a cluster's, the later one, as
+//     applying them in order would.
+//  3. Among the inputs, the one nearest the custom resource (nearer):
+//     a copy yields to a source; then the one sharing the most of the
+//     custom resource's path; then the one fewest directories below what
+//     they share; then the later one, as applying in order would (which
+//     decides within one file: a Helm render, a kustomize build, a
+//     multi-document stream).
+//
+// The place of a custom resource is that of its file, so the answer is
+// the same for every document of a file: a per-file verdict cache stays
+// right (Catalog.IdentityAt).
+
+// place is where a file is: the elements of its absolute, cleaned path,
+// the file's name last. nil is no place in particular (a live object,
+// a caller that gives none).
+type place []string
+
+// where is the place of a CRD among the inputs, and what makes it a
+// copy of a definition kept elsewhere.
+type where struct {
+	at place
+	// bundle: its file holds other objects too (an install or release
+	// manifest, a rendered chart or kustomization), which is how
+	// generated copies of CRDs are shipped.
+	bundle bool
+	// copyAt is the index in at of its first copy directory
+	// (layout.CopyDir), or -1; copyDir is that directory as the file's
+	// name spells it, for messages.
+	copyAt  int
+	copyDir string
+}
+
+// copyFor reports whether the CRD is a copy for a custom resource at p:
+// a bundle's CRD is one for every other file, a CRD under a copy
+// directory for every file outside that directory.
+func (w *where) copyFor(p place) bool {
+	if w.bundle && !slices.Equal(w.at, p) {
+		return true
+	}
+	return w.copyAt >= 0 && !hasPrefix(p, w.at[:w.copyAt+1])
+}
+
+func hasPrefix(p, prefix place) bool {
+	return len(p) >= len(prefix) && slices.Equal(p[:len(prefix)], prefix)
+}
+
+// shared is how many leading elements two places have in common.
+func shared(a, b place) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// nearer compares two CRDs among the inputs for a custom resource at p:
+// positive when a is nearer, negative when b is, 0 when their places
+// cannot tell them apart (then the later one wins).
+func nearer(a, b *where, p place) int {
+	if ca, cb := a.copyFor(p), b.copyFor(p); ca != cb {
+		if cb {
+			return 1
+		}
+		return -1
+	}
+	sa, sb := shared(a.at, p), shared(b.at, p)
+	if sa != sb {
+		return cmp.Compare(sa, sb)
+	}
+	return cmp.Compare(len(b.at)-sb, len(a.at)-sa)
+}
+
+// beats reports whether a judges over b a custom resource at p (nil: no
+// place in particular).
+func beats(a, b *Entry, p place) bool {
+	if a.layer != b.layer {
+		return a.layer > b.layer
+	}
+	if a.layer == Input && a.where != nil && b.where != nil {
+		if n := nearer(a.where, b.where, p); n != 0 {
+			return n > 0
+		}
+	}
+	return a.seq[0] > b.seq[0] || a.seq[0] == b.seq[0] && a.seq[1] > b.seq[1]
+}
+
+// placeOf is where a file named as reports name it is: relative names
+// are relative to the working directory ("<stdin>" is a file there);
+// "" is no place.
+func (c *Catalog) placeOf(name string) place {
+	if name == "" {
+		return nil
+	}
+	p := filepath.Clean(name)
+	if !filepath.IsAbs(p) {
+		c.cwdOnce.Do(func() {
+			if c.cwd == "" {
+				c.cwd, _ = os.Getwd()
+			}
+		})
+		p = filepath.Join(c.cwd, p)
+	}
+	return split(filepath.ToSlash(p))
+}
+
+func split(p string) place {
+	var out place
+	for _, e := range strings.Split(p, "/") {
+		if e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// whereOf is the place of a CRD among the inputs written in file (as
+// reports name it); bundle says the file holds other objects too.
+func (c *Catalog) whereOf(file string, bundle bool) *where {
+	w := &where{at: c.placeOf(file), bundle: bundle, copyAt: -1}
+	// Copy directories count in the name as given, not above it: a
+	// checkout under ~/dist is no copy.
+	rel := filepath.ToSlash(filepath.Clean(file))
+	if i := layout.CopyIn(rel); i >= 0 {
+		parts := strings.Split(rel, "/")
+		if k := len(w.at) - (len(parts) - i); k >= 0 {
+			w.copyAt, w.copyDir = k, strings.Join(parts[:i+1], "/")
+		}
+	}
+	return w
+}
+
+// judgeAt is the entry that judges a custom resource of gk in file (see
+// the rule above), or nil. c.mu is held.
+func (c *Catalog) judgeAt(gk schema.GroupKind, file string) *Entry {
+	e := c.byGK[gk]
+	if e == nil || e.layer != Input || file == "" || len(c.all[gk]) < 2 {
+		return e
+	}
+	p := c.placeOf(file)
+	for _, x := range c.all[gk] {
+		if x.layer == Input && beats(x, e, p) {
+			e = x
+		}
+	}
+	return e
+}
+
+// ordered is the order of entries as added: by layer, then by their
+// place in it.
+func ordered(a, b *Entry) bool {
+	if a.layer != b.layer {
+		return a.layer < b.layer
+	}
+	return a.seq[0] < b.seq[0] || a.seq[0] == b.seq[0] && a.seq[1] < b.seq[1]
+}

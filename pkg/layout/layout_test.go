@@ -1,0 +1,59 @@
+package layout
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestCopyIn(t *testing.T) {
+	tests := []struct {
+		path string
+		want int
+	}{
+		{"config/crd/bases/x.yaml", -1},
+		{"releases/cnpg-1.30.0.yaml", 0},
+		{"testdata/project-v4/dist/install.yaml", 2},
+		{"bundle/manifests/cache.example.com_memcacheds.yaml", 0},
+		{"vendor/github.com/x/y/config/crd/z.yaml", 0},
+		{"a/vendor/b/third_party/c.yaml", 1},
+		// The file's own name is not a directory.
+		{"manifests/dist", -1},
+		{"releases", -1},
+		// Names that only contain a copy directory's name are not one.
+		{"distribution/x.yaml", -1},
+		{"my-releases/x.yaml", -1},
+	}
+	for _, tt := range tests {
+		if got := CopyIn(tt.path); got != tt.want {
+			t.Errorf("CopyIn(%q) = %d, want %d", tt.path, got, tt.want)
+		}
+	}
+}
+
+func TestCopyDirsListsCopyDir(t *testing.T) {
+	var got []string
+	for n := range copyDirs {
+		got = append(got, n)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, CopyDirs()) {
+		t.Errorf("CopyDirs() = %v, want the names CopyDir knows, sorted: %v", CopyDirs(), got)
+	}
+}
+
+// TestDocumented: docs/configuration.md names every copy directory, in
+// the rule for which CRD judges and in what config init leaves out.
+func TestDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "configuration.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range CopyDirs() {
+		if got := strings.Count(string(doc), "`"+n+"`"); got < 2 {
+			t.Errorf("docs/configuration.md names `%s` %d times, want it in the rule and in config init's", n, got)
+		}
+	}
+}
