@@ -334,6 +334,12 @@ spec: {size: 30} # crdlint:ignore cr-schema
 				}
 			}
 
+			// JUnit lists every object, passing ones too: replayed
+			// files list theirs as judged ones do.
+			if out, n := same("warm, JUnit", append([]string{"-o", "junit"}, args...)...); n.CRValidations != 0 || !strings.Contains(out, "<testcase") {
+				t.Errorf("warm, JUnit: %d custom resources validated, want none; output:\n%s", n.CRValidations, out)
+			}
+
 			write(filepath.Join(crds, "widget.yaml"), widgetCRD("30"))
 			if _, n := same("Widget CRD edited", args...); n.CRValidations != 3+map[bool]int64{true: 2}[tc.bundle] {
 				t.Errorf("with the Widget CRD edited, %d custom resources validated, want those of the files with widgets", n.CRValidations)
