@@ -24,16 +24,11 @@
 # Written for bash 3.2 (macOS) and Git Bash (Windows) as well as Linux.
 set -euo pipefail
 
+# split_list, and sha256: neither script runs anything when sourced.
 # shellcheck source=run.sh
 source "$(dirname "${BASH_SOURCE[0]}")/run.sh"
-
-sha256() {
-  if command -v sha256sum >/dev/null 2>&1; then
-    sha256sum | cut -d' ' -f1
-  else
-    shasum -a 256 | cut -d' ' -f1
-  fi
-}
+# shellcheck source=install.sh
+source "$(dirname "${BASH_SOURCE[0]}")/install.sh"
 
 # mtime prints a file's modification time in seconds (GNU and BSD tools).
 mtime() {

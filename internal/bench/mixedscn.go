@@ -177,8 +177,21 @@ func mixedScenarios(cfg Config, res *Results, corpus *Corpus, env scenarioEnv, r
 		return c, nil
 	}
 
+	var s Scenario
+	// peers adds kubeconform's rows on dir to s.
+	peers := func(dir string, items int) error {
+		for _, t := range kc {
+			row, err := env.measure(t, runs, env.crdDir, dir, items)
+			if err != nil {
+				return err
+			}
+			s.Rows = append(s.Rows, row)
+		}
+		return nil
+	}
+
 	fmt.Fprintln(env.log, "scenario: mixed workload, cold and warm")
-	s := Scenario{Key: ScnMixed, Title: fmt.Sprintf("Mixed repository: %d files of several projects' kinds, cold and warm", st.Files)}
+	s = Scenario{Key: ScnMixed, Title: fmt.Sprintf("Mixed repository: %d files of several projects' kinds, cold and warm", st.Files)}
 	row, err := env.measure(env.crdlintWith("kubectl-crdlint, cold", coldCache(filepath.Join(env.cacheRoot, "cold"))), runs, env.crdDir, dir, st.Docs)
 	if err != nil {
 		return err
@@ -196,12 +209,8 @@ func mixedScenarios(cfg Config, res *Results, corpus *Corpus, env scenarioEnv, r
 	if res.MixedJudged, err = judged(warmTool, []string{"--cache-dir", warm}, dir); err != nil {
 		return err
 	}
-	for _, t := range kc {
-		row, err := env.measure(t, runs, env.crdDir, dir, st.Docs)
-		if err != nil {
-			return err
-		}
-		s.Rows = append(s.Rows, row)
+	if err := peers(dir, st.Docs); err != nil {
+		return err
 	}
 	s.About = fmt.Sprintf("%d objects in %d files (`.bench/mixed/`), each corpus example files of any project joined until it holds %d objects, as written: comments, built-in kinds, kinds no corpus CRD defines; %d files start with a corpus CRD (a bundle), %d mention CustomResourceDefinition without holding one. Validated against the corpus CRDs (--crd). crdlint cold (an empty cache each run), then warm (the cache a full run left, every run reusing it); with CRDLINT_MEMSTATS=1 a warm run reported: %s. kubeconform counts the objects it has no schema for (built-in kinds, the CRDs, kinds without a corpus CRD) as errors.",
 		st.Docs, st.Files, mo.DocsPerFile, st.Bundles, st.Mentions, res.MixedJudged.judged())
@@ -240,12 +249,8 @@ func mixedScenarios(cfg Config, res *Results, corpus *Corpus, env scenarioEnv, r
 	if res.ActionJudged, err = judged(actionTool, extra, adir); err != nil {
 		return err
 	}
-	for _, t := range kc {
-		row, err := env.measure(t, runs, env.crdDir, adir, nst.Docs)
-		if err != nil {
-			return err
-		}
-		s.Rows = append(s.Rows, row)
+	if err := peers(adir, nst.Docs); err != nil {
+		return err
 	}
 	s.About = fmt.Sprintf("What a pull request's job costs with the GitHub Action: the mixed workload in `.bench/scn-action/` as the previous commit had it, one full run there (the previous commit's job) whose cache (%s) is saved as actions/cache saves it (a tar keeping modes and times), then the next commit: %d of %d files changed (a line added at the top), and each measured run starts from that cache restored into an empty directory. With CRDLINT_MEMSTATS=1 such a run reported: %s. kubeconform runs on the changed files as usual.",
 		note, nst.Changed, nst.Files, res.ActionJudged.judged())

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/cli-runtime/pkg/genericiooptions"
-
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 )
@@ -90,6 +88,68 @@ kind: ConfigMap
 metadata: {name: builtin}
 `
 
+// writeFile writes a test's file (an absolute path), its directory first.
+func writeFile(t *testing.T, p, data string) {
+	t.Helper()
+	writeFiles(t, filepath.Dir(p), map[string]string{filepath.Base(p): data})
+}
+
+// checkOutput runs check -o json (then args) and returns its output; it
+// must exit 0 or 1.
+func checkOutput(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, errOut := runMain(t, append([]string{"check", "-o", "json", "--no-config"}, args...)...)
+	if code != 0 && code != 1 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	return out
+}
+
+// sameAsNoCache runs check with args with and without the cache in
+// cache, fails unless the outputs are equal, and returns the output and
+// the work the cached run did.
+func sameAsNoCache(t *testing.T, cache, what string, args ...string) (string, count.Snapshot) {
+	t.Helper()
+	want := checkOutput(t, append([]string{"--no-cache"}, args...)...)
+	before := count.Now()
+	got := checkOutput(t, append([]string{"--cache-dir", cache}, args...)...)
+	if got != want {
+		t.Fatalf("%s: the output differs from --no-cache's:\n%s\nwant:\n%s", what, got, want)
+	}
+	return got, count.Now().Sub(before)
+}
+
+// damageEntries truncates, then flips a byte of, then empties every
+// entry of the cache, calling check (which compares with --no-cache)
+// after each.
+func damageEntries(t *testing.T, cache string, check func()) {
+	t.Helper()
+	var entries []string
+	filepath.WalkDir(filepath.Join(cache, cachedir.Verdicts), func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			entries = append(entries, p)
+		}
+		return nil
+	})
+	if len(entries) == 0 {
+		t.Fatal("no cache entries to damage")
+	}
+	for _, damage := range []func([]byte) []byte{
+		func(b []byte) []byte { return b[:len(b)/2] },
+		func(b []byte) []byte { c := bytes.Clone(b); c[len(c)/2] ^= 0x20; return c },
+		func([]byte) []byte { return nil },
+	} {
+		for _, p := range entries {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				continue // trimmed
+			}
+			os.WriteFile(p, damage(data), 0o600)
+		}
+		check()
+	}
+}
+
 // TestFileCacheChangesNothing checks that the cache of custom resource
 // files gives the output of a run without it whatever changed between
 // runs: nothing (no custom resource validated), a CRD (only the files of
@@ -98,41 +158,18 @@ metadata: {name: builtin}
 func TestFileCacheChangesNothing(t *testing.T) {
 	root := t.TempDir()
 	crds, crs, cache := filepath.Join(root, "crds"), filepath.Join(root, "crs"), filepath.Join(root, "cache")
-	write := func(p, data string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, data string) { writeFile(t, p, data) }
 	write(filepath.Join(crds, "widget.yaml"), strings.Replace(cacheWidgetCRD, "MAX", "10", 1))
 	write(filepath.Join(crds, "gadget.yaml"), cacheGadgetCRD)
 	write(filepath.Join(crs, "widgets.yaml"), cacheWidgets)
 	write(filepath.Join(crs, "gadgets.yaml"), cacheGadgets)
 
-	run := func(args ...string) string {
-		t.Helper()
-		var out, errOut bytes.Buffer
-		args = append([]string{"check", "-o", "json", "--no-config"}, args...)
-		code := Main(genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, args)
-		if code != 0 && code != 1 {
-			t.Fatalf("exit %d: %s", code, errOut.String())
-		}
-		return out.String()
-	}
 	// same runs with and without the cache and returns the output and
 	// the custom resources the cached run validated.
 	same := func(what string, args ...string) (string, int64) {
 		t.Helper()
-		want := run(append([]string{"--no-cache"}, args...)...)
-		before := count.Now()
-		got := run(append([]string{"--cache-dir", cache}, args...)...)
-		if got != want {
-			t.Fatalf("%s: the output differs from --no-cache's:\n%s\nwant:\n%s", what, got, want)
-		}
-		return got, count.Now().Sub(before).CRValidations
+		out, n := sameAsNoCache(t, cache, what, args...)
+		return out, n.CRValidations
 	}
 	for _, layout := range []struct {
 		name string
@@ -192,27 +229,7 @@ func TestFileCacheChangesNothing(t *testing.T) {
 				t.Errorf("the warm run validated %d custom resources, want none", n)
 			}
 
-			var entries []string
-			filepath.WalkDir(filepath.Join(cache, cachedir.Verdicts), func(p string, d os.DirEntry, err error) error {
-				if err == nil && d.Type().IsRegular() {
-					entries = append(entries, p)
-				}
-				return nil
-			})
-			for _, damage := range []func([]byte) []byte{
-				func(b []byte) []byte { return b[:len(b)/2] },
-				func(b []byte) []byte { c := bytes.Clone(b); c[len(c)/2] ^= 0x20; return c },
-				func([]byte) []byte { return nil },
-			} {
-				for _, p := range entries {
-					data, err := os.ReadFile(p)
-					if err != nil {
-						continue // trimmed
-					}
-					os.WriteFile(p, damage(data), 0o600)
-				}
-				same("damaged entries", args...)
-			}
+			damageEntries(t, cache, func() { same("damaged entries", args...) })
 		})
 	}
 }
@@ -229,15 +246,7 @@ func TestFileCacheChangesNothing(t *testing.T) {
 func TestFileCacheReplaysEveryFile(t *testing.T) {
 	root := t.TempDir()
 	crds, crs, cache := filepath.Join(root, "crds"), filepath.Join(root, "crs"), filepath.Join(root, "cache")
-	write := func(p, data string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, data string) { writeFile(t, p, data) }
 	widgetCRD := func(max string) string { return strings.Replace(cacheWidgetCRD, "MAX", max, 1) }
 	gizmoCRD := func(max string) string {
 		return strings.NewReplacer("widgets", "gizmos", "Widget", "Gizmo", "MAX", max).Replace(cacheWidgetCRD)
@@ -274,25 +283,9 @@ metadata: {name: three}
 spec: {size: 30} # crdlint:ignore cr-schema
 `
 	}
-	run := func(args ...string) string {
-		t.Helper()
-		var out, errOut bytes.Buffer
-		args = append([]string{"check", "-o", "json", "--no-config"}, args...)
-		code := Main(genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, args)
-		if code != 0 && code != 1 {
-			t.Fatalf("exit %d: %s", code, errOut.String())
-		}
-		return out.String()
-	}
 	same := func(what string, args ...string) (string, count.Snapshot) {
 		t.Helper()
-		want := run(append([]string{"--no-cache"}, args...)...)
-		before := count.Now()
-		got := run(append([]string{"--cache-dir", cache}, args...)...)
-		if got != want {
-			t.Fatalf("%s: the output differs from --no-cache's:\n%s\nwant:\n%s", what, got, want)
-		}
-		return got, count.Now().Sub(before)
+		return sameAsNoCache(t, cache, what, args...)
 	}
 	for _, tc := range []struct {
 		name string
@@ -360,27 +353,7 @@ spec: {size: 30} # crdlint:ignore cr-schema
 				t.Errorf("warm at last: %d custom resources validated, want none", n.CRValidations)
 			}
 
-			var entries []string
-			filepath.WalkDir(filepath.Join(cache, cachedir.Verdicts), func(p string, d os.DirEntry, err error) error {
-				if err == nil && d.Type().IsRegular() {
-					entries = append(entries, p)
-				}
-				return nil
-			})
-			for _, damage := range []func([]byte) []byte{
-				func(b []byte) []byte { return b[:len(b)/2] },
-				func(b []byte) []byte { c := bytes.Clone(b); c[len(c)/2] ^= 0x20; return c },
-				func([]byte) []byte { return nil },
-			} {
-				for _, p := range entries {
-					data, err := os.ReadFile(p)
-					if err != nil {
-						continue
-					}
-					os.WriteFile(p, damage(data), 0o600)
-				}
-				same("damaged entries", args...)
-			}
+			damageEntries(t, cache, func() { same("damaged entries", args...) })
 		})
 	}
 }
