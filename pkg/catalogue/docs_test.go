@@ -41,6 +41,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/cmd/kubectl-crdlint/cmd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -56,9 +57,10 @@ const (
 	upgradeFixtures = "../upgrade/testdata/rules"
 	replayFixtures  = "../upgrade/testdata/replay"
 	checkFixtures   = "testdata/rules"
-	// strictMarker, as a lint fixture's first line, lints it with Strict.
-	strictMarker = "# strict"
-	passPrefix   = "pass-"
+	// validateMarker, followed by a --validate value, as a lint fixture's
+	// first line lints it with that field validation (default: Strict).
+	validateMarker = "# validate: "
+	passPrefix     = "pass-"
 )
 
 // TestRulesDoc keeps docs/rules.md and docs/rules/*.md equal to what the
@@ -146,10 +148,13 @@ func renderRulesIndex(rules []report.Rule) string {
 	w("  an upgrade, something that works today stops working or is lost.\n")
 	w("- **warning**: the server accepts the object, but something is off; for an\n")
 	w("  upgrade, clients may notice, but the server and the stored data do not.\n\n")
-	w("`--disable ID` (repeatable) silences a rule. `--strict` raises `%s` and\n", lint.RuleUnknownField)
-	w("`%s` to errors, as the server rejects them under\n", source.RuleDuplicate)
-	w("`fieldValidation=Strict` (`kubectl apply --validate=strict`).\n")
-	w("`--require-crds` makes `%s` an error. `--fail-on` chooses the\n", lint.RuleCRNoCRD)
+	w("`--disable ID` (repeatable) silences a rule. `--validate` says what the\n")
+	w("server does with unknown fields, as kubectl's flag does: under `strict`,\n")
+	w("kubectl apply's default, it refuses the object (`%s` is an error, and\n", lint.RuleUnknownField)
+	w("nothing else of the object is checked, as the server's 400 ends the request);\n")
+	w("under `warn` it drops the field with a warning; under `ignore` it drops it\n")
+	w("silently (no `%s` nor `%s` finding). `--strict` is\n", lint.RuleUnknownField, source.RuleDuplicate)
+	w("`--validate=strict`. `--require-crds` makes `%s` an error. `--fail-on` chooses the\n", lint.RuleCRNoCRD)
 	w("severity that makes the command exit 1.\n\n")
 	w("Each rule's page says what it checks, why it matters and how to fix it, with\n")
 	w("examples taken from the rule's test fixtures and what crdlint reports for\n")
@@ -220,6 +225,11 @@ const messageDifferences = "## How messages differ from the server's text\n\n" +
 	"  \"some validation rules were not checked because the object was invalid\"\n" +
 	"  is reported after the errors that stopped the CEL rules, under its own rule\n" +
 	"  ID so that it can be silenced apart from real CEL failures.\n" +
+	"- **kubectl's YAML library prints a bad key as a Go value**\n" +
+	"  (`invalid map key: map[interface {}]interface {}{\".Name\":interface {}(nil)}`);\n" +
+	"  crdlint shows the key as YAML and says what it is\n" +
+	"  (`invalid map key: {.Name: null} is a mapping, which cannot be a key (quote\n" +
+	"  a value that starts with \"{\" or \"[\" to make it a string)`).\n" +
 	"- **Hints follow the server's words** where the cause is not obvious (a key\n" +
 	"  that YAML 1.1 reads as a boolean, a tab in the indentation), after the\n" +
 	"  server's message, never instead of it.\n" +
@@ -236,8 +246,10 @@ const messageDifferences = "## How messages differ from the server's text\n\n" +
 // that change it.
 func docSeverity(id string, s report.Severity) string {
 	switch id {
-	case lint.RuleUnknownField, source.RuleDuplicate:
-		return fmt.Sprintf("**%s** (**error** with `--strict`)", s)
+	case lint.RuleUnknownField:
+		return fmt.Sprintf("**error** (**%s** with `--validate=warn`, none with `--validate=ignore`)", s)
+	case source.RuleDuplicate:
+		return fmt.Sprintf("**%s** (none with `--validate=ignore`)", s)
 	case lint.RuleCRNoCRD:
 		return fmt.Sprintf("**%s** (**error** with `--require-crds`)", s)
 	}
@@ -245,14 +257,14 @@ func docSeverity(id string, s report.Severity) string {
 }
 
 // fixtureFile is a rule fixture split for its page: the leading comment
-// block (what the example shows), the documents, and whether it is linted
-// with --strict.
+// block (what the example shows), the documents, and the field validation
+// it is linted with.
 type fixtureFile struct {
-	path    string
-	caption string
-	docs    []string
-	strict  bool
-	data    []byte
+	path     string
+	caption  string
+	docs     []string
+	validate fieldvalidation.Directive
+	data     []byte
 }
 
 var (
@@ -266,13 +278,19 @@ func readFixture(t *testing.T, path string) fixtureFile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ff := fixtureFile{path: path, data: data, strict: strings.HasPrefix(string(data), strictMarker+"\n")}
+	ff := fixtureFile{path: path, data: data, validate: fieldvalidation.Default}
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if v, ok := strings.CutPrefix(lines[0], validateMarker); ok {
+		d, err := fieldvalidation.Parse(v)
+		if err != nil {
+			t.Fatalf("%s: %s%s: %v", path, validateMarker, v, err)
+		}
+		ff.validate = d
+		lines = lines[1:]
+	}
 	var caption []string
 	for len(lines) > 0 && strings.HasPrefix(lines[0], "#") {
-		if lines[0] != strictMarker {
-			caption = append(caption, strings.TrimSpace(strings.TrimPrefix(lines[0], "#")))
-		}
+		caption = append(caption, strings.TrimSpace(strings.TrimPrefix(lines[0], "#")))
 		lines = lines[1:]
 	}
 	ff.caption = strings.Join(caption, " ")
@@ -322,11 +340,11 @@ func unmarked(d string, docs []string) string {
 // its file named by its base name.
 func lintOutput(t *testing.T, f fixtureFile) string {
 	t.Helper()
-	cat := crd.NewCatalog(false)
-	l := lint.New(lint.Options{Strict: f.strict, Catalog: cat})
+	cat := crd.NewCatalog(f.validate.Refuses())
+	l := lint.New(lint.Options{Validate: f.validate, Catalog: cat})
 	// Linted as shown, with "# <- " markers: only comments change, and a
 	// message that quotes the line quotes what the page shows.
-	parsed := source.Parse(filepath.Base(f.path), wantCommentRE.ReplaceAll(f.data, []byte("# <- ")))
+	parsed := source.ParseInput(filepath.Base(f.path), wantCommentRE.ReplaceAll(f.data, []byte("# <- ")))
 	cat.AddFound(crd.FindCRDs(parsed), crd.Input)
 	fs, _ := l.File(parsed)
 	fs = append(fs, lint.Duplicates(cat)...)
@@ -347,6 +365,8 @@ func fixtureLink(path string) string {
 func verdict(r report.Rule) string {
 	upgrade := catalogue.GroupOf(r.ID) == catalogue.Upgrade
 	switch {
+	case r.ID == lint.RuleUnknownField:
+		return "the API server refuses the object under kubectl apply's default field validation, and accepts it without the field under `warn`"
 	case upgrade && r.Severity == report.Error:
 		return "something that works today stops working or is lost"
 	case upgrade:
@@ -451,8 +471,8 @@ func renderLintExamples(t *testing.T, b *strings.Builder, r report.Rule, dir str
 	badDocs, badLeft := bad.only(good)
 	goodDocs, goodLeft := good.only(bad)
 	check := "kubectl crdlint check"
-	if bad.strict {
-		check += " --strict"
+	if bad.validate != fieldvalidation.Default {
+		check += " --validate=" + bad.validate.String()
 	}
 	out := lintOutput(t, bad)
 	reports(t, r.ID, out)

@@ -22,6 +22,7 @@ import (
 	rulecatalogue "github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/helm"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/kustomize"
@@ -33,9 +34,10 @@ import (
 
 // Options are what a check run needs besides its inputs.
 type Options struct {
-	// Strict, Disabled and Missing are the linter's (lint.Options); the
-	// caches are keyed by them.
-	Strict   bool
+	// Validate, Disabled and Missing are the linter's (lint.Options);
+	// the caches are keyed by them. The run's catalogue must judge CRDs
+	// under the same field validation (crd.NewCatalog(Validate.Refuses())).
+	Validate fieldvalidation.Directive
 	Disabled map[string]bool
 	Missing  lint.Missing
 	// MaxDocumentSize bounds one document of a file (0: 64 MiB).
@@ -171,7 +173,7 @@ func (c *checker) check(ctx context.Context) (report.Result, error) {
 	if c.rendered, err = render(run.Inputs, o.Kustomize); err != nil {
 		return report.Result{}, err
 	}
-	c.l = lint.New(lint.Options{Strict: o.Strict, Disabled: o.Disabled, Catalog: run.Catalog, MissingCRDs: o.Missing})
+	c.l = lint.New(lint.Options{Validate: o.Validate, Disabled: o.Disabled, Catalog: run.Catalog, MissingCRDs: o.Missing})
 	run.MaxDocumentSize = o.MaxDocumentSize
 	if !o.NoCache {
 		c.cache = openCache(o.CacheDir, o.Notices)
@@ -180,11 +182,11 @@ func (c *checker) check(ctx context.Context) (report.Result, error) {
 	if c.cache != nil {
 		run.Verdicts, run.Indexes = crdAnswers{c.cache}, crdAnswers{c.cache}
 	}
-	c.lintKey = lintOptionsKey(o.Strict, o.Disabled)
+	c.lintKey = lintOptionsKey(o.Validate, o.Disabled)
 	// A cluster's CRDs have no JSON to name them by, and what they are
 	// is the cluster's to change: such runs judge every file.
 	if c.cache != nil && o.Live == nil && !o.ClusterCRDs {
-		c.files = &crFiles{cache: c.cache, cat: run.Catalog, opts: crOptionsKey(c.lintKey, o.Missing, o.MaxDocumentSize)}
+		c.files = &crFiles{cache: c.cache, cat: run.Catalog, opts: crOptionsKey(c.lintKey, o.Missing, o.MaxDocumentSize, run.Catalog.ConfigKinds())}
 	}
 	res := report.Result{Rules: catalogue, Findings: o.Findings}
 	c.results = make([]fileResult, len(run.Inputs.Files))

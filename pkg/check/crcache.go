@@ -113,8 +113,11 @@ type crPending struct {
 	kinds  map[schema.GroupKind]bool
 }
 
-func crOptionsKey(lintOpts []byte, missing lint.Missing, maxDoc int) []byte {
-	return fmt.Appendf(bytes.Clone(lintOpts), " missing=%q max-document-size=%d", missing, maxDoc)
+// crOptionsKey is what of the options a file's findings depend on beyond
+// the linter's: the missing-CRD policy, the size bound, and the
+// configuration kinds, which decide what is a custom resource.
+func crOptionsKey(lintOpts []byte, missing lint.Missing, maxDoc int, config *crd.ConfigKinds) []byte {
+	return fmt.Appendf(bytes.Clone(lintOpts), " missing=%q max-document-size=%d config-kinds=%q", missing, maxDoc, config.String())
 }
 
 func (c *crFiles) key(name string, data []byte) string {

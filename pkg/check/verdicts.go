@@ -10,6 +10,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/verdictcache"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
@@ -41,7 +42,7 @@ func openCache(dir string, notices io.Writer) *verdictcache.Cache {
 // on. What the run applies after linting (the configuration's severities
 // and suppressions, inline suppressions, the baseline) is not: cached
 // findings go through it as computed ones do.
-func lintOptionsKey(strict bool, off map[string]bool) []byte {
+func lintOptionsKey(v fieldvalidation.Directive, off map[string]bool) []byte {
 	ids := make([]string, 0, len(off))
 	for id, o := range off {
 		if o {
@@ -49,7 +50,7 @@ func lintOptionsKey(strict bool, off map[string]bool) []byte {
 		}
 	}
 	sort.Strings(ids)
-	return fmt.Appendf(nil, "strict=%t off=%q", strict, ids)
+	return fmt.Appendf(nil, "validate=%s off=%q", v, ids)
 }
 
 // crdRecord is a file's cached CRD verdicts: the findings of its CRD

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -61,8 +64,16 @@ type Config struct {
 	// against: Path's directory, in the same form.
 	Dir string
 
-	CRDs        []CRDEntry
-	Exclude     []string // gitignore-style patterns relative to Dir
+	CRDs    []CRDEntry
+	Exclude []string // gitignore-style patterns relative to Dir
+	// ConfigKinds are the kinds of tool configuration beyond the
+	// well-known ones that no API server serves, as ParseConfigKind reads
+	// them (Kind "*" for every kind of a group).
+	ConfigKinds []schema.GroupKind
+	// Validate is validate: ("" when not said); Strict is the older
+	// strict: key, which stands for validate: strict (true) or warn
+	// (false) when validate: is not said.
+	Validate    fieldvalidation.Directive
 	Strict      *bool
 	FailOn      *report.Severity
 	MissingCRDs MissingCRDs

@@ -43,7 +43,7 @@ overrides:
 	_ = flags.Parse([]string{"--strict"})
 	fromFlags, _ := config.FlagsFrom(flags)
 	s, _ := config.Resolve(cfg, fromFlags)
-	fmt.Println("strict:", s.Strict, "failOn:", s.FailOn)
+	fmt.Println("validate:", s.Validate, "failOn:", s.FailOn)
 
 	fmt.Println("template excluded:", s.Excluded(filepath.Join(dir, "charts/app/templates/x.yaml"), false))
 	kept, off := s.Apply([]report.Finding{
@@ -53,7 +53,7 @@ overrides:
 	fmt.Println("kept:", len(kept), "off:", len(off), off[0].Suppression.Kind)
 	// Output:
 	// problems in the file: 0
-	// strict: true failOn: warning
+	// validate: strict failOn: warning
 	// template excluded: true
 	// kept: 1 off: 1 config
 }

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	yaml "go.yaml.in/yaml/v3"
 )
 
 // FuzzParse: any text parses without panicking, every finding has a
@@ -68,37 +66,6 @@ func FuzzPattern(f *testing.F) {
 			!strings.HasSuffix(pattern, " ") && !p.DirOnly && !strings.Contains(pattern, "\x00") {
 			if !p.Match(plain, false) {
 				t.Fatalf("%q does not match itself", pattern)
-			}
-		}
-	})
-}
-
-// FuzzPatchFiles: any kustomization parses without panicking, and no
-// inline strategic-merge patch (a multi-line string) is taken for a file.
-func FuzzPatchFiles(f *testing.F) {
-	for _, k := range []string{"testdata/init/kubebuilder/config/crd/kustomization.yaml", "testdata/init/kubebuilder/config/default/kustomization.yaml"} {
-		data, err := os.ReadFile(k)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
-	f.Add([]byte("patches: [{path: a.yaml}, {patch: x}, 3, [1]]\npatchesStrategicMerge: [a, {b: c}]"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var k struct {
-			PatchesStrategicMerge []any `yaml:"patchesStrategicMerge"`
-		}
-		inline := map[string]bool{}
-		if yaml.Unmarshal(data, &k) == nil {
-			for _, e := range k.PatchesStrategicMerge {
-				if s, ok := e.(string); ok && strings.Contains(s, "\n") {
-					inline[s] = true
-				}
-			}
-		}
-		for _, p := range patchFiles(data) {
-			if inline[p] {
-				t.Fatalf("inline patch taken for a file: %q", p)
 			}
 		}
 	})

@@ -12,7 +12,10 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/kustomize"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -60,9 +63,23 @@ type Repository struct {
 	// TestData are testdata directories holding YAML: fixtures, often
 	// invalid on purpose; suggested, commented out.
 	TestData []string
+	// ConfigKinds are kinds that no CRD of the repository defines nor the
+	// API server builds in, and that look like a tool's configuration: a
+	// group config.* or a kind ending in Config or Configuration, a kind
+	// of a group the repository's CRDs define (a served one would have a
+	// CRD), or a kind a ConfigMap of the repository carries in its data.
+	// A project's own component configuration, proposed for configKinds.
+	ConfigKinds []FoundKind
 	// Truncated says the walk stopped at MaxEntries or skipped deeper
 	// directories.
 	Truncated bool
+}
+
+// FoundKind is a kind found in the repository: where first, how often.
+type FoundKind struct {
+	Kind  schema.GroupKind
+	First string
+	Files int
 }
 
 // CountedPath is a path and how many CRDs it holds.
@@ -176,6 +193,9 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 
 	crdDirs := map[string]int{}
 	crdFiles := map[string]sniffed{}
+	defined := map[schema.GroupKind]bool{}
+	found := map[schema.GroupKind]*FoundKind{}
+	embedded := map[schema.GroupKind]bool{} // in a ConfigMap's data
 	for _, rel := range yamls {
 		if inTemplates(rel) || patches[rel] {
 			continue
@@ -190,10 +210,28 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 		if underTestdata {
 			continue
 		}
-		sn := sniffCRDs(filepath.Join(root, filepath.FromSlash(rel)), o.MaxFileSize)
+		f := readSmall(filepath.Join(root, filepath.FromSlash(rel)), o.MaxFileSize)
+		if f == nil {
+			continue
+		}
+		sn := sniffCRDs(f, defined)
 		complete, partial := sn.complete, sn.partial
 		if complete > 0 {
 			crdFiles[rel] = sn
+		}
+		kinds, inConfigMaps := objectKinds(f)
+		for gk := range inConfigMaps {
+			embedded[gk] = true
+			kinds = append(kinds, gk)
+		}
+		slices.SortFunc(kinds, func(a, b schema.GroupKind) int { return strings.Compare(a.String(), b.String()) })
+		kinds = slices.Compact(kinds)
+		for _, gk := range kinds {
+			if k := found[gk]; k != nil {
+				k.Files++
+			} else {
+				found[gk] = &FoundKind{Kind: gk, First: rel, Files: 1}
+			}
 		}
 		switch {
 		case complete > 0 && path.Dir(rel) == ".":
@@ -224,6 +262,19 @@ func ScanRepository(root string, o InitOptions) (*Repository, error) {
 	}
 	slices.SortFunc(s.CRDDirs, func(a, b CountedPath) int { return strings.Compare(a.Path, b.Path) })
 	s.leaveCopies(crdFiles)
+	owned := map[string]bool{} // groups the repository's CRDs define
+	for gk := range defined {
+		owned[gk.Group] = true
+	}
+	for gk, k := range found {
+		// A kind no CRD defines, which its name, its group (one the
+		// repository serves others of), or a ConfigMap that carries it
+		// says is configuration.
+		if !defined[gk] && (configLike(gk) || owned[gk.Group] || embedded[gk]) {
+			s.ConfigKinds = append(s.ConfigKinds, *k)
+		}
+	}
+	slices.SortFunc(s.ConfigKinds, func(a, b FoundKind) int { return strings.Compare(a.Kind.String(), b.Kind.String()) })
 
 	// A directory of patches and nothing else is one entry.
 	byDir := map[string][]string{}
@@ -265,58 +316,77 @@ func hasYAMLExt(name string) bool {
 	return ext == ".yaml" || ext == ".yml" || ext == ".json"
 }
 
-// kustomizePatches lists the patch files a kustomization names, relative
-// to root; inline patches and files outside root are left out.
+// kustomizePatches lists the files a kustomization names that are not
+// resources (kustomize.NotResources: patches of every form, generator
+// inputs, ...), relative to root; files outside root are left out.
 func kustomizePatches(root, rel string) []string {
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-	if err != nil {
-		return nil
-	}
+	dir := filepath.Join(root, filepath.FromSlash(path.Dir(rel)))
+	_, named := kustomize.NotResources(dir)
 	var out []string
-	dir := path.Dir(rel)
-	for _, f := range patchFiles(data) {
-		p := path.Clean(path.Join(dir, filepath.ToSlash(f)))
+	for _, f := range named {
+		r, err := filepath.Rel(root, f)
+		if err != nil {
+			continue
+		}
+		p := filepath.ToSlash(r)
 		if p == ".." || strings.HasPrefix(p, "../") || !hasYAMLExt(p) {
 			continue
 		}
-		if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil && st.Mode().IsRegular() {
+		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// patchFiles lists the files a kustomization's patches,
-// patchesStrategicMerge and patchesJson6902 name, as written; inline
-// patches are left out.
-func patchFiles(data []byte) []string {
-	var k struct {
-		Patches               []yaml.Node `yaml:"patches"`
-		PatchesStrategicMerge []yaml.Node `yaml:"patchesStrategicMerge"`
-		PatchesJSON6902       []yaml.Node `yaml:"patchesJson6902"`
-	}
-	if yaml.Unmarshal(data, &k) != nil {
+// readSmall parses a file of at most maxSize bytes that names a kind as
+// a command reads it (source.ParseInput); nil for one that is larger,
+// names none or cannot be read.
+func readSmall(file string, maxSize int64) *source.File {
+	st, err := os.Stat(file)
+	if err != nil || st.Size() > maxSize {
 		return nil
 	}
-	var files []string
-	for _, list := range [][]yaml.Node{k.Patches, k.PatchesStrategicMerge, k.PatchesJSON6902} {
-		for _, n := range list {
-			switch n.Kind {
-			case yaml.ScalarNode: // patchesStrategicMerge: a file, or inline YAML
-				if !strings.Contains(n.Value, "\n") {
-					files = append(files, n.Value)
+	data, err := os.ReadFile(file)
+	if err != nil || !bytes.Contains(data, []byte("kind")) {
+		return nil
+	}
+	return source.ParseInput(file, data)
+}
+
+// objectKinds are the kinds of the custom resources of a file, as a
+// command would judge them (not built in, not well-known configuration),
+// and those of the objects its ConfigMaps carry in their data (a
+// component's configuration file, mounted from a ConfigMap).
+func objectKinds(f *source.File) (kinds []schema.GroupKind, inConfigMaps map[schema.GroupKind]bool) {
+	inConfigMaps = map[schema.GroupKind]bool{}
+	for _, d := range f.Documents {
+		switch crd.Classify(d, nil) {
+		case crd.ClassCustomResource:
+			kinds = append(kinds, crd.GVK(d).GroupKind())
+		case crd.ClassBuiltin:
+			if d.Object.Kind != "ConfigMap" || d.Object.APIVersion != "v1" {
+				continue
+			}
+			var cm struct {
+				Data map[string]string `json:"data"`
+			}
+			if json.Unmarshal(d.JSON, &cm) != nil {
+				continue
+			}
+			for key, text := range cm.Data {
+				if !strings.Contains(text, "kind") {
+					continue
 				}
-			case yaml.MappingNode:
-				var e struct {
-					Path string `yaml:"path"`
-				}
-				if n.Decode(&e) == nil && e.Path != "" {
-					files = append(files, e.Path)
+				for _, e := range source.ParseInput(key, []byte(text)).Documents {
+					if crd.Classify(e, nil) == crd.ClassCustomResource {
+						inConfigMaps[crd.GVK(e).GroupKind()] = true
+					}
 				}
 			}
 		}
 	}
-	return files
+	return kinds, inConfigMaps
 }
 
 // sniffed is what sniffCRDs reads of a file.
@@ -328,20 +398,21 @@ type sniffed struct {
 	bundle bool
 }
 
-// sniffCRDs counts the complete and the partial CRDs in a file. A CRD
-// without spec.group, spec.names.kind or spec.versions is partial: a
-// kustomize patch (kubebuilder's webhook_in_*.yaml and cainjection_in_*
-// files) rather than something to install.
-func sniffCRDs(file string, maxSize int64) (s sniffed) {
-	st, err := os.Stat(file)
-	if err != nil || st.Size() > maxSize {
-		return s
-	}
-	data, err := os.ReadFile(file)
-	if err != nil || !bytes.Contains(data, []byte("CustomResourceDefinition")) {
-		return s
-	}
-	for _, d := range source.Parse(file, data).Documents {
+// configLike: a kind whose group or name says configuration, as
+// ComponentConfig APIs are named (config.kueue.x-k8s.io Configuration,
+// controller-runtime's ControllerManagerConfig).
+func configLike(gk schema.GroupKind) bool {
+	return strings.HasPrefix(gk.Group, "config.") || strings.Contains(gk.Group, ".config.") ||
+		strings.HasSuffix(gk.Kind, "Configuration") || strings.HasSuffix(gk.Kind, "Config")
+}
+
+// sniffCRDs counts the complete and the partial CRDs in a file, and adds
+// the kinds the complete ones define to defined. A CRD without
+// spec.group, spec.names.kind or spec.versions is partial: a kustomize
+// patch (kubebuilder's webhook_in_*.yaml and cainjection_in_* files)
+// rather than something to install.
+func sniffCRDs(f *source.File, defined map[schema.GroupKind]bool) (s sniffed) {
+	for _, d := range f.Documents {
 		if d.Object.Kind != "CustomResourceDefinition" || !strings.HasPrefix(d.Object.APIVersion, "apiextensions.k8s.io/") {
 			s.bundle = true
 			continue
@@ -363,6 +434,7 @@ func sniffCRDs(file string, maxSize int64) (s sniffed) {
 		if c.Spec.Group != "" && c.Spec.Names.Kind != "" && (len(c.Spec.Versions) > 0 || c.Spec.Version != "") {
 			s.complete++
 			s.kinds = append(s.kinds, c.Spec.Group+"/"+c.Spec.Names.Kind)
+			defined[schema.GroupKind{Group: c.Spec.Group, Kind: c.Spec.Names.Kind}] = true
 		} else {
 			s.partial++
 		}
@@ -426,7 +498,7 @@ func (s *Repository) Render(version string) []byte {
 			w("  - %s # Helm templates: not YAML until rendered\n", yamlString(anchor(t)+"/"))
 		}
 		for _, p := range s.Patches {
-			what := "kustomize patch: a partial object"
+			what := "kustomize patch or configuration: not a whole object"
 			if strings.HasSuffix(p, "/") {
 				what = "kustomize patches: partial objects"
 			}
@@ -437,8 +509,24 @@ func (s *Repository) Render(version string) []byte {
 		}
 	}
 
+	w("\n# Kinds of tool configuration that no API server serves, beyond the well-known\n")
+	w("# ones (kind, kubeadm, audit policies, component configs): skipped, never\n")
+	w("# custom resources. Kind.group, or *.group for a whole group.\n")
+	if len(s.ConfigKinds) == 0 {
+		w("# configKinds:\n#   - Configuration.config.example.com\n")
+	} else {
+		w("configKinds:\n")
+		for _, k := range s.ConfigKinds {
+			where := k.First
+			if k.Files > 1 {
+				where += fmt.Sprintf(" and %s", plural(k.Files-1, "more file"))
+			}
+			w("  - %s # no CRD in the repository; %s\n", yamlString(k.Kind.String()), where)
+		}
+	}
+
 	w(`
-# strict: true        # unknown and duplicate fields are errors (as --strict)
+# validate: warn      # unknown fields: strict (default, as kubectl apply: errors), warn, ignore
 # failOn: warning     # the lowest severity that fails the run: error (default), warning, none
 # missingCRDs: warn # a custom resource whose CRD is not found: error (default), warn, ignore
 # baseline: .crdlint-baseline.yaml # accepted findings: check --write-baseline writes it

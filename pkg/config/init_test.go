@@ -55,6 +55,20 @@ func TestInitScan(t *testing.T) {
 	if strings.Join(s.Patches, " ") != strings.Join(want, " ") {
 		t.Errorf("Patches = %q, want %q", s.Patches, want)
 	}
+	var kinds []string
+	for _, k := range s.ConfigKinds {
+		kinds = append(kinds, k.Kind.String()+" "+k.First)
+	}
+	// Not the samples' Widget (it has its CRD), nor cert-manager's
+	// Certificate (a kind of another project's group, no configuration).
+	wantKinds := []string{
+		"OperatorSettings.operator.acme.io config/manager/settings.yaml", // carried by a ConfigMap
+		"ProjectConfig.config.example.com config/manager/controller_manager_config.yaml",
+		"Report.example.com config/samples/report.yaml", // in the group of the repository's CRDs
+	}
+	if strings.Join(kinds, ", ") != strings.Join(wantKinds, ", ") {
+		t.Errorf("ConfigKinds = %q, want %q", kinds, wantKinds)
+	}
 	if strings.Join(s.TestData, " ") != "hack/testdata" || s.Truncated {
 		t.Errorf("TestData = %q, Truncated = %v", s.TestData, s.Truncated)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
@@ -203,6 +204,37 @@ func TestLoadValues(t *testing.T) {
 		c, fs := Parse("c.yaml", []byte(text), catalogue())
 		if len(fs) > 0 || c.Strict == nil || *c.Strict != want {
 			t.Errorf("%s: Strict = %v (%v), want %v", text, c.Strict, fs, want)
+		}
+	}
+	// validate: takes kubectl's --validate values, booleans included.
+	for text, want := range map[string]fieldvalidation.Directive{
+		"validate: strict": fieldvalidation.Strict, "validate: warn": fieldvalidation.Warn, "validate: ignore": fieldvalidation.Ignore,
+		"validate: true": fieldvalidation.Strict, "validate: false": fieldvalidation.Ignore, `validate: "false"`: fieldvalidation.Ignore,
+		"validate: 1": fieldvalidation.Strict, "validate: True": fieldvalidation.Strict, "validate: ~": "",
+		// Both keys, saying the same.
+		"strict: true\nvalidate: strict": fieldvalidation.Strict, "validate: warn\nstrict: false": fieldvalidation.Warn,
+	} {
+		c, fs := Parse("c.yaml", []byte(text), catalogue())
+		if len(fs) > 0 || c.Validate != want {
+			t.Errorf("%s: Validate = %q (%v), want %q", text, c.Validate, fs, want)
+		}
+	}
+	for text, want := range map[string]string{
+		"validate: Strict":               "2:11: validate must be strict (or true), warn or ignore (or false), as kubectl's --validate, not the string \"Strict\"",
+		"validate: yes":                  "2:11: validate must be strict (or true), warn or ignore (or false), as kubectl's --validate, not the string \"yes\"",
+		"validate: [warn]":               "2:11: validate must be strict (or true), warn or ignore (or false), as kubectl's --validate, not a list",
+		"strict: true\nvalidate: ignore": "2:9: strict: true means validate: strict, but validate: is ignore; remove strict:",
+	} {
+		c, fs := Parse("c.yaml", []byte("\n"+text), catalogue())
+		var got []string
+		for _, f := range fs {
+			got = append(got, fmt.Sprintf("%d:%d: %s", f.Line, f.Column, f.Message))
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%s: findings %q, want %q", text, got, want)
+		}
+		if strings.HasPrefix(text, "strict") && (c.Strict != nil || c.Validate != fieldvalidation.Ignore) {
+			t.Errorf("%s: Strict = %v, Validate = %q: validate: must win", text, c.Strict, c.Validate)
 		}
 	}
 	w, _, _ := Load(filepath.Join("testdata", "load", "valid", "missing-warning.yaml"), catalogue())

@@ -12,8 +12,10 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/editdist"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -21,7 +23,7 @@ import (
 
 // Keys are the top-level keys of a configuration file, in the order the
 // documentation and `config view` give them.
-var Keys = []string{"crds", "exclude", "strict", "failOn", "missingCRDs", "rules", "overrides", "baseline"}
+var Keys = []string{"crds", "exclude", "configKinds", "validate", "strict", "failOn", "missingCRDs", "rules", "overrides", "baseline"}
 
 var overrideKeys = []string{"files", "rules"}
 
@@ -190,6 +192,7 @@ func (p *parser) top(root *yaml.Node) {
 		return
 	}
 	c := p.c
+	var strictAt *yaml.Node
 	p.pairs(root, "", func(key string, k, v *yaml.Node) {
 		switch key {
 		case "crds":
@@ -204,6 +207,15 @@ func (p *parser) top(root *yaml.Node) {
 				c.Exclude = append(c.Exclude, it.Value)
 				c.exclude.add(c.Dir, pat)
 			}
+		case "configKinds":
+			for _, it := range p.strings(v, key) {
+				gk, err := ParseConfigKind(it.Value)
+				if err != nil {
+					p.errorf(it.Node, it.field, "%v", err)
+					continue
+				}
+				c.ConfigKinds = append(c.ConfigKinds, gk)
+			}
 		case "strict":
 			if isNull(v) {
 				return
@@ -217,7 +229,20 @@ func (p *parser) top(root *yaml.Node) {
 				p.errorf(v, key, "strict must be true or false, not %s", describe(v))
 				return
 			}
-			c.Strict = &b
+			c.Strict, strictAt = &b, v
+		case "validate":
+			if isNull(v) {
+				return
+			}
+			// kubectl's values: strict, warn, ignore, and the booleans
+			// (true is strict, false ignore), quoted or not.
+			if v.Kind == yaml.ScalarNode && (v.Tag == "!!str" || v.Tag == "!!bool" || v.Tag == "!!int") {
+				if d, err := fieldvalidation.Parse(v.Value); err == nil {
+					c.Validate = d
+					return
+				}
+			}
+			p.errorf(v, key, "validate must be strict (or true), warn or ignore (or false), as kubectl's --validate, not %s", describe(v))
 		case "failOn":
 			if isNull(v) {
 				return
@@ -256,6 +281,32 @@ func (p *parser) top(root *yaml.Node) {
 			p.errorf(k, key, "unknown key %q%s; the keys are %s", key, suggest(key, Keys), strings.Join(Keys, ", "))
 		}
 	})
+	if c.Strict != nil && c.Validate != "" && fieldvalidation.Of(*c.Strict) != c.Validate {
+		// Two answers to one question: validate: is the current key.
+		p.errorf(strictAt, "strict", "strict: %t means validate: %s, but validate: is %s; remove strict:", *c.Strict, fieldvalidation.Of(*c.Strict), c.Validate)
+		c.Strict = nil
+	}
+}
+
+// ParseConfigKind reads one configKinds entry: "Kind.group" as
+// apimachinery prints a GroupKind ("Configuration.config.example.com";
+// "Kind" alone for the core group), or "*.group" for every kind of a
+// group (Kind "*").
+func ParseConfigKind(s string) (schema.GroupKind, error) {
+	const want = "want Kind.group (e.g. Configuration.config.example.com) or *.group"
+	if strings.TrimSpace(s) != s || s == "" || strings.ContainsAny(s, "/ \t") {
+		return schema.GroupKind{}, fmt.Errorf("%q: %s", s, want)
+	}
+	gk := schema.ParseGroupKind(s)
+	switch {
+	case gk.Kind == "*" && gk.Group != "" && !strings.Contains(gk.Group, "*"):
+		return gk, nil
+	case gk.Kind == "" || strings.Contains(s, "*"):
+		return schema.GroupKind{}, fmt.Errorf("%q: %s", s, want)
+	case gk.Kind[0] < 'A' || gk.Kind[0] > 'Z':
+		return schema.GroupKind{}, fmt.Errorf("%q: a kind starts with an upper-case letter: %s", s, want)
+	}
+	return gk, nil
 }
 
 // item is a string list entry with its position and field path.

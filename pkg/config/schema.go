@@ -108,8 +108,17 @@ func Schema(rules []report.Rule) ([]byte, error) {
 				{"type", []string{"array", "null"}},
 				{"items", nonEmpty},
 			}},
+			{"configKinds", obj{
+				{"description", "Kinds of tool configuration that no API server serves, beyond the well-known ones (a project's own component configuration): documents of these kinds are skipped, never custom resources. Kind.group (Configuration.config.example.com; Kind alone for the core group) or *.group for every kind of a group."},
+				{"type", []string{"array", "null"}},
+				{"items", obj{{"type", "string"}, {"pattern", `^([A-Z][^./*\s]*(\.[^./*\s]+)*|\*(\.[^./*\s]+)+)$`}}},
+			}},
+			{"validate", obj{
+				{"description", "As --validate, kubectl's flag: what the API server does with unknown fields. strict (the default, kubectl apply's): an error, the server refuses the object; warn: a warning, the server drops the field; ignore: no finding, the server drops it silently. true is strict, false ignore."},
+				{"enum", []any{"strict", "warn", "ignore", true, false, nil}},
+			}},
 			{"strict", obj{
-				{"description", "As --strict: unknown and duplicate fields are errors, as under fieldValidation=Strict."},
+				{"description", "The older spelling of validate: true is validate: strict, false validate: warn. validate: wins."},
 				{"type", []string{"boolean", "null"}},
 			}},
 			{"failOn", obj{

@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
@@ -17,6 +19,7 @@ import (
 // Flag names FlagsFrom reads; a command that lacks one simply never sets
 // the corresponding field.
 const (
+	FlagValidate    = "validate"
 	FlagStrict      = "strict"
 	FlagFailOn      = "fail-on"
 	FlagRequireCRDs = "require-crds"
@@ -31,6 +34,9 @@ const (
 // configuration file. A nil pointer or an empty list means the flag was
 // not given, which is not the same as given with its default value.
 type Flags struct {
+	// Validate is --validate; Strict the older --strict, which stands for
+	// --validate=strict (and --strict=false for --validate=warn).
+	Validate    *fieldvalidation.Directive
 	Strict      *bool
 	FailOn      *report.Severity
 	RequireCRDs *bool
@@ -78,6 +84,16 @@ func FlagsFrom(fs *pflag.FlagSet) (Flags, error) {
 	if f.Strict, err = boolean(FlagStrict); err != nil {
 		return f, err
 	}
+	if fl := set(FlagValidate); fl != nil {
+		d, err := fieldvalidation.Parse(fl.Value.String())
+		if err != nil {
+			return f, fmt.Errorf("--%s: %w", FlagValidate, err)
+		}
+		f.Validate = &d
+		if f.Strict != nil && fieldvalidation.Of(*f.Strict) != d {
+			return f, fmt.Errorf("--%s=%t is --%s=%s, which contradicts --%s=%s: give one of them", FlagStrict, *f.Strict, FlagValidate, fieldvalidation.Of(*f.Strict), FlagValidate, d)
+		}
+	}
 	if f.RequireCRDs, err = boolean(FlagRequireCRDs); err != nil {
 		return f, err
 	}
@@ -110,8 +126,10 @@ func FlagsFrom(fs *pflag.FlagSet) (Flags, error) {
 type Settings struct {
 	// Config is the file (Default when there is none); never nil.
 	Config *Config
-	Strict bool
-	FailOn report.Severity
+	// Validate is what the server does with unknown fields: kubectl's
+	// --validate, Strict unless the flags or the file say otherwise.
+	Validate fieldvalidation.Directive
+	FailOn   report.Severity
 	// MissingCRDs: pass RequireCRDs = (MissingCRDs == MissingError) to the
 	// linter; Apply turns cr-no-crd off for MissingIgnore.
 	MissingCRDs MissingCRDs
@@ -123,6 +141,9 @@ type Settings struct {
 	Baseline string
 	// Disabled are the rules --disable turned off everywhere.
 	Disabled map[string]bool
+	// ConfigKinds are the file's configKinds: documents of these kinds
+	// are tool configuration, skipped, not custom resources.
+	ConfigKinds []schema.GroupKind
 
 	flags   Flags
 	exclude *Patterns
@@ -144,7 +165,7 @@ func Resolve(c *Config, f Flags) (*Settings, error) {
 	if c == nil {
 		c = Default(nil)
 	}
-	s := &Settings{Config: c, FailOn: report.Error, MissingCRDs: MissingError, Disabled: map[string]bool{}, flags: f}
+	s := &Settings{Config: c, Validate: fieldvalidation.Default, FailOn: report.Error, MissingCRDs: MissingError, Disabled: map[string]bool{}, flags: f}
 	var err error
 	if s.exclude, err = NewPatterns(""); err != nil {
 		return nil, err
@@ -155,11 +176,13 @@ func Resolve(c *Config, f Flags) (*Settings, error) {
 	if err := s.exclude.Add("", f.Exclude...); err != nil {
 		return nil, fmt.Errorf("--%s: %v", FlagExclude, err)
 	}
-	if c.Strict != nil {
-		s.Strict = *c.Strict
-	}
-	if f.Strict != nil {
-		s.Strict = *f.Strict
+	s.ConfigKinds = c.ConfigKinds
+	// Flags over the file; in each, validate over the older strict (which
+	// FlagsFrom and Parse make agree when both are given).
+	for _, v := range []*fieldvalidation.Directive{directive(c.Strict), &c.Validate, directive(f.Strict), f.Validate} {
+		if v != nil && *v != "" {
+			s.Validate = *v
+		}
 	}
 	if c.FailOn != nil {
 		s.FailOn = *c.FailOn
@@ -218,6 +241,16 @@ func Resolve(c *Config, f Flags) (*Settings, error) {
 		s.CRDs = append(s.CRDs, CRDSource{Path: v, From: "--" + FlagCRD})
 	}
 	return s, nil
+}
+
+// directive is what a strict: key or --strict flag stands for, nil when
+// not given.
+func directive(strict *bool) *fieldvalidation.Directive {
+	if strict == nil {
+		return nil
+	}
+	d := fieldvalidation.Of(*strict)
+	return &d
 }
 
 // expandGlob lists what a crds: glob matches under dir, in lexical
@@ -343,8 +376,8 @@ func (s *Settings) level(rule, file string) (Level, string) {
 // Apply gives each finding the severity its rule has in its file, and
 // takes out those whose rule is off there (kind "config", the reason
 // naming the flag or the file's entry). A finding the linter made an
-// error stays an error even where the rule is set to warning: --strict
-// makes unknown-field and duplicate-field rejections, and a rejection is
+// error stays an error even where the rule is set to warning: under
+// --validate=strict an unknown field is a rejection, and a rejection is
 // never a warning. Apply does not change the slice it is given.
 func (s *Settings) Apply(findings []report.Finding) (kept []report.Finding, off []suppress.Suppressed) {
 	for _, f := range findings {

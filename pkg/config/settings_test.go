@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
 )
@@ -37,20 +38,25 @@ func ptr[T any](v T) *T { return &v }
 // the default; a flag left alone changes nothing.
 func TestResolvePrecedence(t *testing.T) {
 	tests := []struct {
-		name    string
-		config  string
-		flags   Flags
-		strict  bool
-		failOn  report.Severity
-		missing MissingCRDs
+		name     string
+		config   string
+		flags    Flags
+		validate fieldvalidation.Directive
+		failOn   report.Severity
+		missing  MissingCRDs
 	}{
-		{"defaults", "", Flags{}, false, report.Error, MissingError},
-		{"file", "strict: true\nfailOn: warning\nmissingCRDs: ignore\n", Flags{}, true, report.Warning, MissingIgnore},
-		{"flags over file", "strict: true\nfailOn: warning\nmissingCRDs: ignore\n",
-			Flags{Strict: ptr(false), FailOn: ptr(report.None), RequireCRDs: ptr(true)}, false, report.None, MissingError},
-		{"flags over defaults", "", Flags{Strict: ptr(true), FailOn: ptr(report.Warning), MissingCRDs: ptr(MissingWarn)}, true, report.Warning, MissingWarn},
-		{"--missing-crds over missingCRDs: error", "missingCRDs: error\n", Flags{MissingCRDs: ptr(MissingIgnore)}, false, report.Error, MissingIgnore},
-		{"--require-crds over missingCRDs: ignore", "missingCRDs: ignore\n", Flags{RequireCRDs: ptr(true)}, false, report.Error, MissingError},
+		{"defaults", "", Flags{}, fieldvalidation.Strict, report.Error, MissingError},
+		{"file", "validate: warn\nfailOn: warning\nmissingCRDs: ignore\n", Flags{}, fieldvalidation.Warn, report.Warning, MissingIgnore},
+		{"file's strict: false is warn", "strict: false\n", Flags{}, fieldvalidation.Warn, report.Error, MissingError},
+		{"file's strict: true is strict", "strict: true\n", Flags{}, fieldvalidation.Strict, report.Error, MissingError},
+		{"file's validate: over its strict: when they agree", "strict: false\nvalidate: warn\n", Flags{}, fieldvalidation.Warn, report.Error, MissingError},
+		{"flags over file", "validate: ignore\nfailOn: warning\nmissingCRDs: ignore\n",
+			Flags{Strict: ptr(false), FailOn: ptr(report.None), RequireCRDs: ptr(true)}, fieldvalidation.Warn, report.None, MissingError},
+		{"--validate over the file's strict:", "strict: true\n", Flags{Validate: ptr(fieldvalidation.Ignore)}, fieldvalidation.Ignore, report.Error, MissingError},
+		{"--strict over the file's validate:", "validate: ignore\n", Flags{Strict: ptr(true)}, fieldvalidation.Strict, report.Error, MissingError},
+		{"flags over defaults", "", Flags{Validate: ptr(fieldvalidation.Warn), FailOn: ptr(report.Warning), MissingCRDs: ptr(MissingWarn)}, fieldvalidation.Warn, report.Warning, MissingWarn},
+		{"--missing-crds over missingCRDs: error", "missingCRDs: error\n", Flags{MissingCRDs: ptr(MissingIgnore)}, fieldvalidation.Strict, report.Error, MissingIgnore},
+		{"--require-crds over missingCRDs: ignore", "missingCRDs: ignore\n", Flags{RequireCRDs: ptr(true)}, fieldvalidation.Strict, report.Error, MissingError},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,13 +65,13 @@ func TestResolvePrecedence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s.Strict != tt.strict || s.FailOn != tt.failOn || s.MissingCRDs != tt.missing {
-				t.Errorf("got strict=%v failOn=%v missingCRDs=%v, want %v %v %v", s.Strict, s.FailOn, s.MissingCRDs, tt.strict, tt.failOn, tt.missing)
+			if s.Validate != tt.validate || s.FailOn != tt.failOn || s.MissingCRDs != tt.missing {
+				t.Errorf("got validate=%v failOn=%v missingCRDs=%v, want %v %v %v", s.Validate, s.FailOn, s.MissingCRDs, tt.validate, tt.failOn, tt.missing)
 			}
 		})
 	}
 	s, err := Resolve(nil, Flags{})
-	if err != nil || s.Config == nil || s.FailOn != report.Error {
+	if err != nil || s.Config == nil || s.FailOn != report.Error || s.Validate != fieldvalidation.Strict {
 		t.Errorf("Resolve(nil): %+v, %v", s, err)
 	}
 }
@@ -80,6 +86,9 @@ func TestFlagsFrom(t *testing.T) {
 	}{
 		{"none", nil, Flags{}},
 		{"defaults spelt out are still set", []string{"--strict=false", "--fail-on=error"}, Flags{Strict: ptr(false), FailOn: ptr(report.Error)}},
+		{"--validate alone is strict, as kubectl's", []string{"--validate"}, Flags{Validate: ptr(fieldvalidation.Strict)}},
+		{"--validate=false is ignore, as kubectl's", []string{"--validate=false"}, Flags{Validate: ptr(fieldvalidation.Ignore)}},
+		{"--strict=false agrees with --validate=warn", []string{"--strict=false", "--validate=warn"}, Flags{Strict: ptr(false), Validate: ptr(fieldvalidation.Warn)}},
 		{"all", []string{"--strict", "--fail-on", "warning", "--require-crds", "--disable", "a,b", "--disable", "c",
 			"--exclude", "x/**", "--crd", "crds/", "--crd", "https://example.com/a.yaml", "--baseline", "b.yaml"},
 			Flags{Strict: ptr(true), FailOn: ptr(report.Warning), RequireCRDs: ptr(true), Disable: []string{"a,b", "c"},
@@ -89,6 +98,7 @@ func TestFlagsFrom(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
 			fs.Bool("strict", false, "")
+			validateFlag(fs)
 			fs.Var(new(sevValue), "fail-on", "")
 			fs.Bool("require-crds", false, "")
 			fs.StringArray("disable", nil, "")
@@ -114,6 +124,38 @@ func TestFlagsFrom(t *testing.T) {
 	}
 }
 
+// validateFlag binds --validate as the commands do.
+func validateFlag(fs *pflag.FlagSet) {
+	d := fieldvalidation.Default
+	fs.Var(fieldvalidation.Flag{D: &d}, FlagValidate, "")
+	fs.Lookup(FlagValidate).NoOptDefVal = string(fieldvalidation.Strict)
+}
+
+// TestFlagsFromRefuses: a --validate kubectl refuses, or a --strict that
+// says otherwise than --validate, is a usage error.
+func TestFlagsFromRefuses(t *testing.T) {
+	for _, args := range [][]string{
+		{"--strict", "--validate=warn"},
+		{"--strict=false", "--validate=strict"},
+		{"--validate=ignore", "--strict"},
+	} {
+		fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+		fs.Bool("strict", false, "")
+		validateFlag(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		if f, err := FlagsFrom(fs); err == nil {
+			t.Errorf("%q: FlagsFrom = %s, want an error", args, show(f))
+		}
+	}
+	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+	validateFlag(fs)
+	if err := fs.Parse([]string{"--validate=Strict"}); err == nil || !strings.Contains(err.Error(), `invalid - validate option "Strict"; must be one of: strict (or true), warn, ignore (or false)`) {
+		t.Errorf("--validate=Strict: %v, want kubectl's error", err)
+	}
+}
+
 // sevValue is a --fail-on flag as the command binds it (a pflag.Value).
 type sevValue report.Severity
 
@@ -131,6 +173,7 @@ func show(f Flags) string {
 		b.WriteString(name + "=" + strings.TrimSpace(strings.ReplaceAll(fmtAny(v), "\n", " ")) + " ")
 	}
 	p("strict", f.Strict)
+	p("validate", f.Validate)
 	p("failOn", f.FailOn)
 	p("require", f.RequireCRDs)
 	p("disable", f.Disable)

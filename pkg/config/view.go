@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -64,7 +65,20 @@ func (s *Settings) View() ([]byte, error) {
 	}
 	add("exclude", excl, "")
 
-	add("strict", boolean(s.Strict), origin(FlagStrict, s.flags.Strict != nil, c.Strict != nil))
+	kinds := seq()
+	for _, gk := range s.ConfigKinds {
+		kinds.Content = append(kinds.Content, str(gk.String()))
+	}
+	add("configKinds", kinds, "")
+
+	validate := origin(FlagValidate, s.flags.Validate != nil, c.Validate != "")
+	switch {
+	case s.flags.Validate == nil && s.flags.Strict != nil:
+		validate = fmt.Sprintf("--%s=%t", FlagStrict, *s.flags.Strict)
+	case s.flags.Validate == nil && c.Validate == "" && c.Strict != nil:
+		validate = fmt.Sprintf("strict: %t", *c.Strict)
+	}
+	add("validate", str(s.Validate.String()), validate)
 	add("failOn", str(s.FailOn.String()), origin(FlagFailOn, s.flags.FailOn != nil, c.FailOn != nil))
 	flag := FlagMissingCRDs
 	if s.flags.RequireCRDs != nil && *s.flags.RequireCRDs {
@@ -133,11 +147,3 @@ func (s *Settings) View() ([]byte, error) {
 func str(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
 
 func seq() *yaml.Node { return &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle} }
-
-func boolean(b bool) *yaml.Node {
-	v := "false"
-	if b {
-		v = "true"
-	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: v}
-}

@@ -11,6 +11,8 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/version"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // Layer orders where CRDs come from: a CRD of a higher layer judges over
@@ -85,6 +87,8 @@ type Catalog struct {
 	// cwd is what relative file names are relative to (placeOf).
 	cwdOnce sync.Once
 	cwd     string
+	// config are the project's own configuration kinds (SetConfigKinds).
+	config *ConfigKinds
 }
 
 // NewCatalog returns an empty catalogue. strict judges the CRDs under
@@ -104,6 +108,25 @@ func (c *Catalog) SetVersionBudget(bytes int64) {
 	defer c.versions.mu.Unlock()
 	c.versions.budget = bytes
 }
+
+// SetConfigKinds names kinds of tool configuration beyond the well-known
+// ones (.crdlint.yaml's configKinds): documents of these kinds are not
+// custom resources, whatever CRD the catalogue holds. Call it before any
+// lookup.
+func (c *Catalog) SetConfigKinds(k *ConfigKinds) { c.config = k }
+
+// ConfigKinds are the kinds SetConfigKinds named; nil for none or a nil
+// catalogue.
+func (c *Catalog) ConfigKinds() *ConfigKinds {
+	if c == nil {
+		return nil
+	}
+	return c.config
+}
+
+// Classify says what a document is, with the catalogue's configuration
+// kinds (a nil catalogue has none).
+func (c *Catalog) Classify(d *source.Document) Class { return Classify(d, c.ConfigKinds()) }
 
 // Fill sets what adds CRDs when the catalogue is first read (Lookup,
 // Entry, Entries or Len): a run that never looks a kind up never reads

@@ -2,29 +2,66 @@ package crd
 
 import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
-// builtin holds the group/kinds of client-go's scheme: objects the API
-// server knows without a CRD, which are not ours to judge.
-var builtin = func() map[schema.GroupKind]bool {
-	m := map[schema.GroupKind]bool{}
-	for gvk := range clientgoscheme.Scheme.AllKnownTypes() {
-		m[gvk.GroupKind()] = true
-	}
-	return m
-}()
-
 // Group is the API group of CustomResourceDefinitions.
 const Group = "apiextensions.k8s.io"
 
-// IsBuiltin reports whether a document is of a kind built into the server.
-func IsBuiltin(d *source.Document) bool {
-	g, _ := d.GroupVersion()
-	return builtin[schema.GroupKind{Group: g, Kind: d.Object.Kind}]
+// Class is what a document is to the API server.
+type Class int
+
+const (
+	// ClassCustomResource: an object of a kind a CRD would define.
+	ClassCustomResource Class = iota
+	// ClassCRD: a CustomResourceDefinition.
+	ClassCRD
+	// ClassBuiltin: a kind built into the server (kinds.go); not ours to
+	// judge.
+	ClassBuiltin
+	// ClassConfig: a tool's configuration in the shape of an object, which
+	// no API server serves.
+	ClassConfig
+)
+
+// Why documents of a class are skipped, as summaries count them.
+const (
+	SkipBuiltin = "built-in kind"
+	SkipConfig  = "tool configuration"
+)
+
+// Skip is why a document of class c is skipped, or "" for the classes
+// that are judged.
+func (c Class) Skip() string {
+	switch c {
+	case ClassBuiltin:
+		return SkipBuiltin
+	case ClassConfig:
+		return SkipConfig
+	}
+	return ""
 }
+
+// Classify says what a document is; extra are configuration kinds beyond
+// the well-known ones (nil: none). A CRD is a ClassCRD before anything
+// else, a built-in kind is built in even when extra names it.
+func Classify(d *source.Document, extra *ConfigKinds) Class {
+	g, _ := d.GroupVersion()
+	gk := schema.GroupKind{Group: g, Kind: d.Object.Kind}
+	switch {
+	case g == Group && gk.Kind == "CustomResourceDefinition":
+		return ClassCRD
+	case BuiltinGroupKind(gk):
+		return ClassBuiltin
+	case ConfigGroupKind(gk) || extra.Has(gk):
+		return ClassConfig
+	}
+	return ClassCustomResource
+}
+
+// IsBuiltin reports whether a document is of a kind built into the server.
+func IsBuiltin(d *source.Document) bool { return Classify(d, nil) == ClassBuiltin }
 
 // IsCRD reports whether a document is a CustomResourceDefinition of any
 // apiextensions version.
@@ -47,15 +84,11 @@ func GVK(d *source.Document) schema.GroupVersionKind {
 }
 
 // IsCustomResource reports whether a document is an object of a kind a
-// CRD would define: not a CRD, not built in, not a tool's configuration.
-func IsCustomResource(d *source.Document) bool {
-	return !IsCRD(d) && !IsBuiltin(d) && !IsConfig(d)
-}
+// CRD would define: not a CRD, not built in, not a well-known tool's
+// configuration.
+func IsCustomResource(d *source.Document) bool { return Classify(d, nil) == ClassCustomResource }
 
-// IsConfig reports whether a document is a tool's configuration in the
-// shape of an object (kustomize's Kustomization and Component), which no
-// API server serves.
-func IsConfig(d *source.Document) bool {
-	g, _ := d.GroupVersion()
-	return g == "kustomize.config.k8s.io"
-}
+// IsConfig reports whether a document is a well-known tool's
+// configuration in the shape of an object (kustomize's Kustomization, an
+// audit policy, a kind cluster, ...), which no API server serves.
+func IsConfig(d *source.Document) bool { return Classify(d, nil) == ClassConfig }

@@ -4,6 +4,7 @@ import (
 	apifields "k8s.io/apimachinery/pkg/fields"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -22,6 +23,9 @@ type Collection struct {
 	// those that could not be judged (an error unless a missing CRD is
 	// relaxed).
 	Seen, Unserved int
+	// Skips counts what is no custom resource: the files' documents
+	// (Objects.Skips) and whole files (Skip).
+	Skips report.Summary
 	// CRDs are the CRDs among live objects: CRDs named on the command
 	// line are listed as the cluster has them, from a catalogue of their
 	// own, while custom resources are judged under the local CRD of their
@@ -34,8 +38,12 @@ func NewCollection(sel apifields.Selector, notes func([]crd.Note) int) *Collecti
 	return &Collection{Selector: sel, Notes: notes, CRDs: crd.NewCatalog(false)}
 }
 
+// Skip counts a file that is not manifests (input.Visitor.Skipped).
+func (c *Collection) Skip(reason string) { c.Skips.Skip(reason) }
+
 // Add takes what one file gave.
 func (c *Collection) Add(got *Objects) {
+	c.Skips.Add(got.Skips)
 	c.Unserved += c.Notes(got.Notes)
 	c.Seen += got.Seen
 	c.Matched = append(c.Matched, got.Matched...)
@@ -43,12 +51,15 @@ func (c *Collection) Add(got *Objects) {
 
 // Files takes what files collected in parallel gave (Collect's results,
 // by index), in input order; the first error (an *ErrSelector) ends it.
+// A nil result is a file that was skipped (Skip counts it).
 func (c *Collection) Files(got []*Objects, errs []error) error {
 	for i, g := range got {
 		if errs[i] != nil {
 			return errs[i]
 		}
-		c.Add(g)
+		if g != nil {
+			c.Add(g)
+		}
 	}
 	return nil
 }

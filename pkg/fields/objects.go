@@ -2,7 +2,6 @@ package fields
 
 import (
 	"fmt"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	apifields "k8s.io/apimachinery/pkg/fields"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -30,6 +30,10 @@ type Objects struct {
 	// Notes say why documents were left out, in document order: custom
 	// resources whose kind the catalogue cannot serve among them.
 	Notes []crd.Note
+	// Skips counts the documents that are not custom resources (not
+	// objects, built-in kinds, tool configuration), by reason, as check
+	// counts them.
+	Skips report.Summary
 }
 
 // ErrSelector is a selector the server refuses for a kind: it fails the
@@ -44,19 +48,18 @@ func (e *ErrSelector) Unwrap() error { return e.Err }
 // sel matches (sel nil keeps all). Objects the server would reject are
 // kept with a note: their fields still have values.
 func Collect(cat *crd.Catalog, f *source.File, sel apifields.Selector) (*Objects, error) {
-	out := &Objects{}
+	out := &Objects{Skips: f.Skips()}
 	for _, d := range f.Documents {
-		if crd.IsCRD(d) {
+		class := cat.Classify(d)
+		if class == crd.ClassCRD {
+			continue
+		}
+		if class != crd.ClassCustomResource {
+			// A built-in kind's selectors: kubectl crdlint fields KIND.
+			out.Skips.Skip(class.Skip())
 			continue
 		}
 		pos := fmt.Sprintf("%s:%d:%d", d.File, d.Root.Line, d.Root.Column)
-		if crd.IsConfig(d) {
-			continue
-		}
-		if crd.IsBuiltin(d) {
-			out.Notes = append(out.Notes, crd.Note{Pos: pos, Label: "skipped", Msg: fmt.Sprintf("%s is built in; `kubectl crdlint fields %s` lists its selectors", d.Object.Kind, strings.ToLower(d.Object.Kind))})
-			continue
-		}
 		v, err := cat.LookupAt(crd.GVK(d), d.File)
 		if err != nil {
 			out.Notes = append(out.Notes, crd.Unserved(pos, err))

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -36,7 +37,10 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-func TestShow(t *testing.T) {
+// TestRead reads files and directories at revisions of a repository made
+// here, and says in one line what is wrong when the revision, the path,
+// the repository or git itself is missing.
+func TestRead(t *testing.T) {
 	git, err := exec.LookPath("git")
 	if err != nil {
 		t.Fatal("git is not on PATH: the test needs it to make a repository")
@@ -51,32 +55,61 @@ func TestShow(t *testing.T) {
 			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
-	if err := os.MkdirAll(filepath.Join(repo, "crd"), 0o755); err != nil {
-		t.Fatal(err)
+	write := func(name, text string) {
+		t.Helper()
+		p := filepath.Join(repo, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := os.WriteFile(filepath.Join(repo, "crd", "widget.yaml"), []byte("kind: Old\n"), 0o644); err != nil {
+	for name, text := range map[string]string{
+		"crd/widget.yaml":       "kind: Old\n",
+		"crd/b/z.yml":           "kind: Z\n",
+		"crd/b.yaml":            "kind: B\n",
+		"crd/a/x.JSON":          "{}",
+		"crd/a.yaml/.keep.yaml": "kind: Hidden\n", // a directory named like a file
+		"crd/.hidden/h.yaml":    "kind: Hidden\n",
+		"crd/.h.yaml":           "kind: Hidden\n",
+		"crd/README.md":         "# not read\n",
+		"crd/empty.yaml":        "",
+		"docs/README.md":        "# no manifest\n",
+	} {
+		write(name, text)
+	}
+	if err := os.Symlink("widget.yaml", filepath.Join(repo, "crd", "link.yaml")); err != nil {
 		t.Fatal(err)
 	}
 	run("init", "-q", "-b", "main")
 	run("add", ".")
 	run("commit", "-q", "-m", "old")
 	run("tag", "v1")
-	if err := os.WriteFile(filepath.Join(repo, "crd", "widget.yaml"), []byte("kind: New\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	write("crd/widget.yaml", "kind: New\n")
+	exts := []string{".yaml", ".yml", ".json"}
 
 	for _, tt := range []struct {
 		name, dir, pathEnv, rev, path string
-		want, wantErr                 string
+		want                          []string // path=content
+		wantDir                       bool
+		wantErr                       string
 	}{
-		{name: "tag", dir: repo, rev: "v1", path: "crd/widget.yaml", want: "kind: Old\n"},
-		{name: "revision expression", dir: repo, rev: "main~0", path: "crd/widget.yaml", want: "kind: Old\n"},
+		{name: "tag", dir: repo, rev: "v1", path: "crd/widget.yaml", want: []string{"crd/widget.yaml=kind: Old\n"}},
+		{name: "revision expression", dir: repo, rev: "main~0", path: "crd/widget.yaml", want: []string{"crd/widget.yaml=kind: Old\n"}},
+		{name: "a file named on the command line, whatever its extension", dir: repo, rev: "v1", path: "docs/README.md", want: []string{"docs/README.md=# no manifest\n"}},
+		// As a walk on disk: lexical directory by directory (a/ before
+		// a.yaml, b/ before b.yaml), extensions without case, no hidden
+		// file or directory, no symbolic link.
+		{name: "a directory", dir: repo, rev: "v1", path: "crd", wantDir: true, want: []string{
+			"crd/a/x.JSON={}", "crd/b/z.yml=kind: Z\n", "crd/b.yaml=kind: B\n", "crd/empty.yaml=", "crd/widget.yaml=kind: Old\n"}},
+		{name: "a directory with a slash", dir: repo, rev: "v1", path: "crd/b/", wantDir: true, want: []string{"crd/b/z.yml=kind: Z\n"}},
+		{name: "a directory without manifests", dir: repo, rev: "v1", path: "docs", wantDir: true,
+			wantErr: "cannot read docs at git revision v1: it is a directory with no .yaml, .yml, .json file under it"},
 		{name: "no such revision", dir: repo, rev: "v9", path: "crd/widget.yaml",
 			wantErr: "cannot read crd/widget.yaml at git revision v9: invalid object name 'v9'."},
 		{name: "no such path", dir: repo, rev: "v1", path: "crd/nope.yaml",
 			wantErr: "cannot read crd/nope.yaml at git revision v1: path 'crd/nope.yaml' does not exist in 'v1'"},
-		{name: "a directory", dir: repo, rev: "v1", path: "crd",
-			wantErr: "cannot read crd at git revision v1: it is a directory; give a file"},
 		{name: "no repository", dir: t.TempDir(), rev: "v1", path: "crd/widget.yaml",
 			wantErr: "cannot read crd/widget.yaml at git revision v1: not a git repository (or any of the parent directories): .git"},
 		{name: "no git", dir: repo, pathEnv: t.TempDir(), rev: "v1", path: "crd/widget.yaml",
@@ -88,15 +121,19 @@ func TestShow(t *testing.T) {
 			}
 			t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(tt.dir))
 			t.Chdir(tt.dir)
-			got, err := Show(tt.rev, tt.path)
+			files, dir, err := Read(tt.rev, tt.path, exts)
 			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr {
-					t.Fatalf("got %q, %v; want error %q", got, err, tt.wantErr)
+				if err == nil || err.Error() != tt.wantErr || dir != tt.wantDir {
+					t.Fatalf("got %v, dir %t, %v; want error %q, dir %t", files, dir, err, tt.wantErr, tt.wantDir)
 				}
 				return
 			}
-			if err != nil || string(got) != tt.want {
-				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
+			var got []string
+			for _, f := range files {
+				got = append(got, f.Path+"="+string(f.Data))
+			}
+			if err != nil || dir != tt.wantDir || !slices.Equal(got, tt.want) {
+				t.Fatalf("got %q, dir %t, %v; want %q, dir %t", got, dir, err, tt.want, tt.wantDir)
 			}
 		})
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -38,7 +39,7 @@ func TestVersionBudgetChangesNothing(t *testing.T) {
 			cat.SetVersionBudget(budget)
 		}
 		run := NewRun(in, extra, cat)
-		l := lint.New(lint.Options{Strict: true, Catalog: cat})
+		l := lint.New(lint.Options{Validate: fieldvalidation.Strict, Catalog: cat})
 		var mu sync.Mutex
 		var out []report.Finding
 		before := count.Now()

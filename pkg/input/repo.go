@@ -1,16 +1,17 @@
 package input
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+	"slices"
 
-	sigsyaml "sigs.k8s.io/yaml"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/kustomize"
 )
 
 // Why a file of a repository is not read as manifests. These files are
 // skipped and counted, never judged: running over a whole repository
-// reports only real problems.
+// reports only real problems. Every command counts them with these words.
 const (
 	// SkipHelmTemplate: a file under a Helm chart's templates/ (a
 	// directory beside a Chart.yaml) is a Go template, not YAML.
@@ -18,24 +19,32 @@ const (
 	// SkipKustomization: kustomization.yaml (and .yml, Kustomization) is
 	// kustomize's configuration, not an API object.
 	SkipKustomization = "kustomization"
-	// SkipKustomizePatch: a file a kustomization uses as a patch (or a
-	// transformer, generator, replacement, configuration) holds partial
-	// objects that kustomize merges into others.
+	// SkipKustomizePatch: a file a kustomization of the repository uses
+	// as a patch (or a replacement, transformer, generator, generator
+	// input, configuration), or a file of kubebuilder's crd/patches/,
+	// holds partial objects or data that kustomize merges into others.
 	SkipKustomizePatch = "kustomize patch or configuration"
 )
 
-// kustomizationNames are the file names kustomize reads, in its order.
-var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+// maxScan bounds the directory entries the scan of a repository for
+// kustomizations visits: past it, kustomizations further on are not read
+// (those in a file's own directory and above it still are).
+const maxScan = 200000
 
 // repo answers which files of a repository are not manifests, reading
 // each Chart.yaml stat and kustomization once.
 type repo struct {
-	charts  map[string]bool            // dir -> holds a Chart.yaml
-	kustoms map[string]map[string]bool // dir -> files its kustomization uses as patches
+	charts map[string]bool // dir -> holds a Chart.yaml
+	// read are the directories whose kustomization was read; scanned the
+	// roots whose every kustomization was.
+	read, scanned map[string]bool
+	// patches are the files kustomizations name as other than resources,
+	// as absolute paths.
+	patches map[string]bool
 }
 
 func newRepo() *repo {
-	return &repo{charts: map[string]bool{}, kustoms: map[string]map[string]bool{}}
+	return &repo{charts: map[string]bool{}, read: map[string]bool{}, scanned: map[string]bool{}, patches: map[string]bool{}}
 }
 
 // skip says why a file is not manifests, or "".
@@ -47,26 +56,114 @@ func (r *repo) skip(p string) string {
 	if err != nil {
 		return ""
 	}
-	base := filepath.Base(abs)
-	for _, n := range kustomizationNames {
-		if base == n {
-			return SkipKustomization
-		}
+	if slices.Contains(kustomize.FileNames(), filepath.Base(abs)) {
+		return SkipKustomization
 	}
 	if r.helmTemplate(abs) {
 		return SkipHelmTemplate
 	}
-	// A patch is referenced by a kustomization in its directory or above
-	// it (overlays refer to ../base files and vice versa rarely).
-	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
-		if r.patches(dir)[abs] {
-			return SkipKustomizePatch
-		}
-		if isRoot(dir) {
+	if r.patch(abs) {
+		return SkipKustomizePatch
+	}
+	return ""
+}
+
+// patch reports whether a file is a kustomize patch or configuration:
+// named so by any kustomization of its repository (an overlay elsewhere
+// may patch a base's CRDs with ../../config/crd/patches/...) or among the
+// inputs (Inputs), or in kubebuilder's crd/patches/ directory, whose
+// partial CRDs (webhook_in_*.yaml, cainjection_in_*.yaml) are patches
+// even when the kustomization that would use them has them commented out.
+func (r *repo) patch(abs string) bool {
+	dir := filepath.Dir(abs)
+	if filepath.Base(dir) == "patches" && filepath.Base(filepath.Dir(dir)) == "crd" {
+		return true
+	}
+	if root := gitRoot(dir); root != "" {
+		r.scan(root)
+	}
+	// The kustomizations of the file's directory and above it, also
+	// outside a repository.
+	for d := dir; ; d = filepath.Dir(d) {
+		r.readKustomization(d)
+		if isRoot(d) {
 			break
 		}
 	}
-	return ""
+	return r.patches[abs]
+}
+
+// Inputs reads the kustomizations among a run's files (as a directory
+// argument expands): outside a repository, whose kustomizations are not
+// all read, those of the directories given still name their patches.
+func (r *repo) Inputs(files []string) {
+	names := kustomize.FileNames()
+	for _, f := range files {
+		if f == "-" || !slices.Contains(names, filepath.Base(f)) {
+			continue
+		}
+		if abs, err := filepath.Abs(f); err == nil {
+			r.readKustomization(filepath.Dir(abs))
+		}
+	}
+}
+
+// gitRoot is the repository holding dir: the nearest directory above
+// with .git, or "" outside one. Outside a repository nothing is scanned:
+// a run in a home directory must not walk it.
+func gitRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// scan reads every kustomization under root, once per root. Hidden
+// directories, node_modules and vendor are not entered: a directory
+// argument skips the hidden ones too, and the others hold no patch of the
+// project's own files.
+func (r *repo) scan(root string) {
+	if r.scanned[root] {
+		return
+	}
+	r.scanned[root] = true
+	names := kustomize.FileNames()
+	entries := 0
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable: pass over
+		}
+		if entries++; entries > maxScan {
+			return filepath.SkipAll
+		}
+		if d.IsDir() {
+			if p != root && (d.Name()[0] == '.' || d.Name() == "node_modules" || d.Name() == "vendor") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if slices.Contains(names, d.Name()) {
+			r.readKustomization(filepath.Dir(p))
+		}
+		return nil
+	})
+}
+
+// readKustomization adds what the kustomization of dir, if any, names
+// as other than resources to r.patches.
+func (r *repo) readKustomization(dir string) {
+	if r.read[dir] {
+		return
+	}
+	r.read[dir] = true
+	_, paths := kustomize.NotResources(dir)
+	for _, p := range paths {
+		r.patches[p] = true
+	}
 }
 
 // helmTemplate: some ancestor named templates sits beside a Chart.yaml.
@@ -97,79 +194,4 @@ func isRoot(dir string) bool {
 	}
 	_, err := os.Stat(filepath.Join(dir, ".git"))
 	return err == nil
-}
-
-// patches lists the files the kustomization of dir uses as patches and
-// configuration, as absolute paths.
-func (r *repo) patches(dir string) map[string]bool {
-	if m, ok := r.kustoms[dir]; ok {
-		return m
-	}
-	m := map[string]bool{}
-	r.kustoms[dir] = m
-	for _, n := range kustomizationNames {
-		data, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil {
-			continue
-		}
-		var k kustomization
-		if sigsyaml.Unmarshal(data, &k) != nil {
-			return m
-		}
-		for _, p := range k.paths() {
-			if p == "" || strings.Contains(p, "://") {
-				continue
-			}
-			m[filepath.Join(dir, filepath.FromSlash(p))] = true
-		}
-		return m
-	}
-	return m
-}
-
-// kustomization holds the fields of a Kustomization (or Component) that
-// name files which are not whole objects.
-type kustomization struct {
-	Patches []struct {
-		Path string `json:"path"`
-	} `json:"patches"`
-	PatchesStrategicMerge []string `json:"patchesStrategicMerge"`
-	PatchesJSON6902       []struct {
-		Path string `json:"path"`
-	} `json:"patchesJson6902"`
-	Replacements []struct {
-		Path string `json:"path"`
-	} `json:"replacements"`
-	Transformers   []string `json:"transformers"`
-	Generators     []string `json:"generators"`
-	Validators     []string `json:"validators"`
-	Configurations []string `json:"configurations"`
-}
-
-func (k *kustomization) paths() []string {
-	var out []string
-	for _, p := range k.Patches {
-		out = append(out, p.Path)
-	}
-	for _, p := range k.PatchesJSON6902 {
-		out = append(out, p.Path)
-	}
-	for _, p := range k.Replacements {
-		out = append(out, p.Path)
-	}
-	// patchesStrategicMerge entries are paths or inline patches; an
-	// inline one has a newline or a colon and never names a file.
-	for _, p := range k.PatchesStrategicMerge {
-		if !strings.ContainsAny(p, "\n:") {
-			out = append(out, p)
-		}
-	}
-	for _, l := range [][]string{k.Transformers, k.Generators, k.Validators, k.Configurations} {
-		for _, p := range l {
-			if !strings.ContainsAny(p, "\n:") {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
 }

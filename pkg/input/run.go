@@ -156,7 +156,9 @@ type Visitor struct {
 	// input's place. data is nil for a file that held only CRDs.
 	File func(i int, data []byte, f *source.File) error
 	// Skipped, when set, is called for every input that is not manifests
-	// (Set.Skip), which is not read at all; File is not called for it.
+	// (Set.Skip: a kustomization, a patch, a Helm template), which is not
+	// read at all; neither File nor Doc is called for it. A command that
+	// leaves it nil counts nothing, but never sees such a file.
 	Skipped func(i int, reason string)
 	// Doc, when set, takes the files the collect pass did not parse
 	// (those without CRDs) instead of File, a document at a time: Begin,
@@ -301,7 +303,7 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 		if !bytes.Contains(data, crdMarker) || v.Replay != nil && v.NoCRDs != nil && in.cached[p] == nil && v.NoCRDs(i, data) {
 			return unparsed()
 		}
-		f := source.Parse(in.Name(p), data)
+		f := source.ParseInput(in.Name(p), data)
 		found := crd.FindCRDs(f)
 		if len(found) == 0 {
 			if v.Doc != nil {
@@ -381,10 +383,10 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 			if err != nil {
 				return err
 			}
-			f = source.Parse(in.Name(p), data)
+			f = source.ParseInput(in.Name(p), data)
 			return v.File(i, data, f)
 		case f == nil:
-			f = source.Parse(in.Name(p), data)
+			f = source.ParseInput(in.Name(p), data)
 		}
 		return v.File(i, data, f)
 	})
@@ -546,9 +548,18 @@ func (r *Run) collectStream(i int, p string, v Visitor, c *collected) error {
 // cores, and the results to v.Take in order. data is the file's content
 // when held, else the file is read.
 func (r *Run) stream(i int, p string, data []byte, v Visitor, crdsIn bool) error {
+	if data == nil && size(p) <= StreamAbove {
+		// Held while it is judged, so that it reads as Parse reads it
+		// (source.DocReader.NoKind needs the whole text).
+		var err error
+		if data, err = r.Inputs.Bytes(p); err != nil {
+			return err
+		}
+	}
 	var dr *source.DocReader
 	if data != nil {
 		dr = source.NewDocReader(r.Inputs.Name(p), bytes.NewReader(data))
+		dr.NoKind = !source.HasKind(data)
 		if r.MaxDocumentSize > 0 {
 			dr.MaxDocumentSize = r.MaxDocumentSize
 		}

@@ -45,12 +45,17 @@ func Open(paths []string, stdin io.Reader, exclude Exclude) (*Set, error) {
 	s := &Set{cached: map[string][]byte{}}
 	r := newRepo()
 	excluded := 0
+	expanded := make([][]string, len(paths))
 	for a, p := range paths {
 		files, err := source.Expand([]string{p})
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range files {
+		expanded[a] = files
+		r.Inputs(files)
+	}
+	for a, p := range paths {
+		for _, f := range expanded[a] {
 			skip := r.skip(f)
 			if exclude != nil && f != "-" && exclude(f, false) {
 				if f != p {
@@ -138,7 +143,7 @@ func (s *Set) Read(p string) (*source.File, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return source.Parse(s.Name(p), data), data, nil
+	return source.ParseInput(s.Name(p), data), data, nil
 }
 
 // CRDSource is one place CRDs come from: a file or directory (Path), or
@@ -153,9 +158,13 @@ type CRDSource struct {
 // Open, refusing stdin, and makes sure each regular file can be opened,
 // so that a bad path is a usage error before any output, without reading
 // it yet: the files are read when a custom resource first needs the
-// catalogue.
+// catalogue. Kustomize patches and kustomizations found in a directory
+// are left out, as Open skips them: a partial CRD (kubebuilder's
+// crd/patches/) must never judge a custom resource, nor be called a
+// duplicate of the CRD it patches.
 func OpenCRDs(srcs []CRDSource) (*Set, error) {
 	s := &Set{cached: map[string][]byte{}}
+	r := newRepo()
 	for a, src := range srcs {
 		s.labels = append(s.labels, src.Label)
 		if src.Data != nil {
@@ -173,6 +182,11 @@ func OpenCRDs(srcs []CRDSource) (*Set, error) {
 			return nil, inputErrorf("%s: no %s files there", src.Label, strings.Join(source.Extensions, ", "))
 		}
 		for _, p := range files {
+			if p != src.Path {
+				if why := r.skip(p); why == SkipKustomizePatch || why == SkipKustomization {
+					continue
+				}
+			}
 			if st, err := os.Stat(p); err == nil && !st.Mode().IsRegular() {
 				data, err := source.ReadBytes(p)
 				if err != nil {

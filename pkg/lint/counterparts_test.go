@@ -13,7 +13,7 @@ import (
 // objects under NEW's keys, objects without one are creates, and each
 // counterpart counts as a file read.
 func TestCounterparts(t *testing.T) {
-	newRev := NewRevision()
+	newRev := NewRevision(nil)
 	newRev.Add(source.Parse("new.yaml", []byte("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a}\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: b, namespace: x}\n")))
 	live := source.Parse("live", []byte("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a, namespace: default}\n")).Documents[0]
 	oldRev, err := Counterparts(newRev, func(k PairKey, d *source.Document) (*source.Document, error) {

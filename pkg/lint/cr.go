@@ -73,10 +73,9 @@ func (l *Linter) validate(d *source.Document, gvk schema.GroupVersionKind, v *cr
 		}
 		return append(out, finding(d, RuleCRDecode, report.Error, path, cannotHandle(gvk, vd.DecodeError)))
 	}
-	for _, p := range vd.Unknown {
-		out = append(out, l.adjust(finding(d, RuleUnknownField, report.Warning, p, fmt.Sprintf("unknown field %q", p))))
-	}
-	if l.opts.Strict && len(vd.Unknown) > 0 {
+	unknown, refused := l.unknown(d, vd.Unknown, unknownMessages(vd.Unknown))
+	out = append(out, unknown...)
+	if refused {
 		// Under fieldValidation=Strict the request ends at decoding with a
 		// 400 naming the unknown fields: validation never runs.
 		return out
@@ -91,6 +90,16 @@ func (l *Linter) validate(d *source.Document, gvk schema.GroupVersionKind, v *cr
 			path = w[:i]
 		}
 		out = append(out, finding(d, RuleCRServerWarning, report.Warning, path, w))
+	}
+	return out
+}
+
+// unknownMessages are the server's words for unknown fields of a custom
+// resource, given their paths.
+func unknownMessages(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = fmt.Sprintf("unknown field %q", p)
 	}
 	return out
 }

@@ -50,11 +50,14 @@ func (l *Linter) verdict(d *source.Document, def *crd.Definition, v *crd.CRDVerd
 		out = append(out, finding(d, RuleCRDServerPanic, report.Error, "",
 			"Internal error occurred: the API server's CRD validation panics on this object ("+v.Panic+"), so the "+op+" fails with 500 Internal Server Error"))
 	}
-	for _, u := range v.Unknown {
-		p := schemaPath(quotedField(u))
-		out = append(out, l.adjust(finding(d, RuleUnknownField, report.Warning, p, strings.Replace(u, quotedField(u), p, 1))))
+	paths, messages := make([]string, len(v.Unknown)), make([]string, len(v.Unknown))
+	for i, u := range v.Unknown {
+		paths[i] = schemaPath(quotedField(u))
+		messages[i] = strings.Replace(u, quotedField(u), paths[i], 1)
 	}
-	if l.opts.Strict && len(v.Unknown) > 0 {
+	unknown, refused := l.unknown(d, paths, messages)
+	out = append(out, unknown...)
+	if refused {
 		// Strict field validation stops the request at decoding (400).
 		return l.filter(dedupeFindings(out)), true
 	}

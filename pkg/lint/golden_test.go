@@ -5,7 +5,6 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
@@ -26,8 +25,8 @@ func TestGoldenOutputs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		strict := strings.HasPrefix(string(data), strictMarker+"\n")
-		l := New(Options{Strict: strict, Catalog: crd.NewCatalog(false)})
+		validate := fixtureValidation(t, data)
+		l := New(Options{Validate: validate, Catalog: crd.NewCatalog(validate.Refuses())})
 		f := source.Parse(filepath.ToSlash(path), data)
 		collect(l, f)
 		fs, sum := l.File(f)

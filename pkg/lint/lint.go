@@ -5,16 +5,21 @@ import (
 	"regexp"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // Options tune a Linter.
 type Options struct {
-	// Strict reports unknown and duplicate fields as errors, as the server
-	// does under fieldValidation=Strict (kubectl's default); otherwise they
-	// are warnings, as under fieldValidation=Warn.
-	Strict bool
+	// Validate is the request's field validation (kubectl's --validate):
+	// under Strict, kubectl's default, an unknown field is an error and
+	// ends the request before validation, as the server's 400 does; under
+	// Warn (the zero value, the server's default) it is a warning; under
+	// Ignore it is no finding. A repeated key is a warning under Strict
+	// and Warn (kubectl sends its last value: the server never sees it)
+	// and no finding under Ignore.
+	Validate fieldvalidation.Directive
 	// Disabled silences rules by ID.
 	Disabled map[string]bool
 	// Catalog holds the CRDs custom resources are validated against; nil
@@ -58,11 +63,12 @@ func New(opts Options) *Linter {
 	return &Linter{opts: opts, costs: crd.NewCostCache()}
 }
 
-// Reasons a document is skipped, as summaries count them.
+// Reasons a document is skipped, as summaries count them (every command
+// counts with these words, and input's for whole files).
 const (
-	SkipNotObject = "not a Kubernetes object"
-	SkipBuiltin   = "built-in kind"
-	SkipConfig    = "kustomize configuration"
+	SkipNotObject = source.SkipNotObject
+	SkipBuiltin   = crd.SkipBuiltin
+	SkipConfig    = crd.SkipConfig
 )
 
 // File lints every document of a parsed file: the loader's findings, its
@@ -71,27 +77,21 @@ const (
 // documents, CRDs, custom resources validated and not (and why), and the
 // documents skipped (and why).
 func (l *Linter) File(f *source.File) ([]report.Finding, report.Summary) {
-	out := make([]report.Finding, 0, len(f.Findings))
-	for _, fd := range f.Findings {
-		out = append(out, l.adjust(fd))
-	}
+	out := l.Loaded(f.Findings)
 	sum := report.Summary{Documents: f.Count}
-	for range f.Skipped {
-		sum.Skip(SkipNotObject)
-	}
+	sum.Add(f.Skips())
 	for _, d := range f.Documents {
+		class := l.opts.Catalog.Classify(d)
 		switch {
-		case crd.IsCRD(d):
+		case class == crd.ClassCRD:
 			sum.CRDs++
 			sum.Check(Checked(d, ""))
 			out = append(out, l.CRD(d, nil)...)
-		case crd.IsBuiltin(d):
-			// Built-in kinds are the server's, not ours to judge.
-			sum.Skip(SkipBuiltin)
-			sum.Check(Checked(d, SkipBuiltin))
-		case crd.IsConfig(d):
-			sum.Skip(SkipConfig)
-			sum.Check(Checked(d, SkipConfig))
+		case class != crd.ClassCustomResource:
+			// Built-in kinds are the server's, configuration a tool's:
+			// not ours to judge.
+			sum.Skip(class.Skip())
+			sum.Check(Checked(d, class.Skip()))
 		case l.opts.Catalog == nil:
 			sum.NotValid(crd.NoCRD.String())
 			sum.Check(Checked(d, NotValidated(crd.NoCRD.String())))
@@ -120,12 +120,45 @@ func Checked(d *source.Document, skipped string) report.Checked {
 // test case says it: "not validated: no CRD".
 func NotValidated(why string) string { return "not validated: " + why }
 
-// adjust applies --strict to the severities that depend on it.
-func (l *Linter) adjust(f report.Finding) report.Finding {
-	if l.opts.Strict && (f.Rule == source.RuleDuplicate || f.Rule == RuleUnknownField) {
+// Loaded are the loader's findings of a file (source.File.Findings) as
+// the field validation makes them: a copy, without the repeated keys
+// under Ignore.
+func (l *Linter) Loaded(fs []report.Finding) []report.Finding {
+	out := make([]report.Finding, 0, len(fs))
+	for _, f := range fs {
+		if f, ok := l.adjust(f); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// adjust applies the field validation to the findings that depend on it:
+// an unknown field is an error under Strict, a warning under Warn; an
+// unknown field or a repeated key is no finding under Ignore (ok false).
+func (l *Linter) adjust(f report.Finding) (_ report.Finding, ok bool) {
+	switch {
+	case f.Rule != source.RuleDuplicate && f.Rule != RuleUnknownField:
+		return f, true
+	case !l.opts.Validate.Reports():
+		return f, false
+	case f.Rule == RuleUnknownField && l.opts.Validate.Refuses():
 		f.Severity = report.Error
 	}
-	return f
+	return f, true
+}
+
+// unknown are the findings of the unknown fields of a request (the
+// server's `unknown field "spec.x"`, at field) under the field
+// validation, and whether they end the request before validation (a 400
+// under Strict).
+func (l *Linter) unknown(d *source.Document, fields, messages []string) (out []report.Finding, refused bool) {
+	for i, p := range fields {
+		if f, ok := l.adjust(finding(d, RuleUnknownField, report.Warning, p, messages[i])); ok {
+			out = append(out, f)
+		}
+	}
+	return out, len(fields) > 0 && l.opts.Validate.Refuses()
 }
 
 func (l *Linter) filter(fs []report.Finding) []report.Finding {

@@ -65,8 +65,10 @@ const (
 	RuleCRVersion       = "cr-version"
 )
 
-// Rules is the catalogue, sorted by ID. Severity is the default; --strict
-// raises duplicate-field and unknown-field to errors. Each rule's one-line
+// Rules is the catalogue, sorted by ID. Severity is the default, except
+// for unknown-field, which --validate sets: an error under strict (the
+// default, kubectl apply's), this warning under warn, nothing under
+// ignore (nor duplicate-field). Each rule's one-line
 // Doc is here; its longer prose (Why, Fix) is in ruleProse below, kept
 // apart so that this list stays one line per rule.
 var Rules = withProse([]report.Rule{
@@ -103,7 +105,7 @@ var Rules = withProse([]report.Rule{
 	{ID: RuleCRDListType, Severity: report.Error, Doc: "x-kubernetes-list-type, x-kubernetes-list-map-keys or x-kubernetes-map-type is invalid; the server rejects the CRD."},
 	{ID: RuleCRDMetadata, Severity: report.Error, Doc: "The CRD's metadata is invalid; its name must be spec.names.plural, a dot, and spec.group."},
 	{ID: RuleCRDMutability, Severity: report.Error, Doc: "An x-kubernetes-mutability or x-kubernetes-key-mutability marker (Immutable Fields design) is misplaced or has an unknown value: at the root or in metadata, key-mutability on objects with properties or scalars, AddOnly/RemoveOnly on arrays and maps."},
-	{ID: RuleCRDMutabilityUnenforced, Severity: report.Warning, Doc: "The CRD carries Immutable Fields markers, which no Kubernetes API server knows: they are dropped (rejected under --strict) and never enforced. kubectl crdlint immutable checks them offline."},
+	{ID: RuleCRDMutabilityUnenforced, Severity: report.Warning, Doc: "The CRD carries Immutable Fields markers, which no Kubernetes API server knows: they are dropped (the CRD is refused under --validate=strict, kubectl apply's default) and never enforced. kubectl crdlint immutable checks them offline."},
 	{ID: RuleCRDNames, Severity: report.Error, Doc: "spec.names is invalid (plural, singular, kind, listKind, shortNames, categories); the server rejects the CRD."},
 	{ID: RuleCRDNoPruning, Severity: report.Warning, Doc: "Pruning is disabled at the schema root (x-kubernetes-preserve-unknown-fields: true): unknown and misspelt fields are stored as they are."},
 	{ID: RuleCRDPreserveUnknownFields, Severity: report.Error, Doc: "spec.preserveUnknownFields: true is not allowed in apiextensions.k8s.io/v1; the server rejects the CRD."},
@@ -118,17 +120,17 @@ var Rules = withProse([]report.Rule{
 	{ID: RuleCRDSubresources, Severity: report.Error, Doc: "The status or scale subresource is invalid; the server rejects the CRD."},
 	{ID: RuleCRDUnrecognizedFormat, Severity: report.Warning, Doc: "A schema uses a format the server does not recognize, so the format is not validated (server warning)."},
 	{ID: RuleCRDVersions, Severity: report.Error, Doc: "spec.versions is invalid (names, duplicates, exactly one storage version, schema required, deprecationWarning); the server rejects the CRD."},
-	{ID: source.RuleNotAnObject, Severity: report.Error, Doc: "A YAML document is a list or a scalar, not an object; kubectl cannot send it."},
+	{ID: source.RuleNotAnObject, Severity: report.Error, Doc: "A YAML document is a list or a scalar, not an object, in a file meant as manifests (one that names a kind, or a list of objects); kubectl cannot send it. A file that names no kind (data, translations, JSON 6902 patches) is skipped instead."},
 	{ID: source.RuleDocumentSize, Severity: report.Error, Doc: "A document is larger than crdlint reads (64 MiB): it is skipped; the API server refuses request bodies over 3 MiB anyway."},
-	{ID: source.RuleDuplicate, Severity: report.Warning, Doc: "A mapping repeats a key: kubectl sends only the last value, so the first is silently lost. An error with --strict."},
-	{ID: RuleUnknownField, Severity: report.Warning, Doc: "A field is unknown to the schema and would be dropped by the server; rejected under fieldValidation=Strict (--strict)."},
+	{ID: source.RuleDuplicate, Severity: report.Warning, Doc: "A mapping of a Kubernetes object repeats a key: kubectl sends only the last value, so the first is silently lost (under --validate=strict too: the server never sees it)."},
+	{ID: RuleUnknownField, Severity: report.Warning, Doc: "A field is unknown to the schema: the server refuses the object under kubectl apply's default --validate=strict (an error), and drops the field under --validate=warn (a warning)."},
 	{ID: RuleUpdateCEL, Severity: report.Error, Doc: "immutable: an x-kubernetes-validations rule (a transition rule with oldSelf, or any rule on a changed value) refuses the update from OLD to NEW."},
 	{ID: RuleUpdateImmutable, Severity: report.Error, Doc: "immutable: the update breaks an x-kubernetes-mutability or x-kubernetes-key-mutability marker (Immutable Fields design); real servers ignore the markers, see --to-cel."},
 	{ID: RuleUpdateInvalid, Severity: report.Error, Doc: "immutable: the server refuses the update for another reason (schema, metadata, list types), after ratcheting unchanged values."},
 	{ID: RuleUpdateUnpaired, Severity: report.Warning, Doc: "immutable: an object is only in OLD or only in NEW, so there is no update to judge."},
 	{ID: source.RuleAliasBudget, Severity: report.Error, Doc: "A document's YAML aliases would expand beyond the budget crdlint reads (1,000,000 nodes or 16 MiB): the document is refused, as kubectl refuses excessive aliasing."},
-	{ID: source.RuleSyntax, Severity: report.Error, Doc: "The file is not valid YAML (or has an invalid document separator)."},
-	{ID: source.RuleYAML11Key, Severity: report.Warning, Doc: "An unquoted key such as on, off, yes, no, y or n is read by kubectl's YAML 1.1 as a boolean: the object gets a field \"true\" or \"false\" instead."},
+	{ID: source.RuleSyntax, Severity: report.Error, Doc: "The file is not valid YAML (or has an invalid document separator). A document that is a Go template (every {{ ... }} a Go template action) is counted as a template instead, and a file that names no kind is skipped."},
+	{ID: source.RuleYAML11Key, Severity: report.Warning, Doc: "An unquoted key such as on, off, yes, no, y or n in a Kubernetes object is read by kubectl's YAML 1.1 as a boolean: the object gets a field \"true\" or \"false\" instead."},
 })
 
 // withProse fills each rule's Why, Fix and NoExample from ruleProse. A
@@ -299,7 +301,7 @@ var ruleProse = map[string]struct{ why, fix, noExample string }{
 		fix: "Move the marker to the field it is meant for, use a value the design knows (`Immutable`, `AddOnly`, `RemoveOnly`), or remove it. See [Immutable fields](https://github.com/kubectl-crdlint/kubectl-crdlint/blob/main/docs/immutability.md).",
 	},
 	RuleCRDMutabilityUnenforced: {
-		why: "`x-kubernetes-mutability` and `x-kubernetes-key-mutability` come from a Kubernetes design that was never implemented: every API server drops them as unknown fields (and rejects the CRD under `fieldValidation=Strict`), so the fields they mark can be changed freely.",
+		why: "`x-kubernetes-mutability` and `x-kubernetes-key-mutability` come from a Kubernetes design that was never implemented: every API server drops them as unknown fields (and refuses the CRD under `fieldValidation=Strict`, which `kubectl apply` sends by default), so the fields they mark can be changed freely.",
 		fix: "Express the rule as a CEL transition rule, which servers enforce (CRD validation rules are on by default since Kubernetes 1.25): `x-kubernetes-validations: [{rule: self == oldSelf, message: ...}]`. `kubectl crdlint immutable --to-cel` translates the markers.",
 	},
 	RuleCRDNames: {
@@ -359,15 +361,15 @@ var ruleProse = map[string]struct{ why, fix, noExample string }{
 		fix: "Mark exactly one version `storage: true` (the one objects are stored in), and set `deprecated: true` on versions that carry a `deprecationWarning`.",
 	},
 	source.RuleNotAnObject: {
-		why: "kubectl sends each YAML document as one object; a document that is a list or a plain value cannot be sent and fails with an error before anything is validated. It is usually a patch or values file among the manifests, or an indentation mistake.",
-		fix: "Make the document a mapping with `apiVersion`, `kind` and `metadata`, or keep non-manifest files out of the inputs. Several objects go into separate documents (`---`) or a `kind: List`.",
+		why: "kubectl sends each YAML document as one object; a document that is a list or a plain value cannot be sent, and kubectl refuses the whole file before anything is validated. It is usually a patch among the manifests, objects written as a YAML list, or an indentation mistake. Files that are not meant for kubectl are not reported: a file none of whose documents names a `kind` at its top level (Hugo data, translations, a JSON 6902 patch, test data) is skipped and counted as not a Kubernetes object, unless it is a list of objects.",
+		fix: "Make the document a mapping with `apiVersion`, `kind` and `metadata`, or move the data to a file of its own (or out of the inputs). Several objects go into separate documents (`---`) or a `kind: List`.",
 	},
 	source.RuleDuplicate: {
-		why: "YAML parsers disagree on repeated keys; kubectl keeps the last value, so the first one is silently lost, and a reader of the file sees a value that is not applied. The server rejects duplicates under `fieldValidation=Strict`.",
+		why: "YAML parsers disagree on repeated keys; kubectl keeps the last value, so the first one is silently lost, and a reader of the file sees a value that is not applied. kubectl decodes the file before it sends the object, so the server never sees the repeated key and `kubectl apply --validate=strict` does not refuse it (the server refuses a body that repeats a key under `fieldValidation=Strict`, but only clients that send the file's text unchanged reach that). Only documents that are Kubernetes objects are read for it: what kubectl never sends is no concern. Under `--validate=ignore` it is not reported.",
 		fix: "Keep one of the keys and merge what both meant into it.",
 	},
 	RuleUnknownField: {
-		why: "The server drops fields its schema does not know (for CRDs, fields the CustomResourceDefinition API lacks; for custom resources, fields the CRD's schema prunes). The value is silently lost: usually a typo, a field of another version, or an indentation mistake. With `kubectl apply --validate=strict` the server rejects the object instead.",
+		why: "The server drops fields its schema does not know (for CRDs, fields the CustomResourceDefinition API lacks; for custom resources, fields the CRD's schema prunes). It is usually a typo, a field of another version, or an indentation mistake. `kubectl apply` sends `fieldValidation=Strict` unless told otherwise (`--validate`, default `strict`): the server then refuses the whole object with 400 Bad Request (`strict decoding error: unknown field \"spec.replicsa\"`) before validating anything else, so crdlint reports an error and nothing else about the object. Under `--validate=warn` the server drops the value with a warning and validates the rest; under `--validate=ignore` it drops it silently, and crdlint says nothing (`kubectl crdlint prune --dry-run` still shows what is dropped).",
 		fix: "Correct the spelling or indentation, or move the field to where the schema has it. If the field should be kept, add it to the CRD's schema.",
 	},
 	RuleUpdateCEL: {
@@ -400,11 +402,11 @@ var ruleProse = map[string]struct{ why, fix, noExample string }{
 		noExample: "No example: the rule needs a document over 64 MiB, too large for a fixture; pkg/source's tests read one from a generated stream.",
 	},
 	source.RuleYAML11Key: {
-		why: "kubectl reads YAML with the YAML 1.1 rules of sigs.k8s.io/yaml, in which the unquoted words `y`, `n`, `yes`, `no`, `on` and `off` (in any case) are booleans. As a key, such a word becomes the string `\"true\"` or `\"false\"`: `on: push` is sent as `\"true\": push`, and the field the author meant is missing (or pruned, or unknown). YAML 1.2 tools and editors show the word, so the mistake is invisible in review.",
+		why: "kubectl reads YAML with the YAML 1.1 rules of sigs.k8s.io/yaml, in which the unquoted words `y`, `n`, `yes`, `no`, `on` and `off` (in any case) are booleans. As a key, such a word becomes the string `\"true\"` or `\"false\"`: `on: push` is sent as `\"true\": push`, and the field the author meant is missing (or pruned, or unknown). YAML 1.2 tools and editors show the word, so the mistake is invisible in review. Only documents that are Kubernetes objects are read for it: a GitHub workflow's `on:` is never sent by kubectl.",
 		fix: "Quote the key (`\"on\": push`, `'y': 1`) so that it stays a string; or rename the field if the schema has another name for it.",
 	},
 	source.RuleSyntax: {
-		why: "A file that is not valid YAML cannot be read by kubectl at all: nothing in it is applied, and every later document of the file is lost with it.",
+		why: "A file that is not valid YAML cannot be read by kubectl at all: nothing in it is applied, and every later document of the file is lost with it. Two kinds of files are not reported, as they are not meant for kubectl as they are: a document with Go template actions (`{{ .Values.x }}`, every `{{ ... }}` one that text/template parses) that does not parse is counted as a Go template, to render first (Helm's `files/`, clusterloader2 or Hugo templates; Helm's `templates/` are skipped by their path); and a file none of whose documents names a `kind` (KEP metadata, tool configuration) is skipped as not a Kubernetes object. Braces that are no Go template action, such as Argo's `{{args.x-y}}` unquoted, stay a syntax error: kubectl refuses them. Where go.yaml.in/yaml/v2 words a bad key as a Go value (`map[interface {}]interface {}{...}`), the message shows the key as YAML.",
 		fix: "Fix the syntax at the reported line: quote strings that contain `: ` or start with a special character, indent with spaces (never tabs), and put nothing but a comment after a `---` separator.",
 	},
 }

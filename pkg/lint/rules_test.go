@@ -16,14 +16,14 @@ package lint
 // (line, rule) of the findings with the multiset of the annotations
 // exactly: every expected finding must be there and no other finding may
 // appear, on any line. Each finding's severity must also be its rule's
-// default (under strict, error for unknown-field and duplicate-field). Every
+// default (error for unknown-field under Strict). Every
 // fixture must expect at least one finding of the rule its directory names.
 //
 // Each fixture is linted on its own, as the command lints its inputs: its
 // CRDs are collected into a fresh catalogue first, so custom resources in
 // the same file are validated against them. A fixture whose first line is
-// exactly "# strict" is linted with Options{Strict: true}; the others with
-// the default options.
+// "# validate: warn" (or another --validate value) is linted with that
+// field validation; the others with the command's default, Strict.
 //
 // The annotation is taken from the raw text of a line, so it must be a real
 // YAML comment: never write it inside a block scalar (| or >), where it
@@ -53,14 +53,17 @@ import (
 	"testing"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 const (
 	ruleFixtureDir = "testdata/rules"
-	// strictMarker, as a fixture's first line, lints it with Strict.
-	strictMarker = "# strict"
+	// validateMarker, followed by a directive, as a fixture's first line
+	// lints it with that field validation (kubectl's --validate); a
+	// fixture without one is linted with the default, Strict.
+	validateMarker = "# validate: "
 	// passPrefix starts the name of a fixture that shows its rule passing:
 	// the fixed version of the rule's first failing fixture.
 	passPrefix = "pass-"
@@ -115,9 +118,24 @@ func fixtureFiles(t *testing.T) []string {
 	return files
 }
 
+// fixtureValidation is the field validation a fixture is linted with.
+func fixtureValidation(t *testing.T, data []byte) fieldvalidation.Directive {
+	t.Helper()
+	first, _, _ := strings.Cut(string(data), "\n")
+	v, ok := strings.CutPrefix(first, validateMarker)
+	if !ok {
+		return fieldvalidation.Default
+	}
+	d, err := fieldvalidation.Parse(v)
+	if err != nil {
+		t.Fatalf("%s%s: %v", validateMarker, v, err)
+	}
+	return d
+}
+
 // expectedSeverity is the severity a finding of rule must have.
-func expectedSeverity(rule string, strict bool) report.Severity {
-	if strict && (rule == RuleUnknownField || rule == source.RuleDuplicate) {
+func expectedSeverity(rule string, v fieldvalidation.Directive) report.Severity {
+	if rule == RuleUnknownField && v.Refuses() {
 		return report.Error
 	}
 	return ruleByID[rule].Severity
@@ -145,7 +163,7 @@ func TestRuleFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			strict := strings.HasPrefix(string(data), strictMarker+"\n")
+			validate := fixtureValidation(t, data)
 			want := fixtureWants(t, data)
 			expects := slices.ContainsFunc(slices.Collect(maps.Keys(want)), func(k ruleKey) bool { return k.rule == dirRule })
 			switch pass := isPassFixture(path); {
@@ -155,8 +173,8 @@ func TestRuleFixtures(t *testing.T) {
 				t.Errorf("%s expects no %s finding: a fixture must trigger the rule its directory names (name it %s%s if it shows the rule passing)", path, dirRule, passPrefix, filepath.Base(path))
 			}
 
-			l := New(Options{Strict: strict, Catalog: crd.NewCatalog(false)})
-			f := source.Parse(path, data)
+			l := New(Options{Validate: validate, Catalog: crd.NewCatalog(validate.Refuses())})
+			f := source.ParseInput(path, data) // as a command reads it
 			collect(l, f)
 			findings, _ := l.File(f)
 			findings = append(findings, Duplicates(l.opts.Catalog)...)
@@ -169,8 +187,8 @@ func TestRuleFixtures(t *testing.T) {
 				if fd.File != path {
 					t.Errorf("finding names file %q, want %q: %+v", fd.File, path, fd)
 				}
-				if ws := expectedSeverity(fd.Rule, strict); fd.Severity != ws {
-					t.Errorf("%s:%d: %s has severity %s, want %s (strict=%v)", path, fd.Line, fd.Rule, fd.Severity, ws, strict)
+				if ws := expectedSeverity(fd.Rule, validate); fd.Severity != ws {
+					t.Errorf("%s:%d: %s has severity %s, want %s (--validate=%s)", path, fd.Line, fd.Rule, fd.Severity, ws, validate)
 				}
 			}
 

@@ -30,22 +30,40 @@ type Revision struct {
 	Order []PairKey
 	// Files and Documents count what was read.
 	Files, Documents int
+	// Skips counts what is no custom resource: whole files (Skip) and
+	// documents (not objects, built-in kinds, tool configuration), by
+	// reason, as check counts them.
+	Skips report.Summary
+
+	config *crd.ConfigKinds
 }
 
-// NewRevision returns an empty revision.
-func NewRevision() *Revision { return &Revision{Docs: map[PairKey]*source.Document{}} }
+// NewRevision returns an empty revision; config are the configuration
+// kinds beyond the well-known ones (crd.Catalog.ConfigKinds; nil: none).
+func NewRevision(config *crd.ConfigKinds) *Revision {
+	return &Revision{Docs: map[PairKey]*source.Document{}, config: config}
+}
 
 // Add takes a file's custom resources into the revision; a later object
 // of the same key replaces an earlier one.
 func (r *Revision) Add(f *source.File) {
 	r.Files++
 	r.Documents += f.Count
+	r.Skips.Add(f.Skips())
 	for _, d := range f.Documents {
-		if !crd.IsCustomResource(d) {
-			continue
+		switch class := crd.Classify(d, r.config); class {
+		case crd.ClassCustomResource:
+			r.AddDoc(d)
+		case crd.ClassBuiltin, crd.ClassConfig:
+			r.Skips.Skip(class.Skip())
 		}
-		r.AddDoc(d)
 	}
+}
+
+// Skip counts a file that is not manifests (input.Visitor.Skipped).
+func (r *Revision) Skip(reason string) {
+	r.Files++
+	r.Skips.Skip(reason)
 }
 
 // AddDoc takes one object into the revision.
@@ -114,7 +132,12 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 		return []report.Finding{finding(nd, RuleCRDecode, report.Error, "",
 			fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", v.GVK.Kind, v.GVK.Version, v.GVK.Kind, vd.DecodeError))}
 	}
-	var out []report.Finding
+	// The new object is the request's body: its unknown fields are the
+	// field validation's, as on a create.
+	out, refused := l.unknown(nd, vd.Unknown, unknownMessages(vd.Unknown))
+	if refused {
+		return out
+	}
 	var celErrs map[string]bool
 	if len(vd.Errors) > 0 {
 		celErrs = v.CELErrors(vd.Object.Object, oldObj)
@@ -176,7 +199,7 @@ func (l *Linter) markerFindings(def *crd.Definition, v *crd.Version, od, nd *sou
 // counterparts are keyed as in newRev so that they pair whatever
 // namespace get found them in, and each counts as a file read.
 func Counterparts(newRev *Revision, get func(k PairKey, d *source.Document) (*source.Document, error)) (*Revision, error) {
-	r := NewRevision()
+	r := NewRevision(newRev.config)
 	for _, k := range newRev.Order {
 		od, err := get(k, newRev.Docs[k])
 		if err != nil {
@@ -199,6 +222,8 @@ func Counterparts(newRev *Revision, get func(k PairKey, d *source.Document) (*so
 // where the findings of their updates are.
 func UpdateSummary(oldRev, newRev *Revision, live bool) report.Summary {
 	sum := report.Summary{Files: oldRev.Files + newRev.Files, Documents: oldRev.Documents + newRev.Documents}
+	sum.Add(oldRev.Skips)
+	sum.Add(newRev.Skips)
 	if live {
 		sum.Files, sum.Objects, sum.Live = newRev.Files, oldRev.Files, true
 	}

@@ -41,6 +41,10 @@ type Result struct {
 	// Notes say why documents were left out, in document order: custom
 	// resources whose kind the catalogue cannot serve among them.
 	Notes []crd.Note
+	// Skips counts the documents that are not custom resources (not
+	// objects, built-in kinds, tool configuration), by reason, as check
+	// counts them.
+	Skips report.Summary
 	// Err is why the file could not be rewritten.
 	Err error
 }
@@ -63,19 +67,17 @@ func File(cat *crd.Catalog, f *source.File, data []byte, opts Options) *Result {
 		}
 		r.Notes = append(r.Notes, crd.Note{Pos: fmt.Sprintf("%s:%d:%d", fd.File, fd.Line, fd.Column), Label: label, Msg: fd.Message})
 	}
+	r.Skips = f.Skips()
 	for _, d := range f.Documents {
-		if crd.IsCRD(d) {
+		class := cat.Classify(d)
+		if class == crd.ClassCRD {
+			continue
+		}
+		if class != crd.ClassCustomResource {
+			r.Skips.Skip(class.Skip())
 			continue
 		}
 		pos := fmt.Sprintf("%s:%d:%d", d.File, d.Root.Line, d.Root.Column)
-		if crd.IsBuiltin(d) {
-			r.Notes = append(r.Notes, crd.Note{Pos: pos, Label: "skipped", Msg: fmt.Sprintf("%s is built into the API server, not a custom resource", d.Object.Kind)})
-			continue
-		}
-		if crd.IsConfig(d) {
-			r.Notes = append(r.Notes, crd.Note{Pos: pos, Label: "skipped", Msg: fmt.Sprintf("%s is kustomize's configuration, not an API object", d.Object.Kind)})
-			continue
-		}
 		gvk := crd.GVK(d)
 		v, err := cat.LookupAt(gvk, d.File)
 		if err != nil {

@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/fsutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -30,16 +32,29 @@ type Output struct {
 	// Unserved the errors among their notes (custom resources that could
 	// not be pruned).
 	Files, Failed, Unserved int
+	// Skips counts what was not pruned because it is no custom resource:
+	// the results' documents (Result.Skips) and whole files (Skip).
+	Skips report.Summary
 	// written counts the results printed, last names the last of them:
 	// where an interrupted output stops.
 	written int
 	last    string
 }
 
+// Skip counts a file that is not manifests (a kustomization, a Helm
+// template, ...: input.Visitor.Skipped), which has no result.
+func (o *Output) Skip(reason string) {
+	o.Files++
+	o.Skips.Skip(reason)
+}
+
 // Emit says the results' notes and errors, then prints them or rewrites
-// their files.
+// their files. A nil result (a skipped file, counted with Skip) is left
+// out.
 func (o *Output) Emit(results []*Result) error {
+	results = slices.DeleteFunc(slices.Clone(results), func(r *Result) bool { return r == nil })
 	for _, r := range results {
+		o.Skips.Add(r.Skips)
 		o.Unserved += o.Notes(r.Notes)
 		o.Files++
 		if r.Err != nil {
@@ -62,8 +77,13 @@ func (o *Output) Emit(results []*Result) error {
 	return nil
 }
 
-// Close ends the printed output (nothing to end InPlace).
+// Close ends the printed output (nothing to end InPlace), and says on
+// ErrOut what was skipped, in check's words ("6 skipped (2
+// kustomization, ...)").
 func (o *Output) Close() error {
+	if s := o.Skips.SkippedText(); s != "" {
+		fmt.Fprintln(o.ErrOut, s)
+	}
 	if o.InPlace {
 		return nil
 	}

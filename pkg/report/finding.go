@@ -255,9 +255,15 @@ func addCounts(a, b map[string]int) map[string]int {
 }
 
 // Skip counts one skipped document (or whole file) and why.
-func (s *Summary) Skip(reason string) {
-	s.Skipped++
-	s.SkippedBy = addCounts(s.SkippedBy, map[string]int{reason: 1})
+func (s *Summary) Skip(reason string) { s.SkipN(reason, 1) }
+
+// SkipN counts n skipped documents (or whole files) and why.
+func (s *Summary) SkipN(reason string, n int) {
+	if n <= 0 {
+		return
+	}
+	s.Skipped += n
+	s.SkippedBy = addCounts(s.SkippedBy, map[string]int{reason: n})
 }
 
 // NotValid counts one custom resource that could not be validated and why.
@@ -303,6 +309,12 @@ type UpgradeSummary struct {
 	WouldLoseData   int `json:"wouldLoseData"`
 	// NotReplayed counts objects that could not be replayed offline.
 	NotReplayed int `json:"notReplayed"`
+	// BreakingChanges counts the changes between OLD and NEW reported as
+	// errors, as the run reports them (configuration and suppressions
+	// applied): what fails the run even when no object is broken (a
+	// transition rule, a version no longer served, a tightening no
+	// object judged).
+	BreakingChanges int `json:"breakingChanges"`
 }
 
 // Result is everything a renderer needs.

@@ -134,11 +134,7 @@ func (s textStyle) summary(sum Summary) string {
 		parts = append(parts, fmt.Sprintf("%d not validated (%s)", n, reasons(sum.NotValidated)))
 	}
 	if sum.Skipped > 0 {
-		s := fmt.Sprintf("%d skipped", sum.Skipped)
-		if len(sum.SkippedBy) > 0 {
-			s += " (" + reasons(sum.SkippedBy) + ")"
-		}
-		parts = append(parts, s)
+		parts = append(parts, sum.SkippedText())
 	}
 	if len(parts) > 0 {
 		docs += ": " + strings.Join(parts, ", ")
@@ -154,6 +150,21 @@ func (s textStyle) summary(sum Summary) string {
 		return fmt.Sprintf("%s in %s (%s)", what, where, docs)
 	}
 	return fmt.Sprintf("%s in %s (%s)", what, plural(sum.Files, "file"), docs)
+}
+
+// SkippedText says what was skipped and why, as the text summary says
+// it: "6 skipped (2 kustomization, 2 not a Kubernetes object, 1 Helm
+// chart template, 1 kustomize patch or configuration)"; "" when nothing
+// was. Commands without a summary line (prune, fields) print it alone.
+func (sum Summary) SkippedText() string {
+	if sum.Skipped == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%d skipped", sum.Skipped)
+	if len(sum.SkippedBy) > 0 {
+		s += " (" + reasons(sum.SkippedBy) + ")"
+	}
+	return s
 }
 
 // upgrade is one CRD's line of kubectl crdlint upgrade's summary.
@@ -176,9 +187,16 @@ func (s textStyle) upgrade(u UpgradeSummary) string {
 		}
 	}
 	if len(broken) == 0 {
-		return line + ": none broken"
+		line += ": none broken"
+	} else {
+		line += ": " + strings.Join(broken, ", ")
 	}
-	return line + ": " + strings.Join(broken, ", ")
+	// What fails the run besides the objects, so that "none broken"
+	// and the exit code tell one story.
+	if u.BreakingChanges > 0 {
+		line += "; " + plural(u.BreakingChanges, "breaking change")
+	}
+	return line
 }
 
 func pluralWord(n int, one, many string) string {

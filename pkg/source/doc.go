@@ -34,7 +34,17 @@
 // over MaxAliasNodes or MaxAliasBytes (yaml-alias-budget, decided on the
 // unexpanded tree) and documents over DocReader.MaxDocumentSize
 // (document-too-large, skipped unread). Documents without a string
-// apiVersion and kind are counted in Skipped, not returned.
+// apiVersion and kind are counted in Skipped, not returned; repeated keys
+// and YAML 1.1 keys are reported only in documents that are objects, as
+// kubectl sends nothing else. A document that does not parse and whose
+// every {{ ... }} is a Go template action is counted in Templates, not
+// reported: a template to render first.
+//
+// ParseInput reads a file a command was given, which may be no manifest
+// at all: a text that names no kind at its top level (HasKind: Hugo
+// data, translations, JSON 6902 patches, KEP metadata) is read with
+// DocReader.NoKind, its lists, scalars and syntax errors counted in
+// Skipped. Parse stays kubectl's reading.
 //
 // Memory follows the largest document: a DocReader holds one document's
 // text at a time, and no walk of the loader recurses, so neither a huge

@@ -35,6 +35,10 @@ const (
 	RuleYAML11Key = "yaml11-key"
 )
 
+// SkipNotObject is why the documents File.Skipped counts are skipped, as
+// summaries say it.
+const SkipNotObject = "not a Kubernetes object"
+
 // Pos is a 1-based position in a file.
 type Pos struct{ Line, Column int }
 
@@ -88,8 +92,14 @@ type File struct {
 	Path      string
 	Documents []*Document
 	Findings  []report.Finding
-	// Skipped counts non-empty documents that are not Kubernetes objects.
+	// Skipped counts non-empty documents that are not Kubernetes objects:
+	// mappings without apiVersion and kind, and, in a text that names no
+	// kind (HasKind), lists, scalars and documents that do not parse.
 	Skipped int
+	// Templates counts documents that hold Go template actions and do
+	// not parse as YAML (or JSON): templates to render (Helm's files/,
+	// clusterloader2's, Hugo's), not manifests with a syntax error.
+	Templates int
 	// Count is the number of non-empty documents in the file.
 	Count int
 	// Texts holds each non-empty document's text as kubectl's reader
@@ -103,6 +113,20 @@ type File struct {
 	// Line is the file line where a File from DocReader.Next starts its
 	// text (YAML; 0 for JSON, which has no comments to place).
 	Line int
+
+	// noKind: the text this File comes from names no kind at its top
+	// level (DocReader.NoKind).
+	noKind bool
+}
+
+// Skips counts the documents of f that are not objects to judge, by
+// reason (SkipNotObject, SkipTemplate), as every command's summary counts
+// them.
+func (f *File) Skips() report.Summary {
+	var s report.Summary
+	s.SkipN(SkipNotObject, f.Skipped)
+	s.SkipN(SkipTemplate, f.Templates)
+	return s
 }
 
 // Text returns the text of the document with the given Index, or nil.
@@ -120,6 +144,18 @@ var lineRE = regexp.MustCompile(`^yaml: line (\d+): `)
 // a finding at its position.
 func Parse(path string, data []byte) *File {
 	f, _ := readAllDocs(newBytesReader(path, data))
+	return f
+}
+
+// ParseInput is Parse for a file a command was given, which may not be
+// meant for kubectl at all: a text that names no kind (HasKind is false:
+// Hugo data, translations, JSON 6902 patches, a tool's own files) is
+// read with DocReader.NoKind, its lists, scalars and documents that do
+// not parse counted in Skipped rather than reported.
+func ParseInput(path string, data []byte) *File {
+	r := newBytesReader(path, data)
+	r.NoKind = !HasKind(data)
+	f, _ := readAllDocs(r)
 	return f
 }
 
@@ -144,7 +180,7 @@ func (f *File) parseChunk(c chunk) int {
 			msg = kmsg
 		}
 		pos, msg = tabHint(c, pos, msg)
-		i := f.syntaxError(f.Base+f.Count, pos, msg)
+		i := f.unparsed(f.Base+f.Count, pos, msg, c.text)
 		count.Parses.Add(1)
 		f.Count++
 		f.Texts = append(f.Texts, c.text)
@@ -181,14 +217,15 @@ func (f *File) parseChunk(c chunk) int {
 	}
 	if err != nil {
 		pos, msg := errorPos(err, c, root)
-		return f.syntaxError(index, pos, msg)
+		return f.unparsed(index, pos, msg, c.text)
 	}
+	var keys []report.Finding
 	if !fast {
 		// The fast path gives up on repeated keys and on keys that YAML
 		// 1.1 reads as booleans.
-		f.Findings = append(f.Findings, keyFindings(root, f.Path, index)...)
+		keys = keyFindings(root, f.Path, index)
 	}
-	f.addDocument(root, js, obj, fromTreeOK(obj), index)
+	f.addDocument(root, js, obj, fromTreeOK(obj), index, keys)
 	return -1
 }
 
@@ -198,8 +235,17 @@ func fromTreeOK(obj map[string]any) bool { return obj != nil && asciiKeys(obj) }
 
 // addDocument adds the document whose node is root and whose JSON kubectl
 // sends is js; obj is that JSON as the server decodes it, when known.
-func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, fromTree bool, index int) {
+// keys are the findings about its keys (repeated keys, YAML 1.1
+// booleans): hints about what kubectl sends, reported only for a
+// Kubernetes object, as a document that is none is never sent.
+func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, fromTree bool, index int, keys []report.Finding) {
 	if root.Kind != yaml.MappingNode {
+		if f.noKind && !holdsObjects(root) {
+			// Data (Hugo data, i18n, a JSON 6902 patch) in a file that
+			// names no kind: not meant for kubectl.
+			f.Skipped++
+			return
+		}
 		f.Findings = append(f.Findings, report.Finding{
 			Rule: RuleNotAnObject, Severity: report.Error, File: f.Path, Document: index,
 			Line: root.Line, Column: root.Column,
@@ -212,6 +258,7 @@ func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, fromT
 		f.Skipped++
 		return
 	}
+	f.Findings = append(f.Findings, keys...)
 	if !fromTree || hasKeyFold(obj, "items") {
 		if items, ok := d.listItems(); ok {
 			f.Documents = append(f.Documents, items...)
@@ -329,6 +376,23 @@ func (d *Document) listItems() ([]*Document, bool) {
 	return out, true
 }
 
+// holdsObjects reports whether a list document's items include a
+// Kubernetes object (a mapping with apiVersion and kind): a list meant as
+// manifests, which kubectl refuses (a List needs kind: List and items:).
+func holdsObjects(n *yaml.Node) bool {
+	n = deref(n)
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return false
+	}
+	for _, item := range n.Content {
+		av, k := lookup(item, "apiVersion"), lookup(item, "kind")
+		if av != nil && k != nil && av.Kind == yaml.ScalarNode && k.Kind == yaml.ScalarNode {
+			return true
+		}
+	}
+	return false
+}
+
 func kindName(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.SequenceNode:
@@ -341,9 +405,25 @@ func kindName(n *yaml.Node) string {
 	return "node"
 }
 
+// unparsed records a document kubectl's decoder refuses, whose text is
+// text: a template (File.Templates) when it holds Go template actions,
+// else a syntax error. It returns the error's index in f.Findings, or -1.
+func (f *File) unparsed(index int, pos Pos, msg string, text []byte) int {
+	if isTemplate(text) {
+		f.Templates++
+		return -1
+	}
+	return f.syntaxError(index, pos, msg)
+}
+
 // syntaxError records an error of kubectl's decoder and returns its index
-// in f.Findings.
+// in f.Findings; in a text that names no kind (DocReader.NoKind) the
+// document is counted as skipped instead, and the index is -1.
 func (f *File) syntaxError(index int, pos Pos, msg string) int {
+	if f.noKind {
+		f.Skipped++
+		return -1
+	}
 	f.Findings = append(f.Findings, report.Finding{
 		Rule: RuleSyntax, Severity: report.Error, File: f.Path, Document: index,
 		Line: pos.Line, Column: pos.Column, Message: msg,
@@ -402,7 +482,7 @@ func errorPos(err error, c chunk, root *yaml.Node) (Pos, string) {
 		return c.pos(n, 1), "yaml: " + msg
 	}
 	if n := blame(root, msg); n != nil {
-		return Pos{Line: n.Line, Column: n.Column}, msg
+		return Pos{Line: n.Line, Column: n.Column}, badKeyMessage(n, msg)
 	}
 	if m := anchorRE.FindStringSubmatch(msg); m != nil {
 		if p, ok := findAlias(c.text, m[1]+m[2]); ok {
@@ -413,6 +493,60 @@ func errorPos(err error, c chunk, root *yaml.Node) (Pos, string) {
 	// omit "line 1") or are about bytes (control characters, bad UTF-8),
 	// whose first offender is where the user has to look.
 	return c.filePos(Pos{Line: 1 + badByteLine(c.text), Column: 1}), msg
+}
+
+// goValueRE matches what go.yaml.in/yaml/v2 and sigs.k8s.io/yaml print
+// of a key they refuse: a Go value (map[interface {}]interface {}{".Name":
+// interface {}(nil)}; unsupported map key of type: %!s(<nil>), ...).
+var goValueRE = regexp.MustCompile(`^(yaml: invalid map key|unsupported map key)(:| of type:) `)
+
+// badKeyMessage words the error about a key that is a mapping, a list or
+// null with the key as YAML instead of a Go value, and what to do: such
+// a key is usually text meant as a string, such as a template's
+// {{ ... }} or a value that starts with "[".
+func badKeyMessage(n *yaml.Node, msg string) string {
+	m := goValueRE.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	prefix := strings.TrimSuffix(m[1], ":")
+	if prefix == "unsupported map key" {
+		prefix = "yaml: unsupported map key"
+	}
+	n = deref(n)
+	if n.Kind == yaml.ScalarNode {
+		return prefix + ": null cannot be a key (quote it to make it a string)"
+	}
+	what := "a mapping"
+	if n.Kind == yaml.SequenceNode {
+		what = "a list"
+	}
+	text := what
+	if b, err := yaml.Marshal(flowCopy(n, 0)); err == nil && len(b) < 120 && !bytes.Contains(bytes.TrimSpace(b), []byte("\n")) {
+		text = string(bytes.TrimSpace(b)) + " is " + what
+	}
+	return fmt.Sprintf("%s: %s, which cannot be a key (quote a value that starts with \"{\" or \"[\" to make it a string)", prefix, text)
+}
+
+// flowCopy copies a small tree in flow style, nulls spelt "null" (an
+// empty null would print as an empty quoted string), to quote it in a
+// message.
+func flowCopy(n *yaml.Node, depth int) *yaml.Node {
+	n = deref(n)
+	if n == nil || depth > 20 {
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: "..."}
+	}
+	c := &yaml.Node{Kind: n.Kind, Tag: n.Tag, Value: n.Value, Style: yaml.FlowStyle}
+	if n.Kind == yaml.ScalarNode {
+		c.Style = 0
+		if n.Tag == "!!null" {
+			c.Value = "null"
+		}
+	}
+	for _, k := range n.Content {
+		c.Content = append(c.Content, flowCopy(k, depth+1))
+	}
+	return c
 }
 
 // blame finds the first node, in document order, that a line-less error

@@ -23,7 +23,7 @@ func (f *File) parseJSON(raw []byte, at cursor) cursor {
 	index := f.Base + f.Count
 	f.Count++
 	f.Texts = append(f.Texts, raw)
-	f.Findings = append(f.Findings, keyFindings(root, f.Path, index)...)
+	keys := keyFindings(root, f.Path, index)
 	js := raw
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
@@ -33,7 +33,7 @@ func (f *File) parseJSON(raw []byte, at cursor) cursor {
 			js = b
 		}
 	}
-	f.addDocument(root, js, nil, false, index)
+	f.addDocument(root, js, nil, false, index, keys)
 	return end
 }
 

@@ -47,6 +47,13 @@ type DocReader struct {
 	// without being held. NewDocReader sets DefaultMaxDocumentSize;
 	// change it before the first Next.
 	MaxDocumentSize int
+	// NoKind says the stream's text names no kind at its top level
+	// (HasKind is false): nothing in it is meant as manifests, so its
+	// lists, scalars and documents that do not parse are counted as
+	// skipped (File.Skipped) rather than reported. ParseInput sets it
+	// from the text; a reader of an io.Reader cannot look ahead and
+	// leaves it false unless told, before the first Next.
+	NoKind bool
 
 	path string
 	w    window
@@ -90,6 +97,48 @@ func newBytesReader(path string, data []byte) *DocReader {
 	r := NewDocReader(path, nil)
 	r.w = window{buf: data, fixed: true}
 	return r
+}
+
+var kindKeys = [][]byte{[]byte("kind"), []byte(`"kind"`), []byte("'kind'")}
+
+// HasKind reports whether a text names a kind at the top level of one of
+// its documents, as a manifest does: a YAML line that starts with a kind
+// key ("kind:", "\"kind\":"), a flow mapping at the start of a line, or,
+// in a stream that starts with "{", kind anywhere. A text without one is not meant for
+// kubectl (Hugo data, translations, JSON 6902 patches, a tool's own
+// files): DocReader.NoKind. The test is on the text, not the parse, so
+// that a file read a document at a time gets the same answer as one read
+// whole.
+func HasKind(data []byte) bool {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if hasJSONPrefix(data[:min(len(data), jsonPeek)]) {
+		// A JSON stream, or a YAML flow mapping kubectl reads as YAML
+		// when it is no JSON.
+		return bytes.Contains(data, []byte("kind"))
+	}
+	for rest := data; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		line = bytes.TrimPrefix(line, []byte("--- "))
+		switch {
+		case len(line) == 0:
+		case line[0] == '{' && !bytes.HasPrefix(line, []byte("{{")):
+			return true // a flow mapping (or a JSON object) as a document
+		default:
+			for _, key := range kindKeys {
+				if after, ok := bytes.CutPrefix(line, key); ok {
+					if after = bytes.TrimLeft(after, " \t"); len(after) > 0 && after[0] == ':' {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // Next returns the next document as a File of its own: Count is 1, Base
@@ -140,6 +189,7 @@ type Piece struct {
 	path   string
 	p      piece
 	max    int
+	noKind bool
 	parsed *File
 }
 
@@ -163,7 +213,7 @@ func (r *DocReader) NextPiece() (*Piece, error) {
 				rebaseFile(f, -r.count)
 				return &Piece{parsed: f}, nil
 			}
-			return &Piece{path: r.path, p: p, max: r.MaxDocumentSize}, nil
+			return &Piece{path: r.path, p: p, max: r.MaxDocumentSize, noKind: r.NoKind}, nil
 		}
 		f, err := r.Next()
 		if err != nil {
@@ -183,7 +233,7 @@ func (p *Piece) Parse() *File {
 	if p.parsed != nil {
 		return p.parsed
 	}
-	f := &File{Path: p.path, Line: p.p.line}
+	f := &File{Path: p.path, Line: p.p.line, noKind: p.noKind}
 	c := newChunk(p.p.text, p.p.line)
 	c.col0 = p.p.col0
 	f.parseChunk(c)
@@ -401,7 +451,7 @@ func (r *DocReader) skipLine() {
 
 // yamlFile parses one cut YAML document.
 func (r *DocReader) yamlFile(p piece) *File {
-	f := &File{Path: r.path, Base: r.count, Line: p.line}
+	f := &File{Path: r.path, Base: r.count, Line: p.line, noKind: r.NoKind}
 	for _, b := range p.bad {
 		f.Findings = append(f.Findings, report.Finding{
 			Rule: RuleSyntax, Severity: report.Error, File: r.path, Document: r.count, Line: b.line, Column: b.col,
@@ -501,7 +551,7 @@ func (f feed) Read(p []byte) (int, error) {
 // stream).
 func (r *DocReader) nextJSON() *File {
 	w := &r.w
-	f := &File{Path: r.path, Base: r.count}
+	f := &File{Path: r.path, Base: r.count, noKind: r.NoKind}
 	if r.skip {
 		r.skip = false
 		if !r.skipJSON() {
@@ -594,7 +644,7 @@ func (r *DocReader) pendingText() []byte {
 
 // decodeError records a document kubectl's decoder refuses.
 func (f *File) decodeError(at Pos, text []byte, msg string) {
-	f.syntaxError(f.Base+f.Count, at, msg)
+	f.unparsed(f.Base+f.Count, at, msg, text)
 	f.Count++
 	f.Texts = append(f.Texts, text)
 }
@@ -726,6 +776,7 @@ func readAllDocs(r *DocReader) (*File, error) {
 		f.Documents = append(f.Documents, p.Documents...)
 		f.Findings = append(f.Findings, p.Findings...)
 		f.Skipped += p.Skipped
+		f.Templates += p.Templates
 		f.Count += p.Count
 		f.Texts = append(f.Texts, p.Texts...)
 	}

@@ -5,6 +5,7 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
@@ -96,27 +97,33 @@ func (p DataPath) child(s string) DataPath {
 // []any, scalars) has a value at p, null included; Any matches any item
 // of a list or value of a map. A caller builds Options.Present from it.
 func Has(obj any, p DataPath) bool {
+	return holds(obj, p, func(any) bool { return true })
+}
+
+// holds says obj has a value at p for which leaf is true (Any: at some
+// item or value).
+func holds(obj any, p DataPath, leaf func(any) bool) bool {
 	if len(p) == 0 {
-		return true
+		return leaf(obj)
 	}
 	switch v := obj.(type) {
 	case map[string]any:
 		if p[0] == Any {
 			for _, c := range v {
-				if Has(c, p[1:]) {
+				if holds(c, p[1:], leaf) {
 					return true
 				}
 			}
 			return false
 		}
 		c, ok := v[p[0]]
-		return ok && Has(c, p[1:])
+		return ok && holds(c, p[1:], leaf)
 	case []any:
 		if p[0] != Any {
 			return false
 		}
 		for _, c := range v {
-			if Has(c, p[1:]) {
+			if holds(c, p[1:], leaf) {
 				return true
 			}
 		}
@@ -135,4 +142,9 @@ type Options struct {
 	// under an optional parent is then an error (RuleRequiredAdded)
 	// rather than a warning, because those objects would be refused.
 	Present func(version string, field DataPath) bool
+	// Validate is the field validation of the creates the replay judges
+	// (kubectl's --validate; the zero value is Warn, the server's
+	// default): under Strict a manifest with a field the version's schema
+	// does not know is refused. Compare does not use it.
+	Validate fieldvalidation.Directive
 }

@@ -333,17 +333,18 @@ func (c *comparer) subresources(ov, nv *apiextensionsv1.CustomResourceDefinition
 			{"statusReplicasPath", o.StatusReplicasPath, n.StatusReplicasPath},
 			{"labelSelectorPath", deref(o.LabelSelectorPath), deref(n.LabelSelectorPath)},
 		} {
-			if f.old == f.new {
+			// A path added (only labelSelectorPath is optional) makes
+			// the scale subresource report more: nothing read or
+			// written before moves, and autoscalers that need a
+			// selector start working.
+			if f.old == f.new || f.old == "" {
 				continue
 			}
 			ch := Change{Rule: RuleScaleChanged, Path: sc.Child(f.key).String()}
 			switch {
 			case f.new == "":
 				ch.Path, ch.InOld, ch.Old = sp.Child("scale", f.key).String(), true, f.old
-				ch.Message = fmt.Sprintf("scale subresource %s %s removed: the scale subresource no longer reports it", f.key, js(f.old))
-			case f.old == "":
-				ch.New = f.new
-				ch.Message = fmt.Sprintf("scale subresource %s %s added: the scale subresource now reads it", f.key, js(f.new))
+				ch.Message = fmt.Sprintf("scale subresource %s %s removed: the scale subresource no longer reports it, and autoscalers that select pods with it fail", f.key, js(f.old))
 			default:
 				ch.Old, ch.New = f.old, f.new
 				ch.Message = fmt.Sprintf("scale subresource %s changed from %s to %s: kubectl scale and autoscalers read and write another field", f.key, js(f.old), js(f.new))

@@ -21,8 +21,10 @@
 //
 // The severity principle: Error when something that works today stops
 // working or is lost (the server refuses the CRD update, refuses creating
-// or updating an object it accepted under OLD, or drops stored data),
-// Warning when clients may notice but the server and the data do not.
+// or updating an object it accepted under OLD, refuses a client's request,
+// or drops stored data), Warning when clients may notice but the server
+// and the data do not. Compare gives each rule's severity without
+// objects: a tightening is an error there, since nothing shows it is safe.
 // Documentation (descriptions, titles, examples, external docs) is never a
 // change. docs/upgrade.md gives every rule and the reasons.
 //
@@ -37,11 +39,14 @@
 // NEW a create of the same manifest, its next labels-only update with the
 // server's ratcheting, the stored fields NEW prunes, and whether its stored
 // version stays (ObjectResult, with findings as Outcomes under ReplayRules).
-// It answers Options.Present from the objects (Has), and judges the CEL
-// changes (CELChange, Change.Field) on them: Changes returns the comparison
-// with each CEL change's message saying which objects NEW's rule refuses
-// that OLD's accepted. Objects can be replayed a page at a time, in
-// parallel; none is kept.
+// It answers Options.Present from the objects (Has), and judges the
+// tightenings on them (judgedRules: a refusal or a data loss at or below
+// the change's field; a CEL rule evaluated alone, CELChange): Changes
+// returns the comparison with each such change's message saying how many
+// objects were judged and which it breaks, and a tightening none of them
+// breaks as a warning (a transition rule stays an error). CountBreaking
+// puts the changes left as errors in each CRD's summary. Objects can be
+// replayed a page at a time, in parallel; none is kept.
 //
 // Positions are the caller's: Change.Path resolves in NEW (or OLD) with
 // pkg/source's Document.Locate; a path to a field the server's defaulting
@@ -55,7 +60,8 @@
 // Pairs it returns replay a file of objects (File) or an object read from
 // storage (Stored), and Report gives the comparison's changes and each
 // CRD's report.UpgradeSummary once every object is replayed. ReadCRDs
-// reads OLD or NEW from files, directories or a git revision (REV:PATH),
+// reads OLD or NEW from files, directories or a git revision (REV:PATH, a
+// file or a directory),
 // LiveCRDs OLD from a cluster; ReplayFiles replays object files in
 // parallel, ReplayLive every stored object of each CRD a page at a time.
 // The configuration and the inline suppressions are the command's: each

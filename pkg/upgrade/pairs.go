@@ -7,6 +7,7 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -25,10 +26,8 @@ type CRD struct {
 // are counted as skipped.
 func CRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.Summary) {
 	sum := report.Summary{Files: 1, Documents: f.Count}
-	fs := append([]report.Finding{}, f.Findings...)
-	for i := 0; i < f.Skipped; i++ {
-		sum.Skip(lint.SkipNotObject)
-	}
+	fs := l.Loaded(f.Findings)
+	sum.Add(f.Skips())
 	var out []CRD
 	for _, fd := range crd.FindCRDs(f) {
 		sum.CRDs++
@@ -56,6 +55,12 @@ type JudgeOptions struct {
 	// StoredVersions replaces the status.storedVersions of every CRD of
 	// OLD, when OLD's file cannot say.
 	StoredVersions []string
+	// Validate is the field validation of the requests judged (kubectl's
+	// --validate; the zero value is Warn): under Strict, NEW with an
+	// unknown field is a refused CRD update, and a replayed create of a
+	// manifest with a field the CRD's schema does not know is refused.
+	// It must be the linter's.
+	Validate fieldvalidation.Directive
 	// Objects lists the objects replayed in their summaries
 	// (Summary.Checked), for JUnit; off, they are only counted, so that
 	// a replay of a cluster's objects holds a page at a time.
@@ -79,6 +84,9 @@ type Pair struct {
 type Pairs struct {
 	List   []*Pair
 	byKind map[schema.GroupKind]*Pair
+	// l reads the objects' files as it reads the CRDs'.
+	l        *lint.Linter
+	validate fieldvalidation.Directive
 	// objects: JudgeOptions.Objects.
 	objects bool
 }
@@ -95,7 +103,7 @@ func Judge(l *lint.Linter, oldCRDs, newCRDs []CRD, opts JudgeOptions) (*Pairs, [
 	for _, c := range oldCRDs {
 		byName[c.Def.Name()] = c
 	}
-	ps := &Pairs{byKind: map[schema.GroupKind]*Pair{}, objects: opts.Objects}
+	ps := &Pairs{byKind: map[schema.GroupKind]*Pair{}, l: l, validate: opts.Validate, objects: opts.Objects}
 	var out []report.Finding
 	paired := map[string]bool{}
 	for _, n := range newCRDs {
@@ -116,7 +124,7 @@ func Judge(l *lint.Linter, oldCRDs, newCRDs []CRD, opts JudgeOptions) (*Pairs, [
 		}
 	}
 	for _, p := range ps.List {
-		out = append(out, p.judge(l, opts.StoredVersions)...)
+		out = append(out, p.judge(l, opts)...)
 		c := p.Old.Def.V1
 		ps.byKind[schema.GroupKind{Group: c.Spec.Group, Kind: c.Spec.Names.Kind}] = p
 	}
@@ -124,9 +132,9 @@ func Judge(l *lint.Linter, oldCRDs, newCRDs []CRD, opts JudgeOptions) (*Pairs, [
 }
 
 // judge asks the server about the update and prepares the replay.
-func (p *Pair) judge(l *lint.Linter, storedVersions []string) []report.Finding {
-	if len(storedVersions) > 0 {
-		p.Old.Def.V1.Status.StoredVersions = storedVersions
+func (p *Pair) judge(l *lint.Linter, opts JudgeOptions) []report.Finding {
+	if len(opts.StoredVersions) > 0 {
+		p.Old.Def.V1.Status.StoredVersions = opts.StoredVersions
 	}
 	p.verdict = crd.ValidateUpdate(p.Old.Def, p.New.Def)
 	p.refused = map[string]bool{}
@@ -138,7 +146,7 @@ func (p *Pair) judge(l *lint.Linter, storedVersions []string) []report.Finding {
 		}
 		out = append(out, f)
 	}
-	p.replayer = NewReplayer(p.Old.Def.V1, p.New.Def.V1, Options{StoredVersions: storedVersions})
+	p.replayer = NewReplayer(p.Old.Def.V1, p.New.Def.V1, Options{StoredVersions: opts.StoredVersions, Validate: opts.Validate})
 	return out
 }
 
@@ -147,10 +155,8 @@ func (p *Pair) judge(l *lint.Linter, storedVersions []string) []report.Finding {
 // are not custom resources are counted as skipped.
 func (ps *Pairs) File(f *source.File) ([]report.Finding, report.Summary) {
 	sum := report.Summary{Documents: f.Count}
-	for i := 0; i < f.Skipped; i++ {
-		sum.Skip(lint.SkipNotObject)
-	}
-	fs := append([]report.Finding{}, f.Findings...)
+	sum.Add(f.Skips())
+	fs := ps.l.Loaded(f.Findings)
 	for _, d := range f.Documents {
 		more, ok := ps.replay(d, false, nil)
 		why := ""
@@ -228,7 +234,7 @@ func (ps *Pairs) Report() ([]report.Finding, []report.UpgradeSummary) {
 			fs = append(fs, lint.At(d, c.Rule, c.Severity, c.Path, c.Message))
 		}
 		s := p.replayer.Summary()
-		s.UpdateRefused = p.verdict.Rejected(false)
+		s.UpdateRefused = p.verdict.Rejected(ps.validate.Refuses())
 		sums = append(sums, s)
 	}
 	return fs, sums

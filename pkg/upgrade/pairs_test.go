@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -261,5 +262,45 @@ func TestPairsReplay(t *testing.T) {
 	}
 	if _, sums := ps.Report(); len(sums) != 1 || sums[0].Objects != 2 {
 		t.Errorf("summaries %+v, want the Widget replayed twice", sums)
+	}
+}
+
+// TestJudgeValidate: the CRD update is a request with --validate's field
+// validation: NEW with an unknown field (a leftover spec.version) is a
+// refused update under Strict, kubectl apply's default, an accepted one
+// with a warning under Warn, and nothing under Ignore; a repeated key in
+// an object file follows the same directive.
+func TestJudgeValidate(t *testing.T) {
+	newYAML := strings.Replace(crdYAML("Widget", "v1"), "  scope: Namespaced\n", "  scope: Namespaced\n  version: v1\n", 1)
+	objects := "apiVersion: example.org/v1\nkind: Widget\nmetadata: {name: w, namespace: ns}\nspec: {size: small, size: big}\n"
+	for _, tt := range []struct {
+		validate    fieldvalidation.Directive
+		want        []string // rule severity, of Judge's findings then of the objects' file
+		wantRefused bool
+	}{
+		{fieldvalidation.Strict, []string{"unknown-field error", "duplicate-field warning"}, true},
+		{fieldvalidation.Warn, []string{"unknown-field warning", "duplicate-field warning"}, false},
+		{fieldvalidation.Ignore, nil, false},
+	} {
+		t.Run(tt.validate.String(), func(t *testing.T) {
+			l := lint.New(lint.Options{Validate: tt.validate})
+			old := readCRDs(t, "old.yaml", crdYAML("Widget", "v1"))
+			crds, fs, _ := CRDs(source.Parse("new.yaml", []byte(newYAML)), l)
+			if len(fs) > 0 {
+				t.Fatalf("new.yaml: %v", fs)
+			}
+			ps, fs := Judge(l, old, crds, JudgeOptions{Validate: tt.validate})
+			more, _ := ps.File(source.Parse("objects.yaml", []byte(objects)))
+			var got []string
+			for _, f := range append(fs, more...) {
+				got = append(got, f.Rule+" "+f.Severity.String())
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("findings %q, want %q", got, tt.want)
+			}
+			if _, sums := ps.Report(); len(sums) != 1 || sums[0].UpdateRefused != tt.wantRefused {
+				t.Errorf("summaries %+v, want UpdateRefused %t", sums, tt.wantRefused)
+			}
+		})
 	}
 }

@@ -3,13 +3,70 @@ package upgrade
 import "github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 
 // withProse fills each rule's Why and Fix from prose: the rule's page
-// (docs/rules/<ID>.md), `kubectl crdlint explain` and SARIF's help.
+// (docs/rules/<ID>.md), `kubectl crdlint explain` and SARIF's help. Why
+// ends with the rule's defence of its severity, where it has one.
 func withProse(rules []report.Rule) []report.Rule {
 	for i, r := range rules {
 		p := prose[r.ID]
 		rules[i].Why, rules[i].Fix = p.why, p.fix
+		if sev := severityProse[r.ID]; sev != "" {
+			rules[i].Why += "\n\n**Severity.** " + sev
+		}
 	}
 	return rules
+}
+
+// judgedSeverity is the severity defence of the rules the objects judge
+// (judgedRules): what breaking the rule means for one object follows it.
+const judgedSeverity = "An error without objects: nothing shows that no object in use is refused. " +
+	"With objects (`OBJECTS`, or `--live`), each is replayed through NEW; when at least one was judged in the change's version " +
+	"(its create or its labels-only update, accepted by OLD) and none breaks the change, nothing that exists stops working: " +
+	"the change is a warning that says how many objects were judged and how many of them set the field. " +
+	"An object that breaks it keeps the error, at the object, and so does the change. " +
+	"A change to `status` is judged only by objects that store a status: manifests have none, `--live` reads the cluster's. "
+
+// severityProse defends each comparison rule's severity against what the
+// server and clients do (docs/upgrade.md#severity).
+var severityProse = map[string]string{
+	RuleBoundTightened:         judgedSeverity + "An object breaks it when NEW refuses its create or update at or below the field.",
+	RuleCELRuleAdded:           judgedSeverity + "The rule is evaluated on each object as NEW reads it: an object breaks it when the rule refuses it.",
+	RuleCELRuleChanged:         judgedSeverity + "The new rule is evaluated on each object as NEW reads it, the old one as OLD does: an object breaks it when the new rule refuses what the old one accepted. When the new rule uses `oldSelf`, it stays an error, as `upgrade-transition-rule-added` does.",
+	RuleCELRuleRemoved:         "A warning: the server accepts everything it accepted before and no stored value changes; only clients relying on the rule's guarantee can notice.",
+	RuleConversionChanged:      "A warning: the server accepts the update and the objects as before; whether the webhook answers at its endpoint is a matter of deployment, which neither the CRDs nor the objects show.",
+	RuleConversionRemoved:      "An error: the server refuses nothing, but what the webhook converted between versions is relabelled instead, and fields a version lacks are pruned on the next write. What the webhook did cannot be run offline, so the objects do not judge it.",
+	RuleDefaultChanged:         "A warning: no object is refused and no stored value is dropped; objects that leave the field unset read another value.",
+	RuleEmbeddedChanged:        judgedSeverity + "An object breaks it when NEW refuses it at or below the field (added: `apiVersion`, `kind` or `metadata` missing or invalid), or prunes stored fields there (removed).",
+	RuleEnumAdded:              judgedSeverity + "An object breaks it when NEW refuses its value.",
+	RuleEnumRemoved:            judgedSeverity + "An object breaks it when NEW refuses its value.",
+	RuleFieldRemoved:           judgedSeverity + "An object breaks it when it stores the field (or something below it), which NEW prunes at its next write: that is data lost, reported at the object as `upgrade-object-data-lost`.",
+	RuleFormatChanged:          judgedSeverity + "An object breaks it when NEW refuses its value.",
+	RuleIntOrStringRemoved:     judgedSeverity + "An object breaks it when NEW refuses its value.",
+	RuleJunctorChanged:         judgedSeverity + "Junctors constrain values as patterns do, and whether a changed one accepts everything the old one did is not decided here, so without objects it is a tightening. An object breaks it when NEW refuses it at or below the field (or refuses it with a junctor's error, which names no field).",
+	RuleKindChanged:            "An error: the server refuses the CRD update itself once the CRD is established.",
+	RuleListTypeChanged:        judgedSeverity + "An object breaks it when NEW refuses its list (duplicate items or keys).",
+	RuleMergeStrategyChanged:   "A warning: every object is accepted as before and nothing stored changes; only how server-side apply merges the field between managers does.",
+	RuleMultipleOfChanged:      judgedSeverity + "An object breaks it when NEW refuses its value.",
+	RuleNamesChanged:           "A warning: the server serves the resource as before and refuses no request by its resource name (what manifests, controllers and generated clients use); only people and scripts using the removed short name or category, or the old singular or list kind, stop finding it.",
+	RuleNullableRemoved:        judgedSeverity + "An object breaks it when it holds null there (dropped, defaulted or, in a list, refused from now on), or when NEW refuses it at or below the field.",
+	RulePatternChanged:         judgedSeverity + "An object breaks it when NEW refuses its value.",
+	RulePreserveUnknownRemoved: judgedSeverity + "An object breaks it when it stores fields below the node that NEW prunes at its next write (data lost, reported at the object).",
+	RulePrinterColumnChanged:   "A warning: only the table `kubectl get` prints changes; the API and the stored data do not.",
+	RulePrinterColumnRemoved:   "A warning: only the table `kubectl get` prints changes; the API and the stored data do not.",
+	RuleRequiredAdded:          judgedSeverity + "An object breaks it when NEW refuses it for the missing field.",
+	RuleRequiredAddedOptional:  "A warning: no object given sets the parent, so none is refused; only clients that start setting the parent must set the field. When an object sets the parent, the change is `upgrade-required-added`.",
+	RuleScaleChanged:           "An error: the server refuses no object, but `kubectl scale` and autoscalers read and write another field, or (`labelSelectorPath` removed) the HorizontalPodAutoscaler finds no selector and stops scaling: clients that work today stop working, and objects cannot show which clients scale them. A `labelSelectorPath` added is not reported: the scale subresource then reports a selector it did not, and nothing it reported moves.",
+	RuleScopeChanged:           "An error: the server refuses the CRD update itself once the CRD is established.",
+	RuleSelectableFieldRemoved: "An error: the server refuses list and watch requests that select on the field, so clients that use it fail; objects cannot show which clients select on it.",
+	RuleStatusSubresourceAdded: "An error although the server refuses nothing: under OLD there is no `/status`, so every client that writes status today writes it through the main resource, and under NEW those writes are accepted and silently ignored. Objects cannot show it. If the controller moves to `/status` in the same release and nothing else writes status, turn the rule off for that upgrade.",
+	RuleStorageVersionChanged:  "A warning: every object stays readable, as both versions are kept; new writes are stored in another version, which matters once the old one is to be removed (`upgrade-stored-version-removed`).",
+	RuleStoredVersionRemoved:   "An error: the server refuses the CRD update itself.",
+	RuleSubresourceRemoved:     "An error: requests to the removed subresource fail with 404; objects cannot show which clients use it.",
+	RuleTransitionRuleAdded:    "An error, with or without objects. Given objects, the rule is evaluated on a labels-only update of each (a controller's write) and the message says which it refuses; but the updates a transition rule is written to refuse (changing an immutable field, a value going backwards) are refused whatever the objects hold, and they worked under OLD.",
+	RuleTypeChanged:            judgedSeverity + "An object breaks it when NEW refuses its value.",
+	RuleTypeWidened:            "A warning: the server accepts everything it accepted before; only clients decoding the old type may fail once someone writes a value of the new one.",
+	RuleVersionDeprecated:      "A warning: requests in the version still succeed, with a warning.",
+	RuleVersionRemoved:         "An error: requests in the version fail with 404. The objects given show the manifests (and, with `--live`, the managers writing them) in the version (`upgrade-object-version-unserved`), but not every client that reads it, so it stays an error whatever the objects hold.",
+	RuleVersionUnserved:        "An error: requests in the version fail with 404. The objects given show the manifests (and, with `--live`, the managers writing them) in the version (`upgrade-object-version-unserved`), but not every client that reads it, so it stays an error whatever the objects hold.",
 }
 
 // prose says, per rule, why the change matters to a cluster that applies
@@ -68,7 +125,7 @@ var prose = map[string]struct{ why, fix string }{
 		fix: "Keep `x-kubernetes-int-or-string` until no object holds the other type, or serve the narrower type in a new version and migrate.",
 	},
 	RuleJunctorChanged: {
-		why: "`allOf`, `anyOf`, `oneOf` and `not` add constraints that crdlint does not compare: the change may refuse values OLD accepted, or not. It is a warning because crdlint cannot tell.",
+		why: "`allOf`, `anyOf`, `oneOf` and `not` add constraints that crdlint does not compare: the change may refuse values OLD accepted, or not, on create and on updates that change them.",
 		fix: "Review the junctor's new constraints against the values in use (give the objects, or `--live`: the replay judges creates and updates with NEW's full schema).",
 	},
 	RuleKindChanged: {
@@ -120,7 +177,7 @@ var prose = map[string]struct{ why, fix string }{
 		fix: "Give the field a `default`, or make sure clients that set the parent set it. Give the objects (or `--live`) to be sure none sets the parent: then it is reported as an error.",
 	},
 	RuleScaleChanged: {
-		why: "`kubectl scale`, the HorizontalPodAutoscaler and other autoscalers read and write the replica count through the scale subresource's paths. Changed paths make them read and write another field: scaling silently stops working, or changes the wrong field.",
+		why: "`kubectl scale`, the HorizontalPodAutoscaler and other autoscalers read and write the replica count through the scale subresource's paths, and the HorizontalPodAutoscaler finds the pods to measure with its `labelSelectorPath`. Changed paths make them read and write another field: scaling silently stops working, or changes the wrong field; without `labelSelectorPath` the HorizontalPodAutoscaler refuses the target (\"selector is required\").",
 		fix: "Keep the scale subresource's paths, or make sure the controller reads the replica count from the new path and migrate the values.",
 	},
 	RuleScopeChanged: {

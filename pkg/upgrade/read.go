@@ -23,22 +23,30 @@ import (
 type Review func(path string, data []byte, fs []report.Finding) []report.Finding
 
 // ReadCRDs reads the CRDs of a revision argument: files or directories
-// (stdin for "-"), or REV:PATH, a file at a git revision. The findings of
-// reading each file, reviewed, and the files counted go into res. A
-// revision without a CRD is an input error, unless reading it reported
-// why.
+// (stdin for "-"), or REV:PATH, a file or a directory at a git revision
+// (a directory's files as a directory on disk gives them, each named
+// REV:PATH/name.yaml). The findings of reading each file, reviewed, and
+// the files counted go into res. A revision without a CRD is an input
+// error, unless reading it reported why.
 func ReadCRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *report.Result) ([]CRD, error) {
 	type read struct {
 		f    *source.File
 		data []byte
 	}
 	var files []read
+	noCRD := fmt.Errorf("%s: no CustomResourceDefinition found", arg)
 	if rev, path, ok := gitrev.Split(arg); ok {
-		data, err := gitrev.Show(rev, path)
+		gfs, dir, err := gitrev.Read(rev, path, source.Extensions)
 		if err != nil {
 			return nil, &source.InputError{Err: err}
 		}
-		files = append(files, read{source.Parse(arg, data), data})
+		for _, g := range gfs {
+			files = append(files, read{source.Parse(rev+":"+g.Path, g.Data), g.Data})
+		}
+		if dir {
+			noCRD = fmt.Errorf("%s: no CustomResourceDefinition in the %s under %s at git revision %s",
+				arg, plural(len(gfs), "file"), path, rev)
+		}
 	} else {
 		in, err := input.Open([]string{arg}, stdin, nil)
 		if err != nil {
@@ -63,7 +71,7 @@ func ReadCRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *r
 		res.Findings = append(res.Findings, review(r.f.Path, r.data, fs)...)
 	}
 	if len(out) == 0 && res.Summary.Errors == errors && len(res.Findings) == findings {
-		return nil, &source.InputError{Err: fmt.Errorf("%s: no CustomResourceDefinition found", arg)}
+		return nil, &source.InputError{Err: noCRD}
 	}
 	return out, nil
 }

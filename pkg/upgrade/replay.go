@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -65,6 +66,11 @@ var ReplayRules = withProse([]report.Rule{
 	{ID: RuleObjectUpdateRefused, Severity: report.Error, Doc: "upgrade: NEW refuses an update of an existing object that changes only its labels, with ratcheting, where OLD accepts it (controllers cannot write it); the server's message."},
 	{ID: RuleObjectVersionUnserved, Severity: report.Error, Doc: "upgrade: an existing object's manifest is in a version NEW does not serve: creates, reads and updates in it fail."},
 })
+
+// controllerWrite is the field validation of the replayed update: a
+// controller's client (client-go) names none, so the server's default,
+// Warn, applies whatever --validate says of manifests.
+const controllerWrite = fieldvalidation.Warn
 
 // ReplayLabel is the label the replayed update adds, as a controller's
 // write changes labels only.
@@ -121,8 +127,9 @@ type Replayer struct {
 	// queries are the Present questions Compare asks, answered by the
 	// objects seen.
 	queries map[presentKey]bool
-	// cel are the CEL changes, judged on the objects.
-	cel     []*celJudgement
+	// judged are the changes the objects judge (judgedRules), by key.
+	judged  []*judgement
+	byKey   map[judgeKey]*judgement
 	summary report.UpgradeSummary
 }
 
@@ -141,14 +148,7 @@ type presentKey struct {
 	field   string // DataPath joined
 }
 
-// celJudgement is one CEL change and what the objects said of it.
-type celJudgement struct {
-	change  Change
-	checked int
-	refused []string // "ns/name: message", at most maxNamed
-	nRefuse int
-}
-
+// maxNamed bounds the objects a judged change names.
 const maxNamed = 5
 
 // NewReplayer prepares a replay of OLD's objects into NEW. Both are CRDs
@@ -161,20 +161,23 @@ func NewReplayer(old, new *apiextensionsv1.CustomResourceDefinition, opts Option
 		gk:       schema.GroupKind{Group: old.Spec.Group, Kind: old.Spec.Names.Kind},
 		versions: map[versionKey]*compiled{},
 		queries:  map[presentKey]bool{},
+		byKey:    map[judgeKey]*judgement{},
 	}
 	r.opts.Present = nil
 	r.oldStorage, r.newStorage = storageVersion(r.old), storageVersion(r.new)
 	r.summary.CRD = old.Name
 	// A dry run of the comparison: the questions it asks Present, and
-	// its CEL changes.
+	// the changes the objects judge.
 	dry := r.opts
 	dry.Present = func(version string, p DataPath) bool {
 		r.queries[presentKey{version, strings.Join(p, "\x00")}] = false
 		return false
 	}
 	for _, c := range Compare(r.old, r.new, dry) {
-		if c.CEL != nil && !c.InOld && c.Rule != RuleCELRuleRemoved {
-			r.cel = append(r.cel, &celJudgement{change: c})
+		if judgedRules[c.Rule] {
+			j := &judgement{change: c}
+			r.judged = append(r.judged, j)
+			r.byKey[keyOf(c)] = j
 		}
 	}
 	return r
@@ -237,9 +240,15 @@ type Object struct {
 
 // Replay replays one object of OLD's kind.
 func (r *Replayer) Replay(o Object) *ObjectResult {
-	res := r.replay(o)
+	res, t := r.replay(o)
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if t != nil {
+		for _, o := range append(res.Outcomes, t.hidden...) {
+			t.addHarm(o)
+		}
+		r.record(res, t)
+	}
 	r.summary.Objects++
 	var create, update, lost, not bool
 	for _, o := range res.Outcomes {
@@ -270,7 +279,9 @@ func b2i(b bool) int {
 	return 0
 }
 
-func (r *Replayer) replay(o Object) *ObjectResult {
+// replay replays one object; the trace is nil when it was not replayed
+// under NEW.
+func (r *Replayer) replay(o Object) (*ObjectResult, *trace) {
 	obj, stored := runtime.DeepCopyJSON(o.Value), o.Stored
 	gv, _ := schema.ParseGroupVersion(str(obj["apiVersion"]))
 	res := &ObjectResult{Name: objectName(obj), Version: gv.Version}
@@ -279,7 +290,7 @@ func (r *Replayer) replay(o Object) *ObjectResult {
 	}
 	if gv.Group != r.gk.Group || str(obj["kind"]) != r.gk.Kind {
 		add(RuleObjectNotReplayed, "kind", "not a %s of %s", r.gk.Kind, r.gk.Group)
-		return res
+		return res, nil
 	}
 	vm := gv.Version
 	ns := namespace(obj, r.old)
@@ -291,9 +302,13 @@ func (r *Replayer) replay(o Object) *ObjectResult {
 	// Under OLD: its create and the object as stored.
 	oldCreate, storedObj, s, ok := r.storeUnderOld(obj, manifest, stored, vm, ns, add)
 	if !ok {
-		return res
+		return res, nil
 	}
 	res.Stored = s
+	// A manifest OLD refuses cannot exist as written: it judges nothing.
+	// A stored object exists whatever OLD says of its manifest now.
+	t := &trace{stored: storedObj, storedIn: s}
+	judges := stored || len(oldCreate) == 0
 	r.answer(s, storedObj)
 	if vm != s {
 		r.answer(vm, manifest)
@@ -302,7 +317,7 @@ func (r *Replayer) replay(o Object) *ObjectResult {
 	// The stored version under NEW.
 	if versionSpec(r.new, s) == nil {
 		add(RuleObjectStoredVersionGone, "apiVersion", "stored as %s, which NEW removes from spec.versions: the server refuses the CRD update until the object is rewritten in another version and %s leaves status.storedVersions", s, s)
-		return res
+		return res, nil
 	}
 
 	// Versions clients write the object in.
@@ -320,21 +335,40 @@ func (r *Replayer) replay(o Object) *ObjectResult {
 	} else {
 		vd := v.Create(runtime.DeepCopyJSON(manifest), ns)
 		res.CreateJudged = true
-		res.CreateErrors = verdictErrors(vd)
+		res.CreateErrors = verdictErrors(vd, r.opts.Validate)
 		// Refused by OLD too: said once, by storeUnderOld.
 		if len(res.CreateErrors) > 0 && len(oldCreate) == 0 {
-			for _, o := range verdictOutcomes(vd) {
+			for _, o := range verdictOutcomes(vd, r.opts.Validate) {
 				add(RuleObjectCreateRefused, o.Field, "%s", o.Message)
+			}
+		}
+		if len(oldCreate) == 0 {
+			t.create = vm
+			if refusesUnknown(vd, r.opts.Validate) {
+				// The 400 for unknown fields ends the request before
+				// validation, hiding the object's other errors: they are
+				// still what a change makes of it (once the field is
+				// fixed), so the evidence counts them.
+				for _, o := range verdictOutcomes(vd, fieldvalidation.Warn) {
+					o.Rule = RuleObjectCreateRefused
+					t.hidden = append(t.hidden, o)
+				}
 			}
 		}
 	}
 
 	// The next labels-only update under NEW, and what it prunes.
-	read := r.update(res, storedObj, s, vm, ns, add)
+	read, updateJudges := r.update(res, storedObj, s, vm, ns, add)
+	if updateJudges {
+		t.update = res.UpdateVersion
+	}
+	if !judges {
+		t.create, t.update = "", ""
+	}
 
 	// CEL changes judged on the object.
-	r.judge(res, storedObj, read)
-	return res
+	r.judgeCEL(res, t, read)
+	return res, t
 }
 
 // storeUnderOld gives OLD's verdict on a create of the manifest (its
@@ -357,13 +391,14 @@ func (r *Replayer) storeUnderOld(obj, manifest map[string]any, stored bool, vm, 
 		return nil, nil, "", false
 	}
 	vd := v.Create(runtime.DeepCopyJSON(manifest), ns)
-	oldCreate = verdictErrors(vd)
+	oldCreate = verdictErrors(vd, r.opts.Validate)
 	if vd.Object == nil {
 		add(RuleObjectNotReplayed, "", "OLD cannot decode the object: %s", oldCreate[0])
 		return oldCreate, nil, "", false
 	}
 	if len(oldCreate) > 0 {
-		add(RuleObjectRefusedByOld, errorField(vd), "OLD refuses a create of this object too (%s): NEW's refusals of its create are not reported", oldCreate[0])
+		fld, why := causes(vd, r.opts.Validate)
+		add(RuleObjectRefusedByOld, fld, "OLD refuses a create of this object too (%s): NEW's refusals of its create are not reported", why)
 	}
 	if stored {
 		// A cluster's object is stored already: read in OLD's storage
@@ -399,8 +434,9 @@ func (r *Replayer) storeUnderOld(obj, manifest map[string]any, stored bool, vm, 
 // read back under NEW in the version the manifest uses (NEW's storage
 // version when NEW does not serve that one), a label added, the update
 // judged; then what that write prunes. It returns the object read back,
-// nil when it cannot be.
-func (r *Replayer) update(res *ObjectResult, storedObj map[string]any, s, vm, ns string, add func(rule, fld, format string, a ...any)) (read map[string]any) {
+// nil when it cannot be, and whether the update judges the upgrade: NEW
+// accepts it, or OLD does not refuse it too.
+func (r *Replayer) update(res *ObjectResult, storedObj map[string]any, s, vm, ns string, add func(rule, fld, format string, a ...any)) (read map[string]any, judges bool) {
 	rv := vm
 	if sv := versionSpec(r.new, vm); sv == nil || !sv.Served {
 		rv = r.newStorage
@@ -408,19 +444,24 @@ func (r *Replayer) update(res *ObjectResult, storedObj map[string]any, s, vm, ns
 	read, pruned, why := r.read(true, storedObj, s, rv)
 	if why != "" {
 		add(RuleObjectNotReplayed, "", "%s", why)
-		return nil
+		return nil, false
 	}
 	v, err := r.version(true, rv)
 	if err != nil {
 		add(RuleObjectNotReplayed, "", "NEW cannot serve version %s: %v", rv, err)
-		return nil
+		return nil, false
 	}
 	vd := v.UpdateFromStorage(runtime.DeepCopyJSON(read), withLabel(read), ns)
 	res.UpdateJudged, res.UpdateVersion = true, rv
-	res.UpdateErrors = verdictErrors(vd)
-	if len(res.UpdateErrors) > 0 && !r.oldRefusesUpdate(storedObj, s, vm, ns) {
-		for _, o := range verdictOutcomes(vd) {
-			add(RuleObjectUpdateRefused, o.Field, "%s", o.Message)
+	res.UpdateErrors = verdictErrors(vd, controllerWrite)
+	judges = true
+	if len(res.UpdateErrors) > 0 {
+		if r.oldRefusesUpdate(storedObj, s, vm, ns) {
+			judges = false
+		} else {
+			for _, o := range verdictOutcomes(vd, controllerWrite) {
+				add(RuleObjectUpdateRefused, o.Field, "%s", o.Message)
+			}
 		}
 	}
 	// The write: what the update stores, in NEW's storage version.
@@ -445,7 +486,7 @@ func (r *Replayer) update(res *ObjectResult, storedObj map[string]any, s, vm, ns
 	for _, p := range res.Pruned {
 		add(RuleObjectDataLost, p, "stored field %s is not in NEW's schema: the server prunes it, and its value is gone at the object's next write", p)
 	}
-	return read
+	return read, judges
 }
 
 // read is the stored object (in version s) read back under OLD or NEW in
@@ -499,22 +540,23 @@ func (r *Replayer) oldRefusesUpdate(storedObj map[string]any, s, vm, ns string) 
 		return false
 	}
 	vd := v.UpdateFromStorage(runtime.DeepCopyJSON(read), withLabel(read), ns)
-	return len(verdictErrors(vd)) > 0
+	return len(verdictErrors(vd, controllerWrite)) > 0
 }
 
-// judge evaluates each CEL change of the version the object is read in
-// under NEW on it, NEW's rule alone, on the object as NEW reads it back
+// judgeCEL evaluates each CEL change of the version the object is read
+// in under NEW on it, NEW's rule alone, on the object as NEW reads it back
 // (read): a transition rule on the labels-only update, any other rule as
 // on a create; OLD's rule it replaces (none, for an added rule) on the
 // object as OLD reads it in OLD's version. Objects NEW's rule refuses and
-// OLD's accepted are the change's.
-func (r *Replayer) judge(res *ObjectResult, storedObj, read map[string]any) {
+// OLD's accepted are the change's. Only objects that judge the upgrade
+// (trace.judges) count.
+func (r *Replayer) judgeCEL(res *ObjectResult, t *trace, read map[string]any) {
 	if read == nil {
 		return
 	}
-	for _, j := range r.cel {
+	for _, j := range r.judged {
 		c := j.change
-		if c.Version != res.UpdateVersion {
+		if c.CEL == nil || c.Version != res.UpdateVersion || !t.judges(c) {
 			continue
 		}
 		nv, err := r.version(true, c.Version)
@@ -530,13 +572,19 @@ func (r *Replayer) judge(res *ObjectResult, storedObj, read map[string]any) {
 		if err != nil {
 			continue
 		}
+		for _, e := range newErrs {
+			if t.explained == nil {
+				t.explained = map[string]bool{}
+			}
+			t.explained[errorKey(e.Field, e.ErrorBody())] = true
+		}
 		refusedByOld := false
 		if c.CEL.Old != nil && len(newErrs) > 0 && !c.CEL.Transition {
 			ov := c.OldVersion
 			if ov == "" {
 				ov = c.Version
 			}
-			if oldRead, _, why := r.read(false, storedObj, res.Stored, ov); why == "" {
+			if oldRead, _, why := r.read(false, t.stored, res.Stored, ov); why == "" {
 				if v, err := r.version(false, ov); err == nil {
 					oldErrs, err := v.RuleErrors(c.Field, *c.CEL.Old, oldRead, nil)
 					refusedByOld = err == nil && len(oldErrs) > 0
@@ -545,11 +593,11 @@ func (r *Replayer) judge(res *ObjectResult, storedObj, read map[string]any) {
 		}
 		r.mu.Lock()
 		j.checked++
+		if len(c.Field) == 0 || Has(t.stored, j.setField()) {
+			j.set++
+		}
 		if len(newErrs) > 0 && !refusedByOld {
-			j.nRefuse++
-			if len(j.refused) < maxNamed {
-				j.refused = append(j.refused, fmt.Sprintf("%s (%s)", res.Name, newErrs[0].Error()))
-			}
+			j.name(fmt.Sprintf("%s (%s)", res.Name, newErrs[0].Error()))
 		}
 		r.mu.Unlock()
 	}
@@ -569,23 +617,35 @@ func hasSegs(obj any, segs []source.Segment) bool {
 	}
 	switch v := obj.(type) {
 	case map[string]any:
-		key := ""
-		for i, seg := range segs {
-			if i > 0 {
-				if seg.Bracket {
-					break
-				}
-				key += "."
-			}
-			key += seg.Name
-			if c, ok := v[key]; ok && hasSegs(c, segs[i+1:]) {
-				return true
-			}
-		}
-		return false
+		return dottedKeys(segs, func(key string, rest []source.Segment) bool {
+			c, ok := v[key]
+			return ok && hasSegs(c, rest)
+		})
 	case []any:
 		i, err := strconv.Atoi(segs[0].Name)
 		return err == nil && i >= 0 && i < len(v) && hasSegs(v[i], segs[1:])
+	}
+	return false
+}
+
+// dottedKeys calls try with each key a path's leading segments may spell,
+// the first segment, then it joined with the plain segments after it by
+// dots (the server joins a key's dots into its paths: example.com/team
+// is the segments example and com/team), with the segments left; it says
+// whether one try said yes.
+func dottedKeys(segs []source.Segment, try func(key string, rest []source.Segment) bool) bool {
+	key := ""
+	for i, seg := range segs {
+		if i > 0 {
+			if seg.Bracket {
+				break
+			}
+			key += "."
+		}
+		key += seg.Name
+		if try(key, segs[i+1:]) {
+			return true
+		}
 	}
 	return false
 }
@@ -609,9 +669,10 @@ func (r *Replayer) answer(version string, obj map[string]any) {
 }
 
 // Changes is the comparison of OLD and NEW with the objects replayed so
-// far answering Options.Present, and the CEL changes judged on them:
-// their messages say which objects NEW refuses that OLD accepted, with
-// the rule's message, or that it refuses none of those checked.
+// far answering Options.Present, and the changes the objects judge
+// (judgedRules) judged on them: their messages say how many objects were
+// judged and which the change breaks; a tightening none of them breaks
+// is a warning (followsEvidence).
 func (r *Replayer) Changes() []Change {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -620,39 +681,24 @@ func (r *Replayer) Changes() []Change {
 		return r.queries[presentKey{version, strings.Join(p, "\x00")}]
 	}
 	cs := Compare(r.old, r.new, opts)
+	if r.summary.Objects == 0 {
+		return cs
+	}
 	for i := range cs {
-		for _, j := range r.cel {
-			if j.checked == 0 || !sameChange(cs[i], j.change) {
-				continue
-			}
-			cs[i].Message = judgedMessage(cs[i].Message, j)
+		j := r.byKey[keyOf(cs[i])]
+		if j == nil || !judgedRules[cs[i].Rule] {
+			continue
 		}
+		if j.checked > 0 && j.broken == 0 && followsEvidence(cs[i]) {
+			cs[i].Severity = report.Warning
+		}
+		// The message of the change as compared now (a field required
+		// under a parent the objects set says so), judged.
+		jc := *j
+		jc.change = cs[i]
+		cs[i].Message = judgedMessage(cs[i].Message, &jc, r.summary.Objects)
 	}
 	return cs
-}
-
-func sameChange(a, b Change) bool {
-	return a.Rule == b.Rule && a.Version == b.Version && a.OldVersion == b.OldVersion && a.Path == b.Path
-}
-
-// judgedMessage replaces a CEL change's "unknown without objects" with
-// what the objects said.
-func judgedMessage(msg string, j *celJudgement) string {
-	for _, s := range []string{" (tightens; unknown without objects)", " (tightens or unknown without objects)"} {
-		msg = strings.TrimSuffix(msg, s)
-	}
-	what := fmt.Sprintf("%s; judged on %s read as %s:", msg, plural(j.checked, "existing object"), j.change.Version)
-	if j.nRefuse == 0 {
-		return what + " it refuses none of them"
-	}
-	named := strings.Join(j.refused, "; ")
-	if more := j.nRefuse - len(j.refused); more > 0 {
-		named += fmt.Sprintf("; and %d more", more)
-	}
-	if j.change.CEL.Transition {
-		return fmt.Sprintf("%s it refuses the labels-only update of %d: %s", what, j.nRefuse, named)
-	}
-	return fmt.Sprintf("%s it refuses %d that OLD accepted: %s", what, j.nRefuse, named)
 }
 
 func plural(n int, noun string) string {
@@ -752,15 +798,21 @@ func withLabel(obj map[string]any) map[string]any {
 	return m
 }
 
-// verdictErrors is a verdict's refusal as the server's error strings:
-// the decode error, the panic, or the validation errors, sorted.
-func verdictErrors(vd *crd.Verdict) []string {
+// verdictErrors is a verdict's refusal of a request under the field
+// validation v as the server's error strings: the decode error, the panic, the unknown fields under Strict
+// (`unknown field "spec.x"`, the request's 400), or the validation
+// errors, sorted.
+func verdictErrors(vd *crd.Verdict, v fieldvalidation.Directive) []string {
 	var out []string
 	switch {
 	case vd.Panic != "":
 		out = []string{"Internal error occurred: " + vd.Panic}
 	case vd.DecodeError != nil:
 		out = []string{vd.DecodeError.Error()}
+	case refusesUnknown(vd, v):
+		for _, p := range vd.Unknown {
+			out = append(out, fmt.Sprintf("unknown field %q", p))
+		}
 	default:
 		for _, e := range vd.Errors {
 			out = append(out, e.Error())
@@ -770,14 +822,26 @@ func verdictErrors(vd *crd.Verdict) []string {
 	return out
 }
 
-// verdictOutcomes are a refusal's errors as fields and messages, in the
+// refusesUnknown says the request ends at decoding for its unknown
+// fields: a 400 under Strict, before validation.
+func refusesUnknown(vd *crd.Verdict, v fieldvalidation.Directive) bool {
+	return v.Refuses() && len(vd.Unknown) > 0
+}
+
+// verdictOutcomes are a request's refusal as fields and messages, in the
 // order of their text (the server's order varies with map iteration).
-func verdictOutcomes(vd *crd.Verdict) []Outcome {
+func verdictOutcomes(vd *crd.Verdict, v fieldvalidation.Directive) []Outcome {
 	switch {
 	case vd.Panic != "":
 		return []Outcome{{Message: "Internal error occurred: the API server's code panics on this object (" + vd.Panic + ")"}}
 	case vd.DecodeError != nil:
 		return []Outcome{{Message: vd.DecodeError.Error()}}
+	case refusesUnknown(vd, v):
+		out := make([]Outcome, 0, len(vd.Unknown))
+		for _, p := range slices.Sorted(slices.Values(vd.Unknown)) {
+			out = append(out, Outcome{Field: p, Message: fmt.Sprintf("unknown field %q", p)})
+		}
+		return out
 	}
 	errs := slices.Clone(vd.Errors)
 	slices.SortFunc(errs, func(a, b *field.Error) int { return strings.Compare(a.Error(), b.Error()) })
@@ -788,13 +852,34 @@ func verdictOutcomes(vd *crd.Verdict) []Outcome {
 	return out
 }
 
-// errorField is the field of a verdict's first error, in the order of
-// verdictErrors.
-func errorField(vd *crd.Verdict) string {
-	if os := verdictOutcomes(vd); len(os) > 0 {
-		return os[0].Field
+// maxCauses bounds the errors a refusal's summary quotes.
+const maxCauses = 3
+
+// causes says why a verdict refuses: its first error's field, and its
+// errors (field: message, the first maxCauses, in the order of
+// verdictOutcomes). The server's note that CEL rules were not checked
+// is left out when there are others: it is a consequence, not a cause.
+func causes(vd *crd.Verdict, v fieldvalidation.Directive) (fld, why string) {
+	os := verdictOutcomes(vd, v)
+	if real := slices.DeleteFunc(slices.Clone(os), func(o Outcome) bool { return isCELSkipped(o.Message) }); len(real) > 0 {
+		os = real
 	}
-	return ""
+	if len(os) == 0 {
+		return "", ""
+	}
+	var parts []string
+	for _, o := range os[:min(len(os), maxCauses)] {
+		if f := o.Field; f != "" && f != "<nil>" {
+			parts = append(parts, f+": "+o.Message)
+		} else {
+			parts = append(parts, o.Message)
+		}
+	}
+	why = strings.Join(parts, "; ")
+	if more := len(os) - maxCauses; more > 0 {
+		why += fmt.Sprintf("; and %d more", more)
+	}
+	return os[0].Field, why
 }
 
 // vdObject is the verdict's object as decoded JSON, or nil.

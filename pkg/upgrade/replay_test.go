@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -95,6 +96,7 @@ func TestReplay(t *testing.T) {
 		createErrors int
 		updateErrors int
 		pruned       []string
+		validate     fieldvalidation.Directive // "": Warn
 	}{
 		{name: "unchanged", old: gizmoSchema, new: gizmoSchema, obj: v1 + "spec: {size: 3, color: red}"},
 		{name: "field removed: data lost", old: gizmoSchema, new: strings.Replace(gizmoSchema, "      note: {type: string}", "", 1),
@@ -119,6 +121,24 @@ func TestReplay(t *testing.T) {
 		{name: "a live object keeps its server-set metadata out of the create", old: gizmoSchema, new: gizmoSchema,
 			obj: "apiVersion: example.org/v1\nkind: Gizmo\nmetadata: {name: g, namespace: lab, resourceVersion: '42', uid: 0c2b5f1e-5c0e-4a34-9b0e-000000000001, generation: 3, creationTimestamp: '2024-01-02T03:04:05Z'}\nspec: {size: 3}", stored: true},
 		{name: "another kind", old: gizmoSchema, new: gizmoSchema, obj: "apiVersion: example.org/v1\nkind: Gadget\nmetadata: {name: g}\n", want: []string{RuleObjectNotReplayed + " kind"}},
+		// Under Strict (kubectl apply's default) a create of a manifest
+		// with a field NEW does not know ends at decoding: a 400 naming
+		// it, and no validation (the enum is not reached). The labels-only
+		// update, a controller's, carries no field validation: not refused.
+		{name: "strict: field removed: create refused for it, data lost", old: gizmoSchema, new: strings.Replace(gizmoSchema, "      note: {type: string}", "", 1),
+			obj: v1 + "spec: {note: keep}", validate: fieldvalidation.Strict,
+			want: []string{RuleObjectCreateRefused + " spec.note", RuleObjectDataLost + " spec.note"}, createErrors: 1, pruned: []string{"spec.note"}},
+		{name: "strict: the unknown field hides NEW's other refusals, as the server's 400 does", old: gizmoSchema,
+			new: strings.Replace(strings.Replace(gizmoSchema, "      note: {type: string}", "", 1), "red, green, blue", "red, blue", 1),
+			obj: v1 + "spec: {note: keep, color: green}", validate: fieldvalidation.Strict,
+			want: []string{RuleObjectCreateRefused + " spec.note", RuleObjectDataLost + " spec.note"}, createErrors: 1, pruned: []string{"spec.note"}},
+		{name: "strict: a field OLD does not know either: refused by OLD, not a change", old: gizmoSchema, new: gizmoSchema,
+			obj: v1 + "spec: {size: 1, colour: red}", validate: fieldvalidation.Strict,
+			want: []string{RuleObjectRefusedByOld + " spec.colour"}, createErrors: 1},
+		{name: "warn: the same object: no refusal", old: gizmoSchema, new: gizmoSchema,
+			obj: v1 + "spec: {size: 1, colour: red}", validate: fieldvalidation.Warn},
+		{name: "ignore: field removed: only the data lost", old: gizmoSchema, new: strings.Replace(gizmoSchema, "      note: {type: string}", "", 1),
+			obj: v1 + "spec: {note: keep}", validate: fieldvalidation.Ignore, want: []string{RuleObjectDataLost + " spec.note"}, pruned: []string{"spec.note"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,7 +150,7 @@ func TestReplay(t *testing.T) {
 				newV = base
 			}
 			old, new := replayCRD(t, oldV, tt.old, tt.oldX), replayCRD(t, newV, tt.new, tt.newX)
-			r := NewReplayer(old, new, Options{})
+			r := NewReplayer(old, new, Options{Validate: tt.validate})
 			obj := object(t, tt.obj)
 			before := fmt.Sprint(obj)
 			res := r.Replay(Object{Value: obj, Stored: tt.stored, WrittenIn: tt.writtenIn})

@@ -479,7 +479,7 @@ func (w *walker) junctors(o, n *apiextensionsv1.JSONSchemaProps, l loc) {
 			continue
 		}
 		ch := l.change(RuleJunctorChanged, j.key, false)
-		ch.Message = j.key + " added or changed: it may refuse values OLD accepted (not judged)"
+		ch.Message = j.key + " added or changed: values OLD accepted may be refused (tightens or unknown without objects)"
 		w.add(ch)
 	}
 }

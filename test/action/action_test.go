@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 )
 
 // testRef is the ref the action is "used" at: the build stamps it.
@@ -72,7 +74,7 @@ func newEnvIn(t *testing.T, dir, repo string, c *fakeCache) *runnerEnv {
 		ref:       testRef,
 		cache:     c,
 	}
-	copyTree(t, src, env.workspace)
+	testutil.CopyTree(t, src, env.workspace)
 	if err := os.MkdirAll(env.temp, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -228,6 +230,9 @@ func TestActionAnnotations(t *testing.T) {
 		crowded  = "error config/more samples/gadget.yaml:10 cr-schema"
 		noCRDOne = "error config/samples/widgets.yaml:4 cr-no-crd"
 		noCRDTwo = "error config/samples/widgets.yaml:12 cr-no-crd"
+		// Under kubectl's default field validation, the repository's
+		// .crdlint.yaml left out: the misspelt field refuses odd alone.
+		oddStrict = "error config/samples/widgets.yaml:18 unknown-field"
 	)
 	tests := []struct {
 		name     string
@@ -281,6 +286,12 @@ func TestActionAnnotations(t *testing.T) {
 			repo:     "errors",
 			with:     map[string]string{"args": "--disable=cr-schema\n--fail-on=warning"},
 			wantCode: 1, want: []string{oddWarn}, counts: "0 1",
+		},
+		{
+			name:     "the default field validation is kubectl apply's: strict",
+			repo:     "errors",
+			with:     map[string]string{"args": "--no-config"},
+			wantCode: 1, want: []string{crowded, oddStrict}, counts: "2 0",
 		},
 		{
 			name:     "fail-on none annotates and passes",

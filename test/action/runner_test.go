@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
-	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -18,6 +16,8 @@ import (
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 )
 
 // repoRoot is the action's own source: GITHUB_ACTION_PATH.
@@ -714,7 +714,7 @@ func fakeUses(t *testing.T, c *fakeCache, uses string, with map[string]string) m
 		if matched == "" {
 			return map[string]string{"cache-primary-key": key} // a miss sets no cache-hit
 		}
-		copyTree(t, c.entries[matched], path)
+		testutil.CopyTree(t, c.entries[matched], path)
 		// A restore key's match is not a hit (actions/cache v4).
 		return map[string]string{"cache-hit": fmt.Sprint(exact), "cache-primary-key": key, "cache-matched-key": matched}
 	case "actions/cache/save":
@@ -729,7 +729,7 @@ func fakeUses(t *testing.T, c *fakeCache, uses string, with map[string]string) m
 			t.Fatalf("%s: key %q: GitHub refuses commas and keys over 512 characters", uses, key)
 		}
 		dst := filepath.Join(c.dir, fmt.Sprint(len(c.entries)))
-		copyTree(t, path, dst)
+		testutil.CopyTree(t, path, dst)
 		c.entries[key] = dst
 		c.saved = append(c.saved, key)
 		return map[string]string{}
@@ -744,55 +744,6 @@ func fakeUses(t *testing.T, c *fakeCache, uses string, with map[string]string) m
 	}
 	t.Fatalf("uses: %s is not modelled by this test", uses)
 	return nil
-}
-
-// copyTree copies the files under src into dst (hard links when it can:
-// the binary is large and nobody writes to it).
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			// With its mode, as actions/cache's tar keeps it: the
-			// linter uses a verdict cache only when it is private.
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			if err := os.MkdirAll(target, 0o755); err != nil {
-				return err
-			}
-			return os.Chmod(target, info.Mode().Perm())
-		}
-		if os.Link(p, target) == nil {
-			return nil
-		}
-		in, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		info, err := in.Stat()
-		if err != nil {
-			return err
-		}
-		out, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, info.Mode())
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(out, in); err != nil {
-			out.Close()
-			return err
-		}
-		return out.Close()
-	})
-	if err != nil {
-		t.Fatalf("copy %s to %s: %v", src, dst, err)
-	}
 }
 
 // baseEnv is this process's environment without anything a runner sets,

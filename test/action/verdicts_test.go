@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 )
 
 // countsLine is what the linter prints under CRDLINT_MEMSTATS=1: the work
@@ -78,7 +80,7 @@ func TestActionVerdictCache(t *testing.T) {
 		// The same findings as without the cache, on a copy of the
 		// same checkout.
 		plain := &runnerEnv{workspace: t.TempDir(), temp: t.TempDir(), ref: env.ref, cache: c.clone(t.TempDir())}
-		copyTree(t, env.workspace, plain.workspace)
+		testutil.CopyTree(t, env.workspace, plain.workspace)
 		off := runAction(t, a, plain, map[string]string{"cache": "false"})
 		if got, want := annotations(t, r.stdout), annotations(t, off.stdout); !slices.Equal(got, want) || len(want) == 0 {
 			t.Errorf("%s: annotations %q, want those of a run without the cache %q", what, got, want)

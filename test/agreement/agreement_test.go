@@ -39,6 +39,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/apiservertest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/prune"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
@@ -415,8 +416,13 @@ const (
 
 var modes = []string{strict, warn}
 
-// offline is crdlint's side of a suite, set up as `check` and `check
-// --strict` set it up (pkg/check/check.go).
+// directives are the --validate each mode's answers are compared with,
+// given explicitly: `check --validate=strict` (the default) against
+// fieldValidation=Strict, `check --validate=warn` against Warn.
+var directives = map[string]fieldvalidation.Directive{strict: fieldvalidation.Strict, warn: fieldvalidation.Warn}
+
+// offline is crdlint's side of a suite, set up as `check --validate=strict`
+// and `check --validate=warn` set it up (pkg/check/check.go).
 type offline struct {
 	linters map[string]*lint.Linter
 	cats    map[string]*crd.Catalog
@@ -428,8 +434,12 @@ type offline struct {
 func newOffline(files []*source.File) *offline {
 	o := &offline{linters: map[string]*lint.Linter{}, cats: map[string]*crd.Catalog{}, raw: map[string][]byte{}}
 	for _, m := range modes {
-		cat := crd.NewCatalog(m == strict)
-		l := lint.New(lint.Options{Strict: m == strict, Catalog: cat})
+		v := directives[m]
+		if v.QueryParam() != m {
+			panic("mode " + m + " is compared with --validate=" + v.String())
+		}
+		cat := crd.NewCatalog(v.Refuses())
+		l := lint.New(lint.Options{Validate: v, Catalog: cat})
 		for _, f := range files {
 			found := crd.FindCRDs(f)
 			for _, fd := range found {

@@ -183,8 +183,11 @@ func TestHostileInputs(t *testing.T) {
 		},
 		want: "exceeded max depth",
 	}, {
+		// A file that names a kind and then turns to bytes that are no
+		// YAML (one that names none is no manifest, and is skipped).
 		name: "binary input",
 		fill: func(w io.Writer) {
+			io.WriteString(w, "kind: Widget\n")
 			b := make([]byte, 64<<10)
 			for i := range b {
 				b[i] = byte(i*7919 + i/3)

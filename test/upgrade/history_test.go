@@ -21,6 +21,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/apiservertest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade"
 )
@@ -195,7 +196,7 @@ func TestHistoryAgainstServer(t *testing.T) {
 					// The objects stored in a version NEW removes are
 					// what the replay names.
 					_, keeps := new.info.served[old.info.storage]
-					rp := upgrade.NewReplayer(oldDef.V1, newDef.V1, upgrade.Options{})
+					rp := upgrade.NewReplayer(oldDef.V1, newDef.V1, upgrade.Options{Validate: fieldvalidation.Warn})
 					for _, o := range objs {
 						res := rp.Replay(upgrade.Object{Value: o.u.DeepCopy().Object})
 						gone := slices.ContainsFunc(res.Outcomes, func(o upgrade.Outcome) bool { return o.Rule == upgrade.RuleObjectStoredVersionGone })
@@ -306,7 +307,7 @@ func (n *historyCounts) createUnderOld(t *testing.T, srv *apiservertest.Server, 
 	t.Helper()
 	oldDef, newDef := crd.Decode(old.json), crd.Decode(new.json)
 	oldDef.V1.Status.StoredVersions = slices.Clone(stored)
-	rp := upgrade.NewReplayer(oldDef.V1, newDef.V1, upgrade.Options{})
+	rp := upgrade.NewReplayer(oldDef.V1, newDef.V1, upgrade.Options{Validate: fieldvalidation.Warn})
 	var out []historyObject
 	seen := map[string]bool{}
 	for i, src := range objs {
@@ -364,12 +365,12 @@ func (n *historyCounts) replayUnderNew(t *testing.T, srv *apiservertest.Server, 
 		return
 	}
 	oldDef, newDef := crd.Decode(old.json), crd.Decode(new.json)
-	rp := upgrade.NewReplayer(oldDef.V1, newDef.V1, upgrade.Options{})
+	rp := upgrade.NewReplayer(oldDef.V1, newDef.V1, upgrade.Options{Validate: fieldvalidation.Warn})
 	for _, o := range objs {
 		res := rp.Replay(upgrade.Object{Value: o.u.DeepCopy().Object})
 		want := &objectPrediction{create: rootFields(res.CreateErrors), update: rootFields(res.UpdateErrors), pruned: res.Pruned,
 			unserved: !new.info.served[o.u.GroupVersionKind().Version]}
-		got := reality(t, srv, dyn, o.u, old.info, new.info, o.before)
+		got := reality(t, srv, dyn, o.u, old.info, new.info, o.before, nil)
 		if got.String() != want.String() {
 			t.Errorf("%s: %s %s:\n  server: %s\n  replay: %s", pair, o.u.GetKind(), objectKey(o.u.GetNamespace(), o.u.GetName()), got, want)
 		}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -260,10 +261,18 @@ func TestPredictionAgainstReality(t *testing.T) {
 				before[objectKey(u.GetNamespace(), u.GetName())] = srv.Stored(t, oldInfo.group, oldInfo.plural, u.GetNamespace(), u.GetName())
 			}
 
-			liveOut, _ := runUpgrade(t, "--live", "--kubeconfig", kubeconfig, sc.new)
-			offOut, _ := runUpgrade(t, sc.old, sc.new, sc.objects)
+			// The creates below are client-go's, which name no field
+			// validation: the server's default, Warn, which --validate=warn
+			// predicts. kubectl apply's default, Strict, is predicted without
+			// the flag and checked against dry-run creates under Strict.
+			liveOut, _ := runUpgrade(t, "--validate=warn", "--live", "--kubeconfig", kubeconfig, sc.new)
+			offOut, _ := runUpgrade(t, "--validate=warn", sc.old, sc.new, sc.objects)
 			live, off := predictionOf(t, liveOut), predictionOf(t, offOut)
 			comparePredictions(t, live, off)
+			strictLiveOut, _ := runUpgrade(t, "--live", "--kubeconfig", kubeconfig, sc.new)
+			strictOffOut, _ := runUpgrade(t, sc.old, sc.new, sc.objects)
+			strict := predictionOf(t, strictLiveOut)
+			comparePredictions(t, strict, predictionOf(t, strictOffOut))
 			if live.refused != sc.refused {
 				t.Fatalf("predicted the CRD update refused=%t, the scenario says %t", live.refused, sc.refused)
 			}
@@ -299,7 +308,26 @@ func TestPredictionAgainstReality(t *testing.T) {
 				if op == nil {
 					op = &objectPrediction{}
 				}
-				got := reality(t, srv, dyn, u, oldInfo, newInfo, before[k])
+				sp := strict.objects[k]
+				if sp == nil {
+					sp = &objectPrediction{}
+				}
+				// Only the create follows --validate: the update is a
+				// controller's, the pruning storage's.
+				if asWarn := (objectPrediction{create: op.create, update: sp.update, pruned: sp.pruned, unserved: sp.unserved, storedGone: sp.storedGone, other: sp.other}); asWarn.String() != op.String() {
+					t.Errorf("%s: --validate changed more than the create: %s, under warn %s", k, sp, op)
+				}
+				var strictGot []string
+				got := reality(t, srv, dyn, u, oldInfo, newInfo, before[k], &strictGot)
+				if !got.unserved {
+					if !slices.Equal(strictGot, sp.create) {
+						t.Errorf("%s: a create under Strict: the server says %q, predicted %q", k, strictGot, sp.create)
+					}
+					totals["creates under Strict"]++
+					if !slices.Equal(strictGot, got.create) {
+						totals["creates Strict answers otherwise"]++
+					}
+				}
 				if got.String() != op.String() {
 					t.Errorf("%s:\n  server:    %s\n  predicted: %s", k, got, op)
 				}
@@ -317,6 +345,9 @@ func TestPredictionAgainstReality(t *testing.T) {
 		})
 	}
 	t.Logf("compared with the server: %v", totals)
+	if totals["creates Strict answers otherwise"] == 0 {
+		t.Errorf("no create that Strict answers otherwise than Warn: the comparison under Strict proves nothing")
+	}
 }
 
 // comparePredictions: a live run and an offline run on the same files
@@ -374,8 +405,10 @@ func causes(err error, fields bool) []string {
 // reality does to one object what the prediction is about, under NEW:
 // its labels-only update in the manifest's version (NEW's storage version
 // when NEW does not serve that one), what etcd holds afterwards, then a
-// create of the manifest after deleting the object.
-func reality(t *testing.T, srv *apiservertest.Server, dyn dynamic.Interface, u *unstructured.Unstructured, oldInfo, newInfo crdInfo, before map[string]any) *objectPrediction {
+// create of the manifest after deleting the object. With strict set, a
+// dry-run create under fieldValidation=Strict comes first, its answer
+// stored there (strictCauses).
+func reality(t *testing.T, srv *apiservertest.Server, dyn dynamic.Interface, u *unstructured.Unstructured, oldInfo, newInfo crdInfo, before map[string]any, strict *[]string) *objectPrediction {
 	t.Helper()
 	ctx := context.Background()
 	got := &objectPrediction{}
@@ -415,6 +448,10 @@ func reality(t *testing.T, srv *apiservertest.Server, dyn dynamic.Interface, u *
 	if err := client(rv).Delete(ctx, name, metav1.DeleteOptions{}); err != nil {
 		t.Fatalf("delete %s: %v", name, err)
 	}
+	if strict != nil && !got.unserved {
+		_, err := client(gv.Version).Create(ctx, u.DeepCopy(), metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldValidation: metav1.FieldValidationStrict})
+		*strict = strictCauses(err)
+	}
 	m := u.DeepCopy()
 	_, err = client(gv.Version).Create(ctx, m, metav1.CreateOptions{})
 	switch {
@@ -427,6 +464,24 @@ func reality(t *testing.T, srv *apiservertest.Server, dyn dynamic.Interface, u *
 	}
 	return got
 }
+
+// strictCauses is the server's answer to a create with
+// fieldValidation=Strict, as kubectl apply sends it: its causes, or for
+// the 400 a strict decoding error is, each unknown field as the replay
+// words it.
+func strictCauses(err error) []string {
+	var se *apierrors.StatusError
+	if errors.As(err, &se) && strings.Contains(se.ErrStatus.Message, "strict decoding error") {
+		var out []string
+		for _, f := range unknownFieldRE.FindAllStringSubmatch(se.ErrStatus.Message, -1) {
+			out = append(out, f[1]+": "+f[0])
+		}
+		return uniqueSorted(out)
+	}
+	return causes(err, true)
+}
+
+var unknownFieldRE = regexp.MustCompile(`unknown field "([^"]*)"`)
 
 // removed are the paths of before (stored under OLD) that after lacks,
 // in the server's notation, metadata and null values aside: the data

@@ -16,9 +16,9 @@ import (
 
 // CheckOptions lints files and directories.
 type CheckOptions struct {
-	Output    report.Format
-	FailOn    severityFlag
-	Strict    bool
+	Output report.Format
+	FailOn severityFlag
+	validateOptions
 	Disable   []string
 	NoColor   bool
 	ListRules bool
@@ -99,7 +99,7 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 	f := c.Flags()
 	f.VarP(&o.Output, "output", "o", "Output format: "+strings.Join(report.FormatNames(), ", "))
 	f.Var(&o.FailOn, "fail-on", "Exit 1 when a finding is at or above this severity: error, warning or none")
-	f.BoolVar(&o.Strict, "strict", false, "Report unknown and duplicate fields as errors, as the server does under fieldValidation=Strict (kubectl apply --validate=strict)")
+	o.validateOptions.addFlags(f)
 	f.StringArrayVar(&o.Disable, "disable", nil, "Silence a rule by ID (repeatable); see --list-rules")
 	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the output (NO_COLOR is honoured too)")
 	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs to validate custom resources against, in addition to the CRDs among the inputs and the configuration's crds: (repeatable)")
@@ -113,6 +113,7 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 	o.Cluster.addFlags(f, "Read the arguments from the cluster: resource references such as crds, crd/NAME, widgets.example.com or widgets.example.com/NAME (with -n or -A)", true)
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(report.FormatNames(), cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "none"}, cobra.ShellCompDirectiveNoFileComp))
+	completeValidate(c)
 	_ = c.RegisterFlagCompletionFunc("disable", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		ids := make([]string, 0, len(lint.Rules))
 		for _, r := range lint.Rules {
@@ -175,13 +176,13 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	if o.CELCosts {
 		return o.celCosts()
 	}
-	set := o.resolved(o.Strict, report.Severity(o.FailOn), o.Disable)
-	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), &o.sourceOptions, o.IOStreams, set.Strict)
+	set := o.resolved(o.validateOptions, report.Severity(o.FailOn), o.Disable)
+	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), &o.sourceOptions, o.IOStreams, set.Validate.Refuses())
 	if err != nil {
 		return err
 	}
 	opts := check.Options{
-		Strict:          set.Strict,
+		Validate:        set.Validate,
 		Disabled:        set.Off(),
 		Missing:         o.missing(),
 		MaxDocumentSize: o.MaxDocumentSize,

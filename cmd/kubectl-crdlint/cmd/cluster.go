@@ -92,7 +92,9 @@ func (o *clusterOptions) open(ctx context.Context, paths []string, src *sourceOp
 	if err != nil {
 		return nil, err
 	}
-	r := input.NewRun(in, crds, crd.NewCatalog(strict))
+	cat := crd.NewCatalog(strict)
+	cat.SetConfigKinds(src.configKinds())
+	r := input.NewRun(in, crds, cat)
 	if o.Live || o.CRDFromCluster {
 		c, err := o.connect()
 		if err != nil {

@@ -120,7 +120,7 @@ func (o *ConfigInitOptions) Run(context.Context) error {
 // check command line with "config view" in its place shows what that
 // check would use.
 type ConfigViewOptions struct {
-	Strict   bool
+	validateOptions
 	FailOn   severityFlag
 	Disable  []string
 	Baseline string
@@ -146,7 +146,7 @@ the exit code is 1.`,
   kubectl crdlint config view
 
   # What a check with these flags would use
-  kubectl crdlint config view --strict --disable crd-empty-object --crd vendor/crds/`,
+  kubectl crdlint config view --validate=warn --disable crd-empty-object --crd vendor/crds/`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := o.Complete(c, args); err != nil {
@@ -159,12 +159,13 @@ the exit code is 1.`,
 		},
 	}
 	f := c.Flags()
-	f.BoolVar(&o.Strict, config.FlagStrict, false, "As check --strict")
+	o.validateOptions.addFlags(f)
 	f.Var(&o.FailOn, config.FlagFailOn, "As check --fail-on: error, warning or none")
 	f.StringArrayVar(&o.Disable, config.FlagDisable, nil, "As check --disable (repeatable)")
 	f.StringVar(&o.Baseline, config.FlagBaseline, "", "As check --baseline")
 	o.sourceOptions.addFlags(f, "As check --crd (repeatable)")
 	_ = c.RegisterFlagCompletionFunc(config.FlagFailOn, cobra.FixedCompletions([]string{"error", "warning", "none"}, cobra.ShellCompDirectiveNoFileComp))
+	completeValidate(c)
 	return c
 }
 
@@ -182,7 +183,7 @@ func (o *ConfigViewOptions) Validate() error {
 // Run prints the view on stdout and the configuration's findings on
 // stderr; an error among them fails the run (exit 1), as it fails check.
 func (o *ConfigViewOptions) Run(context.Context) error {
-	s := o.resolved(o.Strict, report.Severity(o.FailOn), o.Disable)
+	s := o.resolved(o.validateOptions, report.Severity(o.FailOn), o.Disable)
 	data, err := s.View()
 	if err != nil {
 		return err

@@ -7,10 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 )
 
 // initRepo is a repository as config init meets it: CRDs to list, a Helm
@@ -71,8 +74,8 @@ func TestConfigInit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, initRepo)
-			writeFiles(t, dir, tt.files)
+			testutil.WriteFiles(t, dir, initRepo)
+			testutil.WriteFiles(t, dir, tt.files)
 			t.Chdir(dir)
 			code, out, errOut := runMain(t, append([]string{"config", "init"}, tt.args...)...)
 			scanned := "."
@@ -120,7 +123,7 @@ func TestConfigInit(t *testing.T) {
 // wrong with it.
 func TestConfigInitThenCheck(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, initRepo)
+	testutil.WriteFiles(t, dir, initRepo)
 	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +133,7 @@ func TestConfigInitThenCheck(t *testing.T) {
 	}
 	for _, want := range []string{
 		"\ncrds:\n  - config/crd/bases # 1 CRD\n",
-		"\nexclude:\n  - charts/app/templates/ # Helm templates: not YAML until rendered\n  - config/crd/patches/webhook_in_widgets.yaml # kustomize patch: a partial object\n",
+		"\nexclude:\n  - charts/app/templates/ # Helm templates: not YAML until rendered\n  - config/crd/patches/webhook_in_widgets.yaml # kustomize patch or configuration: not a whole object\n",
 	} {
 		if b, _ := os.ReadFile(".crdlint.yaml"); !strings.Contains(string(b), want) {
 			t.Errorf(".crdlint.yaml lacks %q:\n%s", want, b)
@@ -161,23 +164,28 @@ func TestConfigView(t *testing.T) {
 	}{
 		{"the file", "", nil, ExitClean, []string{
 			"# Effective configuration: flags over .crdlint.yaml over the defaults.\n",
-			"\nstrict: true\nfailOn: warning\nmissingCRDs: warn\nrules:\n  crd-empty-object: off\n",
+			"\nvalidate: strict # strict: true\nfailOn: warning\nmissingCRDs: warn\nrules:\n  crd-empty-object: off\n",
 			"\noverrides:\n  - files: [vendor/**]\n    rules:\n      crd-no-pruning: off\n      crd-empty-object: warning\n  - files: [vendor/crds/gizmos.yaml]\n",
 			"\nbaseline: null # none\n",
 		}, ""},
 		{"every flag", "", []string{"--strict=false", "--fail-on", "none", "--missing-crds", "ignore", "--disable", "crd-empty-object,crd-cel-cost", "--crd", "more/crds", "--exclude", "tmp/", "--baseline", "b.yaml"}, ExitClean, []string{
 			"\ncrds:\n  - more/crds # --crd\n",
 			"\nexclude:\n  - tmp/ # --exclude (relative to the working directory)\n",
-			"\nstrict: false # --strict\nfailOn: none # --fail-on\nmissingCRDs: ignore # --missing-crds\n",
+			"\nvalidate: warn # --strict=false\nfailOn: none # --fail-on\nmissingCRDs: ignore # --missing-crds\n",
 			"\nrules:\n  crd-empty-object: off # --disable\n  crd-cel-cost: off # --disable\n",
 			"\nbaseline: b.yaml # --baseline (relative to the working directory)\n",
 		}, ""},
 		{"--require-crds", "", []string{"--require-crds"}, ExitClean, []string{"\nmissingCRDs: error # --require-crds\n"}, ""},
 		{"--no-config: the defaults", "", []string{"--no-config"}, ExitClean, []string{
 			"# Effective configuration: no configuration file, flags over the defaults.\n",
-			"\ncrds: []\nexclude: []\nstrict: false # default\nfailOn: error # default\nmissingCRDs: error # default\nrules: {}\noverrides: []\nbaseline: null # none\n",
+			"\ncrds: []\nexclude: []\nconfigKinds: []\nvalidate: strict # default\nfailOn: error # default\nmissingCRDs: error # default\nrules: {}\noverrides: []\nbaseline: null # none\n",
 		}, ""},
-		{"a problem in the file", "failOn: warning\nstrict: yes\n", nil, ExitFindings, []string{"\nstrict: false # default\nfailOn: warning\n"},
+		{"--validate over strict: true", "", []string{"--validate=ignore"}, ExitClean, []string{"\nvalidate: ignore # --validate\n"}, ""},
+		{"validate: over the default", "validate: false\n", nil, ExitClean, []string{"\nvalidate: ignore\nfailOn: error # default\n"}, ""},
+		{"strict: and validate: disagreeing", "strict: true\nvalidate: warn\n", nil, ExitFindings, []string{"\nvalidate: warn\n"},
+			".crdlint.yaml:1:9: error config-invalid: strict: true means validate: strict, but validate: is warn; remove strict: [strict]\n"},
+		{"--strict contradicting --validate", "", []string{"--strict", "--validate=warn"}, ExitUsage, nil, "error: --strict=true is --validate=strict, which contradicts --validate=warn: give one of them\n"},
+		{"a problem in the file", "failOn: warning\nstrict: yes\n", nil, ExitFindings, []string{"\nvalidate: strict # default\nfailOn: warning\n"},
 			".crdlint.yaml:2:9: error config-invalid: strict must be true or false, not the string \"yes\" [strict]\n"},
 		{"--disable an unknown rule", "", []string{"--disable", "no-such-rule"}, ExitUsage, nil, "error: --disable: unknown rule \"no-such-rule\" (see 'kubectl crdlint check --list-rules')\n"},
 		{"an argument", "", []string{"crs/"}, ExitUsage, nil, "error: unknown command \"crs/\" for \"kubectl crdlint config view\"\nSee 'kubectl crdlint --help' for usage.\n"},
@@ -193,7 +201,7 @@ func TestConfigView(t *testing.T) {
 			if tt.config != "" {
 				c = tt.config
 			}
-			writeFiles(t, root, map[string]string{".crdlint.yaml": c})
+			testutil.WriteFiles(t, root, map[string]string{".crdlint.yaml": c})
 			code, out, errOut := runMain(t, append([]string{"config", "view"}, tt.args...)...)
 			if code != tt.code || errOut != tt.stderr {
 				t.Errorf("exit %d, stderr %q; want exit %d, stderr %q", code, errOut, tt.code, tt.stderr)
@@ -207,12 +215,38 @@ func TestConfigView(t *testing.T) {
 	}
 }
 
+// TestValidateFlags: the commands that judge a create or an update take
+// --validate, as kubectl's (default strict, "strict" when given alone),
+// and --strict; prune and fields, which judge neither, take neither.
+func TestValidateFlags(t *testing.T) {
+	streams := genericiooptions.NewTestIOStreamsDiscard()
+	for name, c := range map[string]*cobra.Command{
+		"check": NewCmdCheck(streams), "upgrade": NewCmdUpgrade(streams), "immutable": NewCmdImmutable(streams),
+		"config view": NewCmdConfigView(streams), "prune": NewCmdPrune(streams), "fields": NewCmdFields(streams),
+	} {
+		v, s := c.Flags().Lookup(config.FlagValidate), c.Flags().Lookup(config.FlagStrict)
+		if name == "prune" || name == "fields" {
+			if v != nil || s != nil {
+				t.Errorf("%s takes --validate or --strict: it judges no request", name)
+			}
+			continue
+		}
+		if v == nil || s == nil {
+			t.Errorf("%s lacks --validate or --strict", name)
+			continue
+		}
+		if v.DefValue != "strict" || v.NoOptDefVal != "strict" {
+			t.Errorf("%s --validate: default %q, alone %q; want kubectl's strict and strict", name, v.DefValue, v.NoOptDefVal)
+		}
+	}
+}
+
 // TestConfigFlagsEverywhere: every flag config.FlagsFrom reads is a flag
 // of check and of config view, so that none of them is accepted there and
 // silently ignored, and config view shows what check would use.
 func TestConfigFlagsEverywhere(t *testing.T) {
 	streams := genericiooptions.NewTestIOStreamsDiscard()
-	names := []string{config.FlagStrict, config.FlagFailOn, config.FlagRequireCRDs, config.FlagMissingCRDs, config.FlagDisable, config.FlagExclude, config.FlagCRD, config.FlagBaseline, "config", "no-config", "cache-dir", "offline"}
+	names := []string{config.FlagValidate, config.FlagStrict, config.FlagFailOn, config.FlagRequireCRDs, config.FlagMissingCRDs, config.FlagDisable, config.FlagExclude, config.FlagCRD, config.FlagBaseline, "config", "no-config", "cache-dir", "offline"}
 	for name, fs := range map[string]func(string) bool{
 		"check":       func(f string) bool { return NewCmdCheck(streams).Flags().Lookup(f) != nil },
 		"config view": func(f string) bool { return NewCmdConfigView(streams).Flags().Lookup(f) != nil },

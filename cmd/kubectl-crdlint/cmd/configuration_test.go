@@ -13,6 +13,8 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 )
 
 // TestConfigPrecedence: flags over .crdlint.yaml over the defaults, rule
@@ -37,7 +39,7 @@ func TestConfigPrecedence(t *testing.T) {
 		{"defaults without the file", []string{"--no-config"}, []string{
 			widgetsEmpty + " warning",
 			orphan + " error",
-			unknown + " warning",
+			unknown + " error", // --validate=strict, kubectl's default
 			doodadsEmpty + " warning",
 			gizmosPrune + " warning",
 			gizmosEmpty + " warning",
@@ -49,6 +51,21 @@ func TestConfigPrecedence(t *testing.T) {
 			doodadsEmpty + " warning",                   // overrides[0] over rules:
 			gizmosPrune + " warning suppressed:config",  // overrides[0]
 			gizmosEmpty + " error",                      // overrides[1], later, wins
+		}, ExitFindings},
+		{"--validate=warn over strict: true", []string{"--validate=warn"}, []string{
+			widgetsEmpty + " warning suppressed:config",
+			orphan + " warning",
+			unknown + " warning",
+			doodadsEmpty + " warning",
+			gizmosPrune + " warning suppressed:config",
+			gizmosEmpty + " error",
+		}, ExitFindings},
+		{"--validate=ignore over strict: true", []string{"--validate=ignore"}, []string{
+			widgetsEmpty + " warning suppressed:config",
+			orphan + " warning",
+			doodadsEmpty + " warning",
+			gizmosPrune + " warning suppressed:config",
+			gizmosEmpty + " error",
 		}, ExitFindings},
 		{"--strict=false over strict: true", []string{"--strict=false"}, []string{
 			widgetsEmpty + " warning suppressed:config",
@@ -155,13 +172,13 @@ func TestConfigInvalid(t *testing.T) {
 		{"baseline not a file name", "baseline: 3\n" + withCRDs, "1:11", "baseline must be a file name, not the number 3", "baseline", true},
 		{"repeated key", withCRDs + "strict: true\nstrict: false\n", "3:1", `duplicate key "strict" (first at line 2)`, "strict", true},
 		{"second document", withCRDs + "---\nfailOn: warning\n", "3:1", "a configuration file holds one YAML document; this is a second one", "", true},
-		{"not a mapping", "- crds\n", "1:1", "the configuration must be a mapping of crds, exclude, strict, failOn, missingCRDs, rules, overrides, baseline, not a list", "", false},
+		{"not a mapping", "- crds\n", "1:1", "the configuration must be a mapping of crds, exclude, configKinds, validate, strict, failOn, missingCRDs, rules, overrides, baseline, not a list", "", false},
 		{"syntax error", "crds: [crds\n", "2:1", "yaml: did not find expected ',' or ']'", "", false},
 	}
 	fixture(t, "invalid")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			writeFiles(t, ".", map[string]string{".crdlint.yaml": tt.config})
+			testutil.WriteFiles(t, ".", map[string]string{".crdlint.yaml": tt.config})
 
 			code, res := checkJSON(t, "crs/")
 			var invalid []report.Finding
@@ -206,7 +223,7 @@ func TestConfigInvalid(t *testing.T) {
 // every command with one line, exit 2.
 func TestConfigUnreadable(t *testing.T) {
 	fixture(t, "invalid")
-	writeFiles(t, ".", map[string]string{".crdlint.yaml": withCRDs})
+	testutil.WriteFiles(t, ".", map[string]string{".crdlint.yaml": withCRDs})
 	tests := []struct {
 		name string
 		args []string
@@ -241,7 +258,7 @@ func TestConfigDiscovery(t *testing.T) {
 	files := map[string]string{
 		".crdlint.yaml":           "crds: [repo/nothing-here]\n", // above every repository: never read
 		"repo/.git/HEAD":          "ref: refs/heads/main\n",
-		"repo/.crdlint.yaml":      "crds: [crds]\n",
+		"repo/.crdlint.yaml":      "crds: [crds]\nvalidate: warn\n",
 		"repo/sub/dir/.keep":      "",
 		"repo/near/.crdlint.yaml": "strict: true\n",
 		"repo/near/deeper/.keep":  "",
@@ -260,7 +277,7 @@ func TestConfigDiscovery(t *testing.T) {
 		files["repo/"+f.Name] = string(f.Data)
 	}
 	root := t.TempDir()
-	writeFiles(t, root, files)
+	testutil.WriteFiles(t, root, files)
 
 	const none = "# Effective configuration: no configuration file, flags over the defaults.\n"
 	over := func(path string) string {
@@ -378,13 +395,13 @@ func TestConfigMissingCRDsPruneFields(t *testing.T) {
 		{"--no-config leaves missingCRDs: warn out", "warn", []string{"--no-config", "--crd", "crds"}, ExitFindings, errorLine},
 	}
 	fixture(t, "invalid")
-	writeFiles(t, ".", map[string]string{"crs/gadget.yaml": "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g, namespace: shop}\n"})
+	testutil.WriteFiles(t, ".", map[string]string{"crs/gadget.yaml": "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g, namespace: shop}\n"})
 	for _, tt := range tests {
 		config := withCRDs
 		if tt.missing != "" {
 			config += "missingCRDs: " + tt.missing + "\n"
 		}
-		writeFiles(t, ".", map[string]string{".crdlint.yaml": config})
+		testutil.WriteFiles(t, ".", map[string]string{".crdlint.yaml": config})
 		for _, cmd := range []string{"prune", "fields"} {
 			t.Run(tt.name+"/"+cmd, func(t *testing.T) {
 				code, out, errOut := runMain(t, append([]string{cmd, "crs/"}, tt.args...)...)

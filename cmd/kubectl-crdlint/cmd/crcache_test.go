@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 )
 
 const cacheWidgetCRD = `apiVersion: apiextensions.k8s.io/v1
@@ -91,7 +92,7 @@ metadata: {name: builtin}
 // writeFile writes a test's file (an absolute path), its directory first.
 func writeFile(t *testing.T, p, data string) {
 	t.Helper()
-	writeFiles(t, filepath.Dir(p), map[string]string{filepath.Base(p): data})
+	testutil.WriteFiles(t, filepath.Dir(p), map[string]string{filepath.Base(p): data})
 }
 
 // checkOutput runs check -o json (then args) and returns its output; it

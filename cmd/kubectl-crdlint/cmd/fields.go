@@ -154,7 +154,7 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 	if len(o.builtins) > 0 {
 		return fields.PrintBuiltins(o.Out, o.builtins, o.Output)
 	}
-	o.resolved(false, report.Error, nil)
+	o.resolved(validateOptions{}, report.Error, nil)
 	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), &o.sourceOptions, o.IOStreams, false)
 	if err != nil {
 		return err
@@ -163,16 +163,31 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 	col := fields.NewCollection(o.selector, func(notes []crd.Note) int { return o.reportMissing(o.ErrOut, notes) })
 	files := make([]*fields.Objects, len(run.Inputs.Files))
 	errs := make([]error, len(run.Inputs.Files))
-	err = run.Visit(ctx, input.Visitor{File: func(i int, _ []byte, f *source.File) error {
-		files[i], errs[i] = fields.Collect(cat, f, o.selector)
-		return nil
-	}})
+	skipped := make([]string, len(run.Inputs.Files))
+	err = run.Visit(ctx, input.Visitor{
+		File: func(i int, _ []byte, f *source.File) error {
+			files[i], errs[i] = fields.Collect(cat, f, o.selector)
+			return nil
+		},
+		Skipped: func(i int, reason string) { skipped[i] = reason },
+	})
 	if err != nil {
 		return inputError(err)
+	}
+	for _, why := range skipped {
+		if why != "" {
+			col.Skip(why)
+		}
 	}
 	if err := col.Files(files, errs); err != nil {
 		return selectorError(err)
 	}
+	// What is no custom resource, in check's words, whatever is printed.
+	defer func() {
+		if s := col.Skips.SkippedText(); s != "" {
+			fmt.Fprintln(o.ErrOut, s)
+		}
+	}()
 	if o.Cluster.Live {
 		c, err := o.Cluster.connect()
 		if err != nil {

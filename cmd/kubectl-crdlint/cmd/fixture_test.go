@@ -12,6 +12,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 )
 
 // testdata is absolute: most tests here run in a fixture repository.
@@ -36,27 +38,12 @@ func fixture(t *testing.T, name string) string {
 	for _, f := range ar.Files {
 		files[f.Name] = string(f.Data)
 	}
-	writeFiles(t, dir, files)
+	testutil.WriteFiles(t, dir, files)
 	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
 	return dir
-}
-
-// writeFiles writes files (slash-separated paths relative to dir),
-// creating directories; an empty content is written as is.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // runMain runs a command line in-process, as the binary would: exit

@@ -26,6 +26,7 @@ type ImmutableOptions struct {
 	FailOn  severityFlag
 	NoColor bool
 	Cluster clusterOptions
+	validateOptions
 	sourceOptions
 
 	oldPath, newPath string
@@ -90,7 +91,9 @@ Exit code 0: every update would be accepted; 1: findings at or above --fail-on
 	f.VarP(&o.Output, "output", "o", "Output format: "+strings.Join(report.FormatNames(), ", "))
 	f.Var(&o.FailOn, "fail-on", "Exit 1 when a finding is at or above this severity: error, warning or none")
 	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the output (NO_COLOR is honoured too)")
+	o.validateOptions.addFlags(f)
 	o.Cluster.addFlags(f, "Read OLD from the cluster: give only NEW, each object's live counterpart is its old revision", true)
+	completeValidate(c)
 	return c
 }
 
@@ -139,26 +142,39 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 	// Both revisions are one run: --crd's CRDs and theirs judge the
 	// objects, NEW's objects by the one nearest them (NEW's own, in its
 	// file or tree; crd/judge.go).
-	set := o.resolved(false, report.Severity(o.FailOn), nil)
+	set := o.resolved(o.validateOptions, report.Severity(o.FailOn), nil)
+	// An update presupposes its object, hence its CRD, exists: the CRD is
+	// installed whatever its own unknown fields (the Immutable Fields
+	// markers, say) would do to a strict create of it, so it is judged as
+	// accepted (Warn); --validate applies to the updates' bodies, NEW.
 	run, err := o.Cluster.open(ctx, paths, &o.sourceOptions, o.IOStreams, false)
 	if err != nil {
 		return err
 	}
 	files := make([]*source.File, len(run.Inputs.Files))
-	err = run.Visit(ctx, input.Visitor{File: func(i int, _ []byte, f *source.File) error {
-		files[i] = f
-		return nil
-	}})
+	skipped := make([]string, len(run.Inputs.Files))
+	err = run.Visit(ctx, input.Visitor{
+		File: func(i int, _ []byte, f *source.File) error {
+			files[i] = f
+			return nil
+		},
+		Skipped: func(i int, reason string) { skipped[i] = reason },
+	})
 	if err != nil {
 		return inputError(err)
 	}
-	oldRev, newRev := lint.NewRevision(), lint.NewRevision()
+	config := run.Catalog.ConfigKinds()
+	oldRev, newRev := lint.NewRevision(config), lint.NewRevision(config)
 	for i, f := range files {
+		rev := oldRev
 		if run.Inputs.Arg[i] == len(paths)-1 {
-			newRev.Add(f)
-		} else {
-			oldRev.Add(f)
+			rev = newRev
 		}
+		if skipped[i] != "" {
+			rev.Skip(skipped[i])
+			continue
+		}
+		rev.Add(f)
 	}
 	if o.Cluster.Live {
 		oldRev, err = o.liveRevision(ctx, run.Catalog, newRev)
@@ -166,7 +182,7 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	l := lint.New(lint.Options{Catalog: run.Catalog, MissingCRDs: o.missing(), Disabled: set.Off()})
+	l := lint.New(lint.Options{Validate: set.Validate, Catalog: run.Catalog, MissingCRDs: o.missing(), Disabled: set.Off()})
 	res := report.Result{Rules: catalogue, Summary: lint.UpdateSummary(oldRev, newRev, o.Cluster.Live)}
 	kept, off := set.Apply(l.Updates(oldRev, newRev, o.defaultNS))
 	res.Findings = append(o.configFindings, kept...)

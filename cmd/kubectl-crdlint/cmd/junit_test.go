@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 )
 
 const junitCRD = `apiVersion: apiextensions.k8s.io/v1
@@ -87,7 +88,7 @@ func junitCases(t *testing.T, args ...string) (map[string]string, int) {
 func TestJUnitOneCasePerObject(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	writeFiles(t, dir, map[string]string{
+	testutil.WriteFiles(t, dir, map[string]string{
 		"crds/widget.yaml": junitCRD,
 		"clean/widgets.yaml": `apiVersion: example.com/v1
 kind: Widget

@@ -133,7 +133,7 @@ func (o *PruneOptions) Validate() error {
 
 // Run prunes and prints.
 func (o *PruneOptions) Run(ctx context.Context) error {
-	o.resolved(false, report.Error, nil)
+	o.resolved(validateOptions{}, report.Error, nil)
 	run, err := o.Cluster.open(ctx, o.Cluster.local(o.paths), &o.sourceOptions, o.IOStreams, false)
 	if err != nil {
 		return err
@@ -157,14 +157,23 @@ func (o *PruneOptions) Run(ctx context.Context) error {
 		return o.finish(out)
 	}
 	results := make([]*prune.Result, len(run.Inputs.Files))
-	err = run.Visit(ctx, input.Visitor{File: func(i int, data []byte, f *source.File) error {
-		opts := opts
-		opts.JSON = prune.IsJSON(f.Path)
-		results[i] = prune.File(run.Catalog, f, data, opts)
-		return nil
-	}})
+	skipped := make([]string, len(run.Inputs.Files))
+	err = run.Visit(ctx, input.Visitor{
+		File: func(i int, data []byte, f *source.File) error {
+			opts := opts
+			opts.JSON = prune.IsJSON(f.Path)
+			results[i] = prune.File(run.Catalog, f, data, opts)
+			return nil
+		},
+		Skipped: func(i int, reason string) { skipped[i] = reason },
+	})
 	if err != nil {
 		return inputError(err)
+	}
+	for _, why := range skipped {
+		if why != "" {
+			out.Skip(why)
+		}
 	}
 	if err := out.Emit(results); err != nil {
 		return pruneError(err)

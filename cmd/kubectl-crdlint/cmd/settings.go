@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
@@ -16,6 +17,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/check"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
@@ -79,11 +81,11 @@ func (o *sourceOptions) complete(fs *pflag.FlagSet) error {
 
 // resolved returns the settings; a command run without Complete (tests)
 // gets its option fields alone, without any configuration file.
-func (o *sourceOptions) resolved(strict bool, failOn report.Severity, disable []string) *config.Settings {
+func (o *sourceOptions) resolved(v validateOptions, failOn report.Severity, disable []string) *config.Settings {
 	if o.settings != nil {
 		return o.settings
 	}
-	f := config.Flags{Strict: &strict, FailOn: &failOn, Disable: disable, Exclude: o.Exclude, CRDs: o.CRDs}
+	f := config.Flags{Validate: v.directive(), FailOn: &failOn, Disable: disable, Exclude: o.Exclude, CRDs: o.CRDs}
 	if o.Missing.Missing != "" {
 		m := config.MissingCRDs(o.Missing.Missing)
 		f.MissingCRDs = &m
@@ -97,6 +99,41 @@ func (o *sourceOptions) resolved(strict bool, failOn report.Severity, disable []
 	}
 	o.settings = s
 	return s
+}
+
+// validateOptions are --validate, kubectl's flag, and --strict, its older
+// alias, for the commands that judge a create or an update (check,
+// upgrade, immutable). The settings resolve them with the configuration's
+// validate: (config.FlagsFrom); prune and fields, which judge neither, do
+// not take them.
+type validateOptions struct {
+	Validate fieldvalidation.Directive
+	Strict   bool
+}
+
+func (o *validateOptions) addFlags(fs *pflag.FlagSet) {
+	o.Validate = fieldvalidation.Default
+	fs.Var(fieldvalidation.Flag{D: &o.Validate}, config.FlagValidate, "What the API server does with unknown fields, as kubectl's --validate: strict (or true; kubectl apply's default): the server refuses the object, an error; warn: it drops the field with a warning; ignore (or false): it drops the field silently, no finding")
+	fs.Lookup(config.FlagValidate).NoOptDefVal = string(fieldvalidation.Strict)
+	fs.BoolVar(&o.Strict, config.FlagStrict, false, "The same as --validate=strict (--strict=false: --validate=warn)")
+}
+
+// directive is what the options say when no flag set was parsed (tests
+// that fill them in): --strict when it was set to true, else --validate.
+func (o validateOptions) directive() *fieldvalidation.Directive {
+	d := o.Validate
+	if o.Strict {
+		d = fieldvalidation.Strict
+	}
+	if d == "" {
+		d = fieldvalidation.Default
+	}
+	return &d
+}
+
+// completeValidate registers --validate's completion on c.
+func completeValidate(c *cobra.Command) {
+	_ = c.RegisterFlagCompletionFunc(config.FlagValidate, cobra.FixedCompletions(fieldvalidation.Names, cobra.ShellCompDirectiveNoFileComp))
 }
 
 // configErrors makes what is wrong in the configuration file an input
@@ -113,6 +150,15 @@ func (o *sourceOptions) configErrors() error {
 		return nil
 	}
 	return usageErrorf("%s", strings.Join(lines, "\nerror: "))
+}
+
+// configKinds are the configuration's configKinds: kinds of tool
+// configuration, not custom resources.
+func (o *sourceOptions) configKinds() *crd.ConfigKinds {
+	if o.settings == nil {
+		return nil
+	}
+	return crd.NewConfigKinds(o.settings.ConfigKinds)
 }
 
 // missing is the policy for custom resources whose CRD is not found.

@@ -39,7 +39,9 @@ func TestSuppressionForms(t *testing.T) {
 		{"comment on the line above, a marker between", widgets, 25, "crd-empty-object", report.SuppressedInline, "free-form labels, by design", report.Warning, false},
 		{"ignore-document, first finding", gadgets, 22, "crd-empty-object", report.SuppressedInline, "generated; fixed upstream in v2", report.Warning, false},
 		{"ignore-document, second finding", gadgets, 23, "crd-empty-object", report.SuppressedInline, "generated; fixed upstream in v2", report.Warning, false},
-		{"custom resource", "config/samples/widget.yaml", 6, "unknown-field", report.SuppressedInline, "read by an older controller", report.Warning, false},
+		// An error under --validate=strict, kubectl's default: suppressed
+		// all the same.
+		{"custom resource", "config/samples/widget.yaml", 6, "unknown-field", report.SuppressedInline, "read by an older controller", report.Error, false},
 		{"no reason: the finding stays", widgets, 27, "crd-empty-object", "", "", report.Warning, false},
 		{"no reason: invalid-suppression", widgets, 27, "invalid-suppression", "", "", report.Warning, false},
 		{"silences nothing: unused-suppression", widgets, 29, "unused-suppression", "", "", report.Warning, false},

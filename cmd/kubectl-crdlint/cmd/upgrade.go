@@ -22,7 +22,8 @@ type UpgradeOptions struct {
 	NoColor        bool
 	Disable        []string
 	StoredVersions []string
-	Cluster        clusterOptions
+	validateOptions
+	Cluster clusterOptions
 	// sourceOptions gives the configuration file (rule severities, rules
 	// off per path) and --exclude for object directories.
 	sourceOptions
@@ -51,13 +52,14 @@ NEW, as the API server would:
   - a replay of existing objects: each as OLD stores it, then under NEW a
     create of the same manifest, its next update that changes only labels
     (with the server's ratcheting), the stored fields NEW prunes (data lost),
-    and whether its stored version stays. CEL rule changes are judged on the
-    objects.
+    and whether its stored version stays. Tightenings (bounds, enums, list
+    types, CEL rules, ...) are judged on the objects: a tightening none of
+    them breaks is a warning; without objects it is an error.
 
 OLD and NEW are CRD files or directories (several CRDs are paired by name),
-or REV:PATH to read a file from a git revision of the current repository
-(git show REV:PATH). OBJECTS are files or directories of custom resources
-that exist today. Offline, status.storedVersions is OLD's own, else its
+or REV:PATH to read a file, or every CRD under a directory, at a git
+revision of the current repository (git show REV:PATH). OBJECTS are files
+or directories of custom resources that exist today. Offline, status.storedVersions is OLD's own, else its
 storage version, unless --stored-versions says otherwise.
 
 With --live, OLD is each CRD of NEW as the cluster has it (with its real
@@ -71,6 +73,9 @@ Exit code 0: nothing at or above --fail-on; 1: findings at or above --fail-on;
 
   # Against a release tag of the repository (git show REV:PATH)
   kubectl crdlint upgrade v1.0.0:config/crd/widget.yaml config/crd/widget.yaml
+
+  # Every CRD of a directory, at a tag and now, with the samples replayed
+  kubectl crdlint upgrade v1.0.0:config/crd/bases config/crd/bases config/samples
 
   # OLD's status.storedVersions when the file cannot say
   kubectl crdlint upgrade --stored-versions v1beta1,v1 old/widget.yaml new/widget.yaml
@@ -95,10 +100,12 @@ Exit code 0: nothing at or above --fail-on; 1: findings at or above --fail-on;
 	f.StringVar(&o.ConfigFile, "config", "", "The configuration file (default: .crdlint.yaml in the working directory or the nearest parent, up to the repository's root)")
 	f.BoolVar(&o.NoConfig, "no-config", false, "Ignore any configuration file")
 	f.StringArrayVar(&o.Exclude, "exclude", nil, "Leave out object files matching this gitignore-style pattern (repeatable)")
+	o.validateOptions.addFlags(f)
 	f.StringSliceVar(&o.StoredVersions, "stored-versions", nil, "OLD's status.storedVersions, comma-separated, for every CRD of OLD (default: the file's own status, else the storage version)")
 	o.Cluster.addFlags(f, "Read OLD and its objects from the cluster: give NEW (and OBJECTS to replay those instead of the cluster's)", false)
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(report.FormatNames(), cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "none"}, cobra.ShellCompDirectiveNoFileComp))
+	completeValidate(c)
 	return c
 }
 
@@ -160,8 +167,8 @@ func (o *UpgradeOptions) validateCluster() error {
 
 // Run reads both revisions, judges each pair and the objects, and reports.
 func (o *UpgradeOptions) Run(ctx context.Context) error {
-	set := o.resolved(false, report.Severity(o.FailOn), o.Disable)
-	l := lint.New(lint.Options{Disabled: set.Off()})
+	set := o.resolved(o.validateOptions, report.Severity(o.FailOn), o.Disable)
+	l := lint.New(lint.Options{Validate: set.Validate, Disabled: set.Off()})
 	res := report.Result{Rules: catalogue, Findings: o.configFindings}
 	// suppressions are the inline suppressions of the CRD files, kept for
 	// the findings positioned in them later (object files apply theirs as
@@ -176,7 +183,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		return inputError(err)
 	}
 	var oldCRDs []upgrade.CRD
-	opts := upgrade.JudgeOptions{StoredVersions: o.StoredVersions, Objects: o.Output == report.JUnit}
+	opts := upgrade.JudgeOptions{StoredVersions: o.StoredVersions, Validate: set.Validate, Objects: o.Output == report.JUnit}
 	if o.Cluster.Live {
 		opts.OldName = "the cluster"
 		c, err := o.Cluster.connect()
@@ -233,5 +240,6 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	for _, file := range files {
 		res.Findings = append(res.Findings, o.review(file, suppressions[file], byFile[file])...)
 	}
+	upgrade.CountBreaking(res.Upgrades, res.Findings)
 	return render(o.IOStreams, res, o.Output, severityFlag(set.FailOn), o.NoColor)
 }

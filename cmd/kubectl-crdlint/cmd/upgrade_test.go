@@ -137,6 +137,8 @@ func TestUpgradeGitRevision(t *testing.T) {
 	crdPath := filepath.Join(repo, "config", "crd", "widget.yaml")
 	gitRun("init", "-q", "-b", "main")
 	copyFile(filepath.Join(examples, "widget-v1.yaml"), crdPath)
+	copyFile(filepath.Join(examples, "objects.yaml"), filepath.Join(repo, "config", "samples", "objects.yaml"))
+	copyFile(filepath.Join(examples, "README.md"), filepath.Join(repo, "docs", "README.md"))
 	gitRun("add", ".")
 	gitRun("commit", "-q", "-m", "v1")
 	gitRun("tag", "v1.0.0")
@@ -155,6 +157,12 @@ func TestUpgradeGitRevision(t *testing.T) {
 	if !strings.Contains(fromGit, `"file": "v1.0.0:config/crd/widget.yaml"`) {
 		t.Errorf("findings in OLD are not named REV:PATH:\n%s", fromGit)
 	}
+	// A directory at the revision is every CRD under it, each file named
+	// REV:PATH as if given alone.
+	_, fromDir, errOut := runMainIn(t, repo, "upgrade", "-o", "json", "v1.0.0:config/crd", "config/crd/widget.yaml")
+	if fromDir != fromGit || errOut != "" {
+		t.Errorf("OLD from a directory at a revision reports otherwise than its file (stderr %q):\n%s\n%s", errOut, fromDir, fromGit)
+	}
 
 	for _, tt := range []struct {
 		name, dir, path string
@@ -165,8 +173,10 @@ func TestUpgradeGitRevision(t *testing.T) {
 			"error: cannot read config/crd/widget.yaml at git revision v9.9.9: invalid object name 'v9.9.9'.\n"},
 		{"no such path", repo, "", []string{"v1.0.0:config/nope.yaml", "config/crd/widget.yaml"},
 			"error: cannot read config/nope.yaml at git revision v1.0.0: path 'config/nope.yaml' does not exist in 'v1.0.0'\n"},
-		{"a directory", repo, "", []string{"v1.0.0:config/crd", "config/crd/widget.yaml"},
-			"error: cannot read config/crd at git revision v1.0.0: it is a directory; give a file\n"},
+		{"a directory without CRDs", repo, "", []string{"v1.0.0:config/samples", "config/crd/widget.yaml"},
+			"error: v1.0.0:config/samples: no CustomResourceDefinition in the 1 file under config/samples at git revision v1.0.0\n"},
+		{"a directory without manifests", repo, "", []string{"v1.0.0:docs", "config/crd/widget.yaml"},
+			"error: cannot read docs at git revision v1.0.0: it is a directory with no .yaml, .yml, .json file under it\n"},
 		{"no repository", t.TempDir(), "", []string{"v1.0.0:widget.yaml", filepath.Join(examples, "widget-v2.yaml")},
 			"error: cannot read widget.yaml at git revision v1.0.0: not a git repository (or any of the parent directories): .git\n"},
 		{"no git", repo, t.TempDir(), []string{"v1.0.0:config/crd/widget.yaml", "config/crd/widget.yaml"},

@@ -15,6 +15,8 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 )
 
 // crdServer serves testdata/repos/invalid's CRD at /crds.yaml over TLS on
@@ -77,7 +79,7 @@ func TestCRDsFromURLs(t *testing.T) {
 	wrong := strings.Repeat("0", 64)
 	url := srv.URL + "/crds.yaml"
 	fixture(t, "invalid")
-	writeFiles(t, ".", map[string]string{"crs/widget.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a, namespace: shop}\nspec: {size: 30}\n"})
+	testutil.WriteFiles(t, ".", map[string]string{"crs/widget.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a, namespace: shop}\nspec: {size: 30}\n"})
 	if err := os.RemoveAll("crds"); err != nil { // only the URL may give the CRD
 		t.Fatal(err)
 	}
@@ -127,7 +129,7 @@ func TestCRDsFromURLs(t *testing.T) {
 				srv.Close()
 			}
 			os.Remove(".crdlint.yaml")
-			writeFiles(t, ".", st.config)
+			testutil.WriteFiles(t, ".", st.config)
 			code, out, errOut := runMain(t, st.args...)
 			if code != st.code || !strings.Contains(out, st.stdout) || errOut != st.stderr {
 				t.Errorf("%s: exit %d, stdout:\n%s\nstderr %q\nwant exit %d, stdout with %q, stderr %q", strings.Join(st.args, " "), code, out, errOut, st.code, st.stdout, st.stderr)
@@ -154,7 +156,7 @@ func TestNoURLNoNetwork(t *testing.T) {
 	refuse := &remote.Refuse{}
 	setHTTPClient(t, &http.Client{Transport: refuse})
 	fixture(t, "invalid")
-	writeFiles(t, ".", map[string]string{
+	testutil.WriteFiles(t, ".", map[string]string{
 		".crdlint.yaml":   "crds: [crds, 'crds/*.yaml']\nexclude: [generated/]\nbaseline: b.yaml\n",
 		"b.yaml":          "version: 1\nentries: []\n",
 		"crs/widget.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a, namespace: shop}\nspec: {size: 3}\n",
@@ -175,7 +177,7 @@ func TestNoURLNoNetwork(t *testing.T) {
 		{"with a URL: one request", []string{"check", "--crd", "https://example.com/crds.yaml", "crs/"}, ExitUsage, []string{"https://example.com/crds.yaml"}},
 		{"with a URL in the file: one request", []string{"check", "--config", "url.yaml", "crs/"}, ExitUsage, []string{"https://example.com/url.yaml"}},
 	}
-	writeFiles(t, ".", map[string]string{"url.yaml": "crds: ['https://example.com/url.yaml']\n"})
+	testutil.WriteFiles(t, ".", map[string]string{"url.yaml": "crds: ['https://example.com/url.yaml']\n"})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := len(refuse.Requests())

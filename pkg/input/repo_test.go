@@ -1,0 +1,129 @@
+package input
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
+)
+
+const crdPatch = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  conversion:\n    strategy: Webhook\n"
+
+// TestRepoSkip: which files of a repository are not manifests, and why.
+// A patch is one whatever kustomization of the repository names it, in
+// whatever form, and kubebuilder's crd/patches/ are patches even when no
+// kustomization names them.
+func TestRepoSkip(t *testing.T) {
+	root := t.TempDir()
+	testutil.WriteFiles(t, root, map[string]string{
+		".git/HEAD":                                                 "ref: refs/heads/main\n",
+		"config/crd/bases/widgets.yaml":                             "kind: CustomResourceDefinition\n",
+		"config/crd/kustomization.yaml":                             "resources: [bases/widgets.yaml]\n#patches:\n#- path: patches/webhook_in_widgets.yaml\n",
+		"config/crd/patches/webhook_in_widgets.yaml":                crdPatch,
+		"config/components/crd/patches/cainjection_in_widgets.yaml": crdPatch,
+		"config/samples/widget.yaml":                                "kind: Widget\n",
+		"config/samples/kustomization.yaml":                         "resources: [widget.yaml]\n",
+		"deploy/overlays/prod/kustomization.yaml":                   "resources: [../../../config/default]\npatches:\n- path: ../../../config/default/manager_patch.yaml\npatchesStrategicMerge:\n- smp.yaml\npatchesJson6902:\n- path: ops.yaml\n  target: {kind: Deployment, name: x}\nconfigMapGenerator:\n- name: c\n  files: [controller_manager_config.yaml]\n",
+		"deploy/overlays/prod/smp.yaml":                             "kind: Deployment\n",
+		"deploy/overlays/prod/ops.yaml":                             "- op: add\n",
+		"deploy/overlays/prod/controller_manager_config.yaml":       "kind: Configuration\n",
+		"deploy/components/c/kustomization.yaml":                    "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches:\n- path: comp_patch.yaml\n",
+		"deploy/components/c/comp_patch.yaml":                       "kind: Deployment\n",
+		"config/default/manager_patch.yaml":                         "kind: Deployment\n",
+		"config/default/manager.yaml":                               "kind: Deployment\n",
+		"charts/app/Chart.yaml":                                     "name: app\n",
+		"charts/app/templates/deployment.yaml":                      "kind: {{ .Kind }}\n",
+		"charts/app/files/config.yaml":                              "kind: X\n",
+		"patches/notkubebuilder.yaml":                               "kind: X\n",
+	})
+	tests := []struct {
+		file, want string
+	}{
+		{"config/crd/bases/widgets.yaml", ""},
+		{"config/crd/kustomization.yaml", SkipKustomization},
+		{"config/crd/patches/webhook_in_widgets.yaml", SkipKustomizePatch},
+		{"config/components/crd/patches/cainjection_in_widgets.yaml", SkipKustomizePatch},
+		{"config/samples/widget.yaml", ""},
+		{"config/default/manager_patch.yaml", SkipKustomizePatch}, // named by an overlay elsewhere
+		{"config/default/manager.yaml", ""},
+		{"deploy/overlays/prod/smp.yaml", SkipKustomizePatch},
+		{"deploy/overlays/prod/ops.yaml", SkipKustomizePatch},
+		{"deploy/overlays/prod/controller_manager_config.yaml", SkipKustomizePatch},
+		{"deploy/components/c/comp_patch.yaml", SkipKustomizePatch},
+		{"charts/app/templates/deployment.yaml", SkipHelmTemplate},
+		{"charts/app/files/config.yaml", ""},
+		{"patches/notkubebuilder.yaml", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			// A fresh repo each time: a file named alone (pre-commit)
+			// finds the kustomizations of its whole repository.
+			if got := newRepo().skip(filepath.Join(root, filepath.FromSlash(tt.file))); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestOpenCRDsLeavesPatchesOut: a directory of CRD sources that holds
+// kubebuilder's patches and a kustomization yields only the CRDs; a
+// patch named on its own is the user's to give.
+func TestOpenCRDsLeavesPatchesOut(t *testing.T) {
+	root := t.TempDir()
+	testutil.WriteFiles(t, root, map[string]string{
+		".git/HEAD":                                  "ref: refs/heads/main\n",
+		"config/crd/bases/widgets.yaml":              "kind: CustomResourceDefinition\n",
+		"config/crd/kustomization.yaml":              "resources: [bases/widgets.yaml]\n",
+		"config/crd/patches/webhook_in_widgets.yaml": crdPatch,
+	})
+	dir := filepath.Join(root, "config", "crd")
+	s, err := OpenCRDs([]CRDSource{{Path: dir, Label: "--crd config/crd"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Files) != 1 || filepath.Base(s.Files[0]) != "widgets.yaml" {
+		t.Errorf("got %q, want only bases/widgets.yaml", s.Files)
+	}
+	patch := filepath.Join(dir, "patches", "webhook_in_widgets.yaml")
+	s, err = OpenCRDs([]CRDSource{{Path: patch, Label: "--crd " + patch}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Files) != 1 {
+		t.Errorf("a patch named on its own: got %q", s.Files)
+	}
+}
+
+// TestOpenOutsideRepository: outside a repository nothing is scanned,
+// but the kustomizations among the inputs still name their patches, in
+// directories other than their own.
+func TestOpenOutsideRepository(t *testing.T) {
+	root := t.TempDir()
+	if gitRoot(root) != "" {
+		t.Skip("the temporary directory is inside a repository")
+	}
+	testutil.WriteFiles(t, root, map[string]string{
+		"overlays/prod/kustomization.yaml": "resources: [../../base]\npatches:\n- path: ../../shared/limits.yaml\n",
+		"shared/limits.yaml":               "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: web}\n",
+		"base/widget.yaml":                 "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: web}\n",
+	})
+	s, err := Open([]string{root}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for i, f := range s.Files {
+		rel, _ := filepath.Rel(root, f)
+		got[filepath.ToSlash(rel)] = s.Skip[i]
+	}
+	want := map[string]string{
+		"overlays/prod/kustomization.yaml": SkipKustomization,
+		"shared/limits.yaml":               SkipKustomizePatch,
+		"base/widget.yaml":                 "",
+	}
+	for f, why := range want {
+		if got[f] != why {
+			t.Errorf("%s: got %q, want %q", f, got[f], why)
+		}
+	}
+}

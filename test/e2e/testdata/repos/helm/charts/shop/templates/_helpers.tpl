@@ -1,0 +1,3 @@
+{{- define "shop.fullname" -}}
+{{ .Release.Name }}-shop
+{{- end }}
