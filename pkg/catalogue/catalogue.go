@@ -83,6 +83,7 @@ func IDs() []string {
 var inputRules = []string{
 	source.RuleSyntax, source.RuleDuplicate, source.RuleNotAnObject,
 	source.RuleAliasBudget, source.RuleDocumentSize, source.RuleYAML11Key,
+	source.RuleJSONAsYAML, source.RuleList, source.RuleEtcdSize, source.RuleRequestSize,
 	lint.RuleUnknownField,
 }
 

@@ -173,9 +173,101 @@ func renderRulesIndex(rules []report.Rule) string {
 		}
 		w("\n")
 	}
+	w("%s", pathNotation)
 	w("%s", messageDifferences)
+	w("\n%s", readingDifferences)
 	return b.String()
 }
+
+// readingDifferences lists where crdlint's reading of files deliberately
+// differs from kubectl's (pkg/source; its TestReadsAsKubectl* and
+// FuzzReadsAsKubectl compare the two on everything else).
+const readingDifferences = "## How reading differs from kubectl's\n\n" +
+	"crdlint reads a file as `kubectl create -f` and `kubectl apply -f` do\n" +
+	"(cli-runtime's resource builder: the same text decoding, `---` splitting,\n" +
+	"YAML-or-JSON decoding and flattening of lists), so that it judges the\n" +
+	"objects kubectl would send: pkg/source's differential tests read the\n" +
+	"corpus, hostile inputs and fuzzed ones with both and compare the objects\n" +
+	"and the errors. The deliberate differences:\n\n" +
+	"- **It reads on after a problem.** kubectl stops at the first document it\n" +
+	"  cannot decode and reads nothing after it; crdlint reports that error at\n" +
+	"  its line and column, with kubectl's words (`json: offset 193: ...` is\n" +
+	"  kept, `yaml: line 3:` becomes the position; a key JSON cannot have is\n" +
+	"  printed as YAML, `[x]`, not as kubectl's Go value), and reads on from the next\n" +
+	"  `---`, so that one run reports every problem. In a JSON stream whose\n" +
+	"  first two values decoded, nothing tells where the next value starts,\n" +
+	"  and reading stops as kubectl's does. Where kubectl refuses a whole\n" +
+	"  List, crdlint reports the item at fault (`list-invalid`).\n" +
+	"- **What is not an object is skipped and counted.** A document without a\n" +
+	"  string `apiVersion` and `kind` is no Kubernetes object to crdlint\n" +
+	"  (tool configuration, data), where kubectl refuses one without `kind`\n" +
+	"  (`Object 'Kind' is missing`) and, with a cluster, looks one without\n" +
+	"  `apiVersion` up by its kind.\n" +
+	"- **Text after a document's root is an error.** kubectl's YAML parser\n" +
+	"  stops after a document's root node and drops what follows it on the\n" +
+	"  same document (`{a: 1} junk`); crdlint reports it as `yaml-syntax`.\n" +
+	"- **Bounds kubectl does not have.** A document whose YAML aliases would\n" +
+	"  expand beyond 1,000,000 nodes or 16 MiB (`yaml-alias-budget`), or\n" +
+	"  that is over 64 MiB (`document-too-large`), is refused unread, so that\n" +
+	"  one hostile file cannot exhaust the machine; kubectl would expand and\n" +
+	"  read it, given the memory (the server refuses an object over 3 MiB\n" +
+	"  anyway, `object-over-request-limit`).\n" +
+	"- **A warning where kubectl 1.33 says nothing.** A file that starts as JSON\n" +
+	"  and is not JSON from some point on is read on as YAML, as kubectl 1.33\n" +
+	"  and later read it, with a `json-read-as-yaml` warning, because kubectl\n" +
+	"  1.32 and earlier refuse it.\n" +
+	"- **Metadata kubectl cannot decode.** kubectl refuses an object whose\n" +
+	"  `metadata` does not decode as ObjectMeta (`labels: {version: 1}`: a\n" +
+	"  number where a string belongs) before sending it. crdlint reports it\n" +
+	"  for custom resources and CRDs as the server's decoding error\n" +
+	"  (`cr-decode`, `crd-decode`), not for objects of built-in kinds, which it\n" +
+	"  does not validate.\n"
+
+// pathNotation is the grammar of every finding's field and of the paths
+// messages quote (source.JoinPath writes it, source.ParseField reads it).
+const pathNotation = "## Field paths\n\n" +
+	"Every finding's `field` (in text output the path in brackets at the end of\n" +
+	"the line, in JSON `field`, in SARIF the logical location), and every path\n" +
+	"its message quotes (`unknown field \"...\"`, `... in body ...`), is written in\n" +
+	"one notation: the server's, made unambiguous.\n\n" +
+	"```\n" +
+	"path    = [ first { step } ]\n" +
+	"first   = name | bracket\n" +
+	"step    = \".\" name | bracket\n" +
+	"bracket = \"[\" name \"]\" | \"[\" quoted \"]\"\n" +
+	"name    = one or more characters, none of  . / [ ] \" ' ` ? \\\n" +
+	"          white space or control characters\n" +
+	"quoted  = a JSON string\n" +
+	"```\n\n" +
+	"- Names are joined by `.`: `spec.replicas`.\n" +
+	"- List items are `[N]`: `spec.versions[0]`.\n" +
+	"- A map key is in brackets where the server's `field.Path` writes one\n" +
+	"  (`properties[spec]`, `metadata.annotations[owner]`), after a dot where the\n" +
+	"  server's schema validation and pruning name it like a field\n" +
+	"  (`spec.selector.matchLabels.app`).\n" +
+	"- A name or key that is not a plain name (empty, or holding `.`, `/`, `[`,\n" +
+	"  `]`, white space, a quote, `?`, `\\` or a control character) is a bracket\n" +
+	"  holding a JSON string, escaped as `encoding/json` escapes it (HTML\n" +
+	"  characters as they are): `metadata.labels[\"edge.harbor.dev/canary\"]`,\n" +
+	"  `data[\"\"]`. A message quotes a path as the server quotes one, with Go's\n" +
+	"  `%q`: `unknown field \"spec.labels[\\\"a.b\\\"]\"`.\n\n" +
+	"The server's libraries write such keys raw, so that their paths can be\n" +
+	"read more than one way; crdlint writes the key the document has:\n\n" +
+	"| the server says | crdlint says |\n" +
+	"| --- | --- |\n" +
+	"| `metadata.annotations[api-approved.kubernetes.io]` (`field.Path`) | `metadata.annotations[\"api-approved.kubernetes.io\"]` |\n" +
+	"| `spec.selector.matchLabels.app.kubernetes.io/name in body must be of type string` (schema validation) | `spec.selector.matchLabels[\"app.kubernetes.io/name\"] in body must be of type string` |\n" +
+	"| `unknown field \"status.conditionStatus.(conditions[?type == 'Ready'])\"` (pruning) | `unknown field \"status.conditionStatus[\\\"(conditions[?type == 'Ready'])\\\"]\"` |\n" +
+	"| `unknown field \"spec.versions[0].schema.openAPIV3Schema.properties.spec.foo\"` (strict decoding) | `unknown field \"spec.versions[0].schema.openAPIV3Schema.properties[spec].foo\"` |\n\n" +
+	"A value the decoder cannot take (`crd-decode`, `cr-decode`) is named by the\n" +
+	"Go fields that lead to it, without list indexes or map keys\n" +
+	"(`Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties.properties.maximum`):\n" +
+	"the message keeps those words, and the finding's field is the value's path\n" +
+	"(`spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[threshold].maximum`),\n" +
+	"positioned at the value itself.\n\n" +
+	"The notation says which key each step is, not whether a bracket indexes a\n" +
+	"list or keys a map: the document says that (`kubectl crdlint` finds `[0]` in\n" +
+	"either).\n\n"
 
 // messageDifferences lists where crdlint's text deliberately differs from
 // the API server's raw error text. The meaning never changes: the
@@ -199,14 +291,17 @@ const messageDifferences = "## How messages differ from the server's text\n\n" +
 	"  messages, and renames the internal spellings back\n" +
 	"  (`spec.conversion.webhookClientConfig` is `spec.conversion.webhook.clientConfig`,\n" +
 	"  `JSONPath` is `jsonPath`, `spec.version` is `spec.versions[0].name`). Every\n" +
-	"  path is written as `kubectl explain` and the server's messages write them:\n" +
-	"  `spec.versions[0].schema.openAPIV3Schema.properties[spec].type`.\n" +
+	"  path is written as `kubectl explain` and the server's messages write them,\n" +
+	"  `spec.versions[0].schema.openAPIV3Schema.properties[spec].type`, with the\n" +
+	"  keys that are not plain names quoted ([Field paths](#field-paths)).\n" +
 	"- **A finding the server reports once is printed once**, even when the\n" +
 	"  hoisted field it is about appears in several versions: at the first\n" +
 	"  version, with `(all N versions share this schema)` appended.\n" +
 	"- **`status.storedVersions` stays the server's field.** PrepareForCreate\n" +
 	"  derives it from `spec.versions`, so the finding is positioned there while\n" +
-	"  its `field` is the server's `status.storedVersions`.\n" +
+	"  its `field` is the server's `status.storedVersions`; the message says so,\n" +
+	"  `(the server derives status.storedVersions from the version with storage: true)`,\n" +
+	"  and is listed after the error about the storage version it follows from.\n" +
 	"- **The object itself has no field.** The server prints an error about the\n" +
 	"  whole object with the path `<nil>`; crdlint leaves the field empty (JSON,\n" +
 	"  SARIF) and positions the finding at the object.\n" +
@@ -224,20 +319,29 @@ const messageDifferences = "## How messages differ from the server's text\n\n" +
 	"- **Dependent errors come after what they depend on.** The server's\n" +
 	"  \"some validation rules were not checked because the object was invalid\"\n" +
 	"  is reported after the errors that stopped the CEL rules, under its own rule\n" +
-	"  ID so that it can be silenced apart from real CEL failures.\n" +
+	"  ID so that it can be silenced apart from real CEL failures: it is\n" +
+	"  positioned at the last of the object's other errors and listed after\n" +
+	"  them in every output.\n" +
 	"- **kubectl's YAML library prints a bad key as a Go value**\n" +
 	"  (`invalid map key: map[interface {}]interface {}{\".Name\":interface {}(nil)}`);\n" +
 	"  crdlint shows the key as YAML and says what it is\n" +
-	"  (`invalid map key: {.Name: null} is a mapping, which cannot be a key (quote\n" +
-	"  a value that starts with \"{\" or \"[\" to make it a string)`).\n" +
+	"  (`invalid map key: {.Name: null} (a mapping: a key must be a string, a\n" +
+	"  number or a boolean)`).\n" +
 	"- **Hints follow the server's words** where the cause is not obvious (a key\n" +
 	"  that YAML 1.1 reads as a boolean, a tab in the indentation), after the\n" +
 	"  server's message, never instead of it.\n" +
 	"- **Generic answers say why.** Where the server or kubectl would answer\n" +
 	"  only `no matches for kind` (404) or `the server could not find the\n" +
 	"  requested resource`, crdlint keeps those words and adds the reason:\n" +
-	"  the CRD lacks or does not serve the version, the CRD itself is rejected,\n" +
-	"  or `apiextensions.k8s.io/v1beta1` is no longer served.\n" +
+	"  the CRD lacks or does not serve the version, the CRD itself is rejected\n" +
+	"  (with its first error, `... would be rejected by the server: spec.scope: Unsupported value: ...`,\n" +
+	"  and how many more there are), or `apiextensions.k8s.io/v1beta1` is no\n" +
+	"  longer served.\n" +
+	"- **A rule that \"contributed\" says how much.** When a schema's rules cost\n" +
+	"  more than the per-CRD budget together, the server names the costliest\n" +
+	"  ones (`contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema`);\n" +
+	"  crdlint appends each one's estimate in `crd-cel-cost`'s words,\n" +
+	"  `(estimated cost 9840002 is 10% of the per-CRD budget 100000000)`.\n" +
 	"- **Layout.** Trailing white space is trimmed; the lines after the first of\n" +
 	"  a multi-line message (the CEL compiler's caret diagram) are indented below\n" +
 	"  it in text output.\n"

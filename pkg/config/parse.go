@@ -171,14 +171,14 @@ func (p *parser) pairs(m *yaml.Node, field string, fn func(key string, k, v *yam
 	}
 }
 
+// join is field's child key in the findings' one notation: a key that
+// is not a plain name quoted (rules["a.b"]).
 func join(field, key string) string {
-	if field == "" {
-		return key
+	seg := source.JoinPath([]source.Segment{{Name: key}})
+	if field == "" || strings.HasPrefix(seg, "[") {
+		return field + seg
 	}
-	if strings.ContainsAny(key, ".[]") {
-		return field + "[" + key + "]"
-	}
-	return field + "." + key
+	return field + "." + seg
 }
 
 func index(field string, i int) string { return field + "[" + strconv.Itoa(i) + "]" }

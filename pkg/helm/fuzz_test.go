@@ -41,7 +41,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse gives %d documents, source.Parse %d", len(got), sf.Count)
 		}
 		var texts [][]byte
-		for _, c := range split(data) {
+		for _, c := range split(source.KubectlText(data)) {
 			if counts(c.text) {
 				texts = append(texts, c.text)
 			}

@@ -7,6 +7,8 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // Source is where one document of a helm template stream came from.
@@ -46,6 +48,9 @@ type Sources []Source
 // cut at "---" lines: it yields no Sources, so no document names a
 // template.
 func Parse(stream []byte) Sources {
+	// The text kubectl and pkg/source read: UTF-16 transcoded, a byte
+	// order mark dropped.
+	stream = source.KubectlText(stream)
 	if utilyaml.IsJSONBuffer(stream[:min(len(stream), jsonPeek)]) {
 		return nil
 	}

@@ -487,6 +487,7 @@ func (r *Run) docReader(p string) (*source.DocReader, *os.File, error) {
 		return nil, nil, err
 	}
 	dr := source.NewDocReader(r.Inputs.Name(p), f)
+	dr.Input = true
 	if r.MaxDocumentSize > 0 {
 		dr.MaxDocumentSize = r.MaxDocumentSize
 	}
@@ -560,6 +561,7 @@ func (r *Run) stream(i int, p string, data []byte, v Visitor, crdsIn bool) error
 	if data != nil {
 		dr = source.NewDocReader(r.Inputs.Name(p), bytes.NewReader(data))
 		dr.NoKind = !source.HasKind(data)
+		dr.Input = true
 		if r.MaxDocumentSize > 0 {
 			dr.MaxDocumentSize = r.MaxDocumentSize
 		}

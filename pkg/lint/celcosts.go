@@ -44,9 +44,9 @@ func CELCostLines(f *source.File, cache *crd.CostCache) []CELCostLine {
 			continue
 		}
 		for _, c := range crd.CELCosts(def.V1, cache) {
-			pos, _ := d.Locate(c.Field)
+			r := d.Resolve(c.Field)
 			lines = append(lines, CELCostLine{
-				File: d.File, Document: d.Index, Line: pos.Line, Column: pos.Column, Field: c.Field, Object: d.Object,
+				File: d.File, Document: d.Index, Line: r.At.Line, Column: r.At.Column, Field: r.Field(), Object: d.Object,
 				Expression: c.Expression, Version: c.Version, Cost: c.Cost, VersionTotal: c.Total,
 				RuleShare: percent(c.Cost, crd.RuleCostLimit), CRDShare: percent(c.Cost, crd.CRDCostLimit),
 			})

@@ -66,14 +66,21 @@ func (l *Linter) validate(d *source.Document, gvk schema.GroupVersionKind, v *cr
 		var fe *field.Error
 		if errors.As(vd.DecodeError, &fe) {
 			path = fe.Field
-		} else if f := decodeField(vd.DecodeError); strings.HasPrefix(vd.DecodeError.Error(), "json: cannot unmarshal") && f != "" {
+		} else if strings.HasPrefix(vd.DecodeError.Error(), "json: cannot unmarshal") {
 			// The root metadata is decoded into ObjectMeta: "Go struct
 			// field ObjectMeta.labels" is metadata.labels.
-			path = "metadata." + f
+			segs, _ := decodeValue(d.JSON, vd.DecodeError, "metadata")
+			path = source.JoinPath(segs)
 		}
-		return append(out, finding(d, RuleCRDecode, report.Error, path, cannotHandle(gvk, vd.DecodeError)))
+		return append(out, valueFinding(d, RuleCRDecode, path, cannotHandle(gvk, vd.DecodeError)))
 	}
-	unknown, refused := l.unknown(d, vd.Unknown, unknownMessages(vd.Unknown))
+	paths := make([]string, len(vd.Unknown))
+	for i, p := range vd.Unknown {
+		// The pruner joins map keys with dots: the document says
+		// which dots are in a key.
+		paths[i] = d.Resolve(p).Field()
+	}
+	unknown, refused := l.unknown(d, paths, unknownMessages(paths))
 	out = append(out, unknown...)
 	if refused {
 		// Under fieldValidation=Strict the request ends at decoding with a
@@ -173,8 +180,53 @@ func (l *Linter) lookupFindings(d *source.Document, err error) []report.Finding 
 		return []report.Finding{finding(d, RuleCRNoCRD, report.Error, "kind", LookupMessage(le))}
 	case crd.NoVersion, crd.NotServed:
 		return []report.Finding{finding(d, RuleCRVersion, report.Error, "apiVersion", le.Error())}
+	case crd.Rejected:
+		return []report.Finding{finding(d, RuleCRCRDRejected, report.Error, "kind", le.Error()+l.rejectedBecause(le.Entry.Def))}
 	}
 	return []report.Finding{finding(d, RuleCRCRDRejected, report.Error, "kind", le.Error())}
+}
+
+// rejectedBecause says why the server refuses a CRD, for the custom
+// resources of its kind: its first error as check words it on the CRD,
+// and how many more there are. A CRD read with --crd is not linted, so
+// without it the finding would not say what to fix. Computed once per
+// CRD of the run.
+func (l *Linter) rejectedBecause(def *crd.Definition) string {
+	if s, ok := l.rejected.Load(def); ok {
+		return s.(string)
+	}
+	v := def.Verdict(nil)
+	var causes []string
+	switch {
+	case v.DecodeError != nil:
+		causes = append(causes, "it cannot be decoded: "+v.DecodeError.Error())
+	case v.Panic != "":
+		causes = append(causes, "the server's validation panics on it")
+	}
+	if l.opts.Validate.Refuses() {
+		causes = append(causes, v.Unknown...)
+	}
+	versions := 0
+	if def.V1 != nil {
+		versions = len(def.V1.Spec.Versions)
+	}
+	for _, e := range v.Errors {
+		p, _, _ := translatePath(e.Field, versions)
+		msg := translateText(body(e), versions)
+		if p = source.JoinPath(source.ParsePath(p)); p != "" {
+			msg = p + ": " + msg
+		}
+		causes = append(causes, msg)
+	}
+	s := ""
+	if len(causes) > 0 {
+		s = ": " + causes[0]
+		if len(causes) > 1 {
+			s += fmt.Sprintf(" (and %d more)", len(causes)-1)
+		}
+	}
+	l.rejected.Store(def, s)
+	return s
 }
 
 // errorFindings positions a verdict's errors on d, each under the rule
@@ -202,8 +254,10 @@ func errorFindings(d *source.Document, errs field.ErrorList, classify func(*fiel
 		if e.Field == "<nil>" && rule != skipped {
 			// Junctor errors name their field inside the message.
 			if m := junctorRE.FindStringSubmatch(e.ErrorBody()); m != nil {
-				if pos, ok := d.Locate(m[1] + m[2]); ok {
-					f.Line, f.Column = pos.Line, pos.Column
+				raw := m[1] + m[2]
+				if r := d.Resolve(raw); r.Exact {
+					f.Line, f.Column = r.At.Line, r.At.Column
+					f.Message = quotePath(f.Message, raw, r.Field())
 				}
 			}
 		}
@@ -213,11 +267,15 @@ func errorFindings(d *source.Document, errs field.ErrorList, classify func(*fiel
 		out = append(out, f)
 	}
 	if skip >= 0 {
+		// The note sums the other errors up: it goes where the last of
+		// them is, and sorts after those at that place (Follows), so
+		// that every output lists it after what it depends on.
 		for i, f := range out {
 			if i != skip && (f.Line > out[skip].Line || f.Line == out[skip].Line && f.Column > out[skip].Column) {
 				out[skip].Line, out[skip].Column = f.Line, f.Column
 			}
 		}
+		out[skip].Follows = true
 	}
 	return out
 }
@@ -226,5 +284,9 @@ func errorFindings(d *source.Document, errs field.ErrorList, classify func(*fiel
 // because the object failed its other checks (a nil path, "some
 // validation rules were not checked").
 func celSkipped(e *field.Error) bool {
-	return strings.Contains(e.Detail, "some validation rules were not checked because the object was invalid")
+	return strings.Contains(e.Detail, celSkippedNote)
 }
+
+// celSkippedNote is the text of the server's note (field.Invalid(nil,
+// nil, ...) from the custom resource strategy).
+const celSkippedNote = "some validation rules were not checked because the object was invalid"

@@ -38,11 +38,8 @@ func (l *Linter) CRD(d *source.Document, def *crd.Definition) []report.Finding {
 // then final, filtered.
 func (l *Linter) verdict(d *source.Document, def *crd.Definition, v *crd.CRDVerdict, op string) (out []report.Finding, done bool) {
 	if v.DecodeError != nil {
-		field := decodePath(d.JSON, v.DecodeError)
-		if field == "" {
-			field = decodeField(v.DecodeError)
-		}
-		out = append(out, finding(d, RuleCRDDecode, report.Error, field,
+		segs, _ := decodeValue(d.JSON, v.DecodeError)
+		out = append(out, valueFinding(d, RuleCRDDecode, source.JoinPath(schemaBrackets(segs)),
 			"CustomResourceDefinition in version \"v1\" cannot be handled as a CustomResourceDefinition: "+v.DecodeError.Error()))
 		return l.filter(out), true
 	}
@@ -52,8 +49,8 @@ func (l *Linter) verdict(d *source.Document, def *crd.Definition, v *crd.CRDVerd
 	}
 	paths, messages := make([]string, len(v.Unknown)), make([]string, len(v.Unknown))
 	for i, u := range v.Unknown {
-		paths[i] = schemaPath(quotedField(u))
-		messages[i] = strings.Replace(u, quotedField(u), paths[i], 1)
+		paths[i] = schemaField(d, quotedField(u))
+		messages[i] = requote(u, paths[i])
 	}
 	unknown, refused := l.unknown(d, paths, messages)
 	out = append(out, unknown...)
@@ -61,6 +58,7 @@ func (l *Linter) verdict(d *source.Document, def *crd.Definition, v *crd.CRDVerd
 		// Strict field validation stops the request at decoding (400).
 		return l.filter(dedupeFindings(out)), true
 	}
+	var costs map[string]uint64
 	for _, e := range v.Errors {
 		p, at, shared := translatePath(e.Field, len(def.V1.Spec.Versions))
 		msg := translateText(body(e), len(def.V1.Spec.Versions))
@@ -69,11 +67,46 @@ func (l *Linter) verdict(d *source.Document, def *crd.Definition, v *crd.CRDVerd
 			// finding, at the first version, saying where else it is.
 			msg += fmt.Sprintf(" (all %d versions share this %s)", shared, sharedWhat(e.Field))
 		}
+		if strings.Contains(msg, costContributed) {
+			// Which of the rules that "contributed" costs the most is
+			// what the user must know; the server keeps the estimates.
+			if costs == nil {
+				costs = l.ruleCosts(def)
+			}
+			if c, ok := costs[p]; ok {
+				msg += costShareHint(c)
+			}
+		}
 		f := finding(d, classify(e, at), report.Error, at, msg)
-		f.Field = p
+		if p != at {
+			f.Field = d.Resolve(p).Field()
+		}
+		if op == "create" && hasPrefix(p, "status.storedVersions") {
+			// PrepareForCreate derives it from spec.versions: a
+			// consequence of the error about the storage version, at its
+			// place (translatePath) and listed after it (same rule, and
+			// its field sorts after spec.versions). An update keeps the
+			// live object's.
+			f.Message += storedVersionsHint
+		}
 		out = append(out, f)
 	}
 	return append(out, serverWarnings(d, def.V1, v)...), false
+}
+
+// ruleCosts are the server's estimates of every CEL expression of the
+// CRD, by v1 path: for a CRD the server rejects they are not kept in its
+// verdict.
+func (l *Linter) ruleCosts(def *crd.Definition) map[string]uint64 {
+	out := map[string]uint64{}
+	full := def.Full()
+	if full == nil {
+		return out
+	}
+	for _, c := range crd.CELCosts(full, l.costs) {
+		out[c.Field] = c.Cost
+	}
+	return out
 }
 
 // dedupeFindings drops repeated findings, as the server drops repeated
@@ -159,26 +192,6 @@ func findMarker(s map[string]any, path string) string {
 func asMap(v any) map[string]any {
 	m, _ := v.(map[string]any)
 	return m
-}
-
-// decodeField extracts the JSON field path from a decoding error such as
-// "json: cannot unmarshal string into Go struct field
-// CustomResourceDefinitionVersion.spec.versions.served of type bool".
-func decodeField(err error) string {
-	msg := err.Error()
-	const marker = "Go struct field "
-	i := strings.Index(msg, marker)
-	if i < 0 {
-		return ""
-	}
-	rest := msg[i+len(marker):]
-	if j := strings.Index(rest, " of type"); j >= 0 {
-		rest = rest[:j]
-	}
-	if j := strings.IndexByte(rest, '.'); j >= 0 {
-		return rest[j+1:]
-	}
-	return ""
 }
 
 // Duplicates are the findings for the kinds two different CRDs of a run

@@ -27,6 +27,7 @@ import (
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/pathtest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
@@ -131,13 +132,13 @@ func (o *crOracle) create(js []byte, ns string) (pairs []string, rejected bool) 
 	ctx := genericapirequest.WithNamespace(context.Background(), ns)
 	o.strategy.PrepareForCreate(ctx, u)
 	for _, p := range unknown {
-		pairs = append(pairs, fmt.Sprintf("%s: unknown field %q", p, p))
+		pairs = append(pairs, pathtest.Pair(p, fmt.Sprintf("unknown field %q", p)))
 	}
 	errs := rest.ValidateCreate(ctx, u, o.strategy)
 	for _, e := range errs {
 		// In crdlint's one notation: a root error names no field, a scale
 		// path has no leading dot.
-		pairs = append(pairs, strings.TrimPrefix(strings.TrimPrefix(e.Field, "<nil>"), ".")+": "+e.ErrorBody())
+		pairs = append(pairs, pathtest.Pair(strings.TrimPrefix(strings.TrimPrefix(e.Field, "<nil>"), "."), e.ErrorBody()))
 	}
 	return dedupe(pairs), len(errs) > 0
 }
@@ -150,9 +151,9 @@ func crPairs(fs []report.Finding) (pairs []string, rejected bool) {
 			pairs = append(pairs, "decode")
 			rejected = true
 		case f.Rule == RuleUnknownField:
-			pairs = append(pairs, f.Field+": "+f.Message)
+			pairs = append(pairs, pathtest.Pair(f.Field, f.Message))
 		case f.Severity == report.Error:
-			pairs = append(pairs, f.Field+": "+f.Message)
+			pairs = append(pairs, pathtest.Pair(f.Field, f.Message))
 			rejected = true
 		}
 	}

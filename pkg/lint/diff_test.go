@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -19,6 +20,7 @@ import (
 
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/pathtest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
@@ -79,7 +81,7 @@ func oracleWith(js []byte, dropSelectable bool) (pairs []string, rejected bool) 
 		if shared > 1 {
 			msg += fmt.Sprintf(" (all %d versions share this %s)", shared, sharedWhat(e.Field))
 		}
-		pairs = append(pairs, p+": "+msg)
+		pairs = append(pairs, pathtest.Pair(p, msg))
 	}
 	return dedupe(pairs), len(pairs) > 0
 }
@@ -113,10 +115,20 @@ func ours(t *testing.T, l *Linter, d *source.Document) (pairs []string, fs []rep
 				pairs = append(pairs, "decode: "+strings.TrimPrefix(f.Message, `CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: `))
 				continue
 			}
-			pairs = append(pairs, f.Field+": "+f.Message)
+			pairs = append(pairs, pathtest.Pair(f.Field, withoutHints(f.Message)))
 		}
 	}
 	return dedupe(pairs), fs
+}
+
+// costShareRE matches costShareHint.
+var costShareRE = regexp.MustCompile(` \(estimated cost \d+ is \d+% of the per-CRD budget \d+\)$`)
+
+// withoutHints drops what crdlint appends to the server's words where
+// they leave the cause out (storedVersionsHint, costShareHint).
+func withoutHints(msg string) string {
+	msg = strings.TrimSuffix(msg, storedVersionsHint)
+	return costShareRE.ReplaceAllString(msg, "")
 }
 
 type diffStats struct {

@@ -3,6 +3,9 @@ package lint
 import (
 	"fmt"
 	"regexp"
+	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
@@ -56,6 +59,9 @@ type Linter struct {
 	// costs are the CEL cost estimates of the run's CRDs, shared: CRDs
 	// repeat types with rules.
 	costs *crd.CostCache
+	// rejected holds, by *crd.Definition, why the server refuses a CRD
+	// (rejectedBecause).
+	rejected sync.Map
 }
 
 // New returns a Linter.
@@ -175,22 +181,84 @@ func (l *Linter) filter(fs []report.Finding) []report.Finding {
 }
 
 // finding positions a finding about field of d: the one place a verdict
-// becomes a position.
+// becomes a position. field may be spelt as any of the server's libraries
+// spell paths (Document.Resolve); the finding's field is in the one
+// notation, and so is the path in msg where msg quotes field.
 func finding(d *source.Document, rule string, sev report.Severity, field, msg string) report.Finding {
-	pos, _ := d.Locate(field)
-	return report.Finding{
-		Rule: rule, Severity: sev, Message: msg, Field: field,
-		File: d.File, Document: d.Index, Line: pos.Line, Column: pos.Column, Object: d.Object,
+	f, _ := resolvedFinding(d, rule, sev, field, msg)
+	return f
+}
+
+// valueFinding is finding positioned at the field's value rather than
+// its key: for a value the server could not decode.
+func valueFinding(d *source.Document, rule, field, msg string) report.Finding {
+	f, r := resolvedFinding(d, rule, report.Error, field, msg)
+	f.Line, f.Column = r.Value.Line, r.Value.Column
+	return f
+}
+
+func resolvedFinding(d *source.Document, rule string, sev report.Severity, field, msg string) (report.Finding, source.Resolved) {
+	r := d.Resolve(field)
+	canonical := r.Field()
+	if canonical != field && canonical != "" {
+		msg = quotePath(msg, field, canonical)
 	}
+	return report.Finding{
+		Rule: rule, Severity: sev, Message: msg, Field: canonical,
+		File: d.File, Document: d.Index, Line: r.At.Line, Column: r.At.Column, Object: d.Object,
+	}, r
 }
 
 var quotedRE = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
 
 // quotedField returns the first quoted string of a decoder message such as
-// `unknown field "spec.foo"`.
+// `unknown field "spec.foo"`, unquoted.
 func quotedField(msg string) string {
-	if m := quotedRE.FindStringSubmatch(msg); m != nil {
-		return m[1]
+	m := quotedRE.FindStringSubmatch(msg)
+	if m == nil {
+		return ""
 	}
-	return ""
+	if s, err := strconv.Unquote(m[0]); err == nil {
+		return s
+	}
+	return m[1]
+}
+
+// quotePath rewrites the path raw where msg quotes it, as the server's
+// libraries spell it, into canonical, the notation: quoted ("raw") or
+// bare (raw in body ...), and where it starts a longer path (raw.x,
+// raw[0]), as translateText rewrites internal prefixes.
+func quotePath(msg, raw, canonical string) string {
+	if raw == canonical || raw == "" {
+		return msg
+	}
+	quoted := strconv.Quote(raw)
+	var b strings.Builder
+	for {
+		i := strings.Index(msg, raw)
+		if i < 0 {
+			b.WriteString(msg)
+			return b.String()
+		}
+		end := i + len(raw)
+		switch {
+		case i > 0 && strings.HasPrefix(msg[i-1:], quoted):
+			b.WriteString(msg[:i-1] + strconv.Quote(canonical))
+			end = i - 1 + len(quoted)
+		case end == len(msg) || strings.IndexByte(".[ \"'\n,:)", msg[end]) >= 0:
+			b.WriteString(msg[:i] + canonical)
+		default:
+			b.WriteString(msg[:end])
+		}
+		msg = msg[end:]
+	}
+}
+
+// requote replaces the first quoted string of msg by field, quoted.
+func requote(msg, field string) string {
+	loc := quotedRE.FindStringIndex(msg)
+	if loc == nil {
+		return msg
+	}
+	return msg[:loc[0]] + strconv.Quote(field) + msg[loc[1]:]
 }

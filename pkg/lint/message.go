@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // body is a server error's text without its path, as the server words it
@@ -53,81 +56,175 @@ func isStructValue(v any) bool {
 // properties[NAME].
 var schemaKeywords = map[string]bool{"properties": true, "patternProperties": true, "definitions": true, "dependencies": true}
 
-// schemaPath turns a dotted path into an openAPIV3Schema
-// (spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.size)
-// into the server's notation (...properties[spec].properties[size]), the
-// one every finding's field uses. Other paths are returned as they are.
-func schemaPath(p string) string {
-	const root = "openAPIV3Schema"
-	i := strings.Index(p, root+".")
-	if i < 0 {
-		return p
-	}
-	head, rest := p[:i+len(root)], p[i+len(root)+1:]
-	parts := strings.Split(rest, ".")
-	var b strings.Builder
-	b.WriteString(head)
-	for j := 0; j < len(parts); j++ {
-		if schemaKeywords[parts[j]] && j+1 < len(parts) {
-			b.WriteString("." + parts[j] + "[" + parts[j+1] + "]")
-			j++
+// schemaField is the field of a path into a CRD document that the strict
+// decoder spells with dots (...openAPIV3Schema.properties.spec.type), in
+// the notation and the server's spelling (...properties[spec].type): the
+// document's keys say where a key with dots ends, and the key after a
+// schema keyword is a map key, in brackets.
+func schemaField(d *source.Document, p string) string {
+	return source.JoinPath(schemaBrackets(d.Resolve(p).Segments))
+}
+
+// schemaBrackets marks the keys after schema keywords in a CRD's path as
+// map keys (brackets), as the server writes them.
+func schemaBrackets(segs []source.Segment) []source.Segment {
+	for i, s := range segs {
+		if s.Name != "openAPIV3Schema" || s.Bracket {
 			continue
 		}
-		b.WriteString("." + parts[j])
+		for j := i + 1; j < len(segs); j++ {
+			if schemaKeywords[segs[j].Name] && !segs[j].Bracket && j+1 < len(segs) {
+				segs[j+1].Bracket = true
+				j++
+			}
+		}
+		break
 	}
-	return b.String()
+	return segs
 }
 
 // decodeErrorRE reads the JSON type and the Go field path of a decoding
 // error: "json: cannot unmarshal string into Go struct field
-// CustomResourceDefinitionVersion.spec.versions.served of type bool".
-var decodeErrorRE = regexp.MustCompile(`cannot unmarshal (\w+) into Go struct field \w+\.(\S+) of type`)
+// CustomResourceDefinitionVersion.spec.versions.served of type bool"; a
+// number is followed by its text ("number 1.5 into").
+var decodeErrorRE = regexp.MustCompile(`cannot unmarshal (\w+)(?: \S+)? into Go struct field \w+\.(\S+) of type`)
 
-// decodePath finds the value a decoding error is about in the object the
-// document sends: the error names the field without list indexes, so the
-// first value of the named JSON type at that path is the one, and its
-// path with indexes is where the finding belongs. "" when not found.
-func decodePath(js []byte, err error) string {
-	m := decodeErrorRE.FindStringSubmatch(err.Error())
-	if m == nil {
-		return ""
-	}
-	var v any
-	if json.Unmarshal(js, &v) != nil {
-		return ""
-	}
-	return findTyped(v, strings.Split(m[2], "."), m[1], "")
+// pathless are the decoding errors of apiextensions' own unmarshalers,
+// which name no field, with the keys they decode and the JSON types they
+// take (JSONSchemaPropsOrBool: additionalProperties, additionalItems).
+var pathless = map[string]struct {
+	keys  []string
+	takes []string
+}{
+	"boolean or JSON schema expected": {[]string{"additionalProperties", "additionalItems"}, []string{"bool", "object", ""}},
 }
 
-func findTyped(v any, segs []string, jsonType, path string) string {
-	if len(segs) == 0 {
-		if jsonTypeOf(v) == jsonType {
-			return path
-		}
-		return ""
+// decodeValue finds the value a decoding error of the object js is
+// about, under the Go field path's prefix (the path of the struct the
+// decoder was given, nil for the whole object): the error names the
+// path of Go struct fields without list indexes or map keys
+// (spec.versions.schema.openAPIV3Schema.properties.properties.maximum),
+// so the first value in the decoder's order (keys sorted, as the JSON
+// kubectl sends them) that has the named JSON type and a path of those
+// fields, through any lists and maps, is the one. It returns that path,
+// the fields as names and the map keys and indexes in brackets, and
+// false when no value fits.
+func decodeValue(js []byte, err error, prefix ...string) ([]source.Segment, bool) {
+	var v any
+	if json.Unmarshal(js, &v) != nil {
+		return nil, false
+	}
+	msg := err.Error()
+	if p, ok := pathless[msg]; ok {
+		return findKeyed(v, p.keys, p.takes)
+	}
+	m := decodeErrorRE.FindStringSubmatch(msg)
+	if m == nil {
+		return nil, false
+	}
+	segs := append(append([]string{}, prefix...), strings.Split(m[2], ".")...)
+	if p, ok := newTypedSearch(m[1]).find(v, segs); ok {
+		return p, true
+	}
+	// A type encoding/json names otherwise than jsonTypeOf: the path
+	// alone.
+	return newTypedSearch("").find(v, segs)
+}
+
+// typedSearch looks for a value of a JSON type ("" for any) at a path of
+// Go struct fields, remembering where it failed: maps make several
+// readings of a path possible, and a deep object would make them many.
+type typedSearch struct {
+	jsonType string
+	failed   map[searchKey]bool
+}
+
+type searchKey struct {
+	at   uintptr
+	rest int
+}
+
+func newTypedSearch(jsonType string) *typedSearch {
+	return &typedSearch{jsonType: jsonType, failed: map[searchKey]bool{}}
+}
+
+func (s *typedSearch) find(v any, segs []string) ([]source.Segment, bool) {
+	if len(segs) == 0 && (s.jsonType == "" || jsonTypeOf(v) == s.jsonType) {
+		return nil, true
 	}
 	switch t := v.(type) {
 	case map[string]any:
-		next, ok := t[segs[0]]
-		if !ok {
-			return ""
+		k := searchKey{reflect.ValueOf(t).Pointer(), len(segs)}
+		if s.failed[k] {
+			return nil, false
 		}
-		p := segs[0]
-		if path != "" {
-			p = path + "." + segs[0]
+		for _, name := range sortedKeys(t) {
+			// The key is the next struct field, or a key of a Go map.
+			if len(segs) > 0 && name == segs[0] {
+				if p, ok := s.find(t[name], segs[1:]); ok {
+					return append([]source.Segment{{Name: name}}, p...), true
+				}
+			}
+			if p, ok := s.find(t[name], segs); ok {
+				return append([]source.Segment{{Name: name, Bracket: true}}, p...), true
+			}
 		}
-		return findTyped(next, segs[1:], jsonType, p)
+		s.failed[k] = true
+	case []any:
+		if len(t) == 0 {
+			return nil, false
+		}
+		k := searchKey{reflect.ValueOf(t).Pointer(), len(segs)}
+		if s.failed[k] {
+			return nil, false
+		}
+		for i, item := range t {
+			if p, ok := s.find(item, segs); ok {
+				return append([]source.Segment{{Name: strconv.Itoa(i), Bracket: true}}, p...), true
+			}
+		}
+		s.failed[k] = true
+	}
+	return nil, false
+}
+
+// findKeyed is the path of the first value, in the decoder's order, of a
+// key among keys whose JSON type is not among takes. Values the decoder
+// keeps as raw JSON (default, example, enum) are not looked into, unless
+// the key is a property's name.
+func findKeyed(v any, keys, takes []string) ([]source.Segment, bool) {
+	return findKeyedIn(v, "", keys, takes)
+}
+
+func findKeyedIn(v any, parent string, keys, takes []string) ([]source.Segment, bool) {
+	switch t := v.(type) {
+	case map[string]any:
+		for _, name := range sortedKeys(t) {
+			if slices.Contains(keys, name) && !slices.Contains(takes, jsonTypeOf(t[name])) {
+				return []source.Segment{{Name: name}}, true
+			}
+			if rawJSON[name] && !schemaKeywords[parent] {
+				continue
+			}
+			if p, ok := findKeyedIn(t[name], name, keys, takes); ok {
+				return append([]source.Segment{{Name: name}}, p...), true
+			}
+		}
 	case []any:
 		for i, item := range t {
-			if p := findTyped(item, segs, jsonType, path+"["+strconv.Itoa(i)+"]"); p != "" {
-				return p
+			if p, ok := findKeyedIn(item, parent, keys, takes); ok {
+				return append([]source.Segment{{Name: strconv.Itoa(i), Bracket: true}}, p...), true
 			}
 		}
 	}
-	return ""
+	return nil, false
 }
 
-// jsonTypeOf names a decoded value's JSON type as encoding/json's errors do.
+// rawJSON are the schema fields of type JSON: any value decodes.
+var rawJSON = map[string]bool{"default": true, "example": true, "enum": true}
+
+// jsonTypeOf names a decoded value's JSON type as encoding/json's errors
+// do ("" for null).
 func jsonTypeOf(v any) string {
 	switch v.(type) {
 	case string:

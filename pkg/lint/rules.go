@@ -123,6 +123,10 @@ var Rules = withProse([]report.Rule{
 	{ID: source.RuleNotAnObject, Severity: report.Error, Doc: "A YAML document is a list or a scalar, not an object, in a file meant as manifests (one that names a kind, or a list of objects); kubectl cannot send it. A file that names no kind (data, translations, JSON 6902 patches) is skipped instead."},
 	{ID: source.RuleDocumentSize, Severity: report.Error, Doc: "A document is larger than crdlint reads (64 MiB): it is skipped; the API server refuses request bodies over 3 MiB anyway."},
 	{ID: source.RuleDuplicate, Severity: report.Warning, Doc: "A mapping of a Kubernetes object repeats a key: kubectl sends only the last value, so the first is silently lost (under --validate=strict too: the server never sees it)."},
+	{ID: source.RuleJSONAsYAML, Severity: report.Warning, Doc: "A file that starts as JSON is not JSON from some point on (a trailing comma, YAML after an object): kubectl reads the rest as YAML and accepts it, but kubectl 1.32 and earlier and JSON tools refuse the file."},
+	{ID: source.RuleList, Severity: report.Error, Doc: "kubectl cannot send a List's items: an item that is not an object, items that are not a list, or a List inside a List refuse the whole document; an item without kind or apiVersion is not sent."},
+	{ID: source.RuleEtcdSize, Severity: report.Warning, Doc: "The object is larger than the 1.5 MiB etcd stores by default (--max-request-bytes): the API server accepts the request but fails to store it."},
+	{ID: source.RuleRequestSize, Severity: report.Error, Doc: "The object is larger than the 3 MiB the API server reads of a request body: it is refused with 413 Request Entity Too Large."},
 	{ID: RuleUnknownField, Severity: report.Warning, Doc: "A field is unknown to the schema: the server refuses the object under kubectl apply's default --validate=strict (an error), and drops the field under --validate=warn (a warning)."},
 	{ID: RuleUpdateCEL, Severity: report.Error, Doc: "immutable: an x-kubernetes-validations rule (a transition rule with oldSelf, or any rule on a changed value) refuses the update from OLD to NEW."},
 	{ID: RuleUpdateImmutable, Severity: report.Error, Doc: "immutable: the update breaks an x-kubernetes-mutability or x-kubernetes-key-mutability marker (Immutable Fields design); real servers ignore the markers, see --to-cel."},
@@ -400,6 +404,22 @@ var ruleProse = map[string]struct{ why, fix, noExample string }{
 		why:       "The API server refuses request bodies over 3 MiB, so a document this large is no manifest that can be applied; crdlint bounds what it reads so that a huge or endless input (a log, a dump, `/dev/zero`) costs one finding rather than all the memory of the machine. The rest of the file is still read.",
 		fix:       "Keep generated data, archives and dumps out of the inputs (`--exclude`, `exclude:` in .crdlint.yaml), or split a real manifest into several objects.",
 		noExample: "No example: the rule needs a document over 64 MiB, too large for a fixture; pkg/source's tests read one from a generated stream.",
+	},
+	source.RuleJSONAsYAML: {
+		why: "kubectl reads a file that starts with `{` as a stream of JSON values. Since Kubernetes 1.33, when a value does not decode as JSON, it reads the rest of the file as YAML, which allows what JSON does not (trailing commas, unquoted strings, `---` between documents): the file applies. kubectl 1.32 and earlier refuse it with the JSON decoder's error (`error parsing FILE: json: offset 193: invalid character '}' looking for beginning of object key string`), and so do `jq`, editors and every other JSON tool; the reported position is that error's.",
+		fix: "Make the file valid JSON (remove the trailing comma, quote the string), or, if it is meant to be YAML, write it as YAML and name it `.yaml`.",
+	},
+	source.RuleList: {
+		why: "kubectl reads any object with an `items` field as a list and sends each item as an object of its own. It cannot when an item is not an object or `items` is not a list (`unable to decode`), nor when an item is itself a list, and then sends nothing of the document; an item without `kind` or `apiVersion` is not sent (an item with neither takes the list's, `ConfigMapList` giving `ConfigMap`).",
+		fix: "Give every item `apiVersion` and `kind`, make every item an object, and put the items of an inner list directly in the outer one.",
+	},
+	source.RuleEtcdSize: {
+		why: "The API server stores every object in etcd, which refuses a write larger than its `--max-request-bytes`, 1.5 MiB by default: the server accepts the request and then fails to store the object (`etcdserver: request is too large`), even after dropping its managedFields. Custom resources are stored as the JSON kubectl sends, with the server's metadata added, so the size reported (the request body of `kubectl create` or `kubectl apply --server-side`) is the least they take; built-in kinds may be stored as protobuf, usually a little smaller, and a cluster's etcd may allow more. Client-side `kubectl apply` sends the object twice, the second time in its `last-applied-configuration` annotation, which the server refuses over 256 KiB (`metadata.annotations: Too long: must have at most 262144 bytes`).",
+		fix: "Keep large data out of the object (a volume, an object store, several smaller ConfigMaps or Secrets); for a CRD, trim descriptions from its schema (controller-gen `crd:maxDescLen=0`) or split it by version.",
+	},
+	source.RuleRequestSize: {
+		why: "The API server reads at most 3 MiB (3,145,728 bytes) of a create, update or patch request, a bound no flag changes, and answers a larger one with `413 Request Entity Too Large`. The size reported is the body `kubectl create` and `kubectl apply --server-side` send: the object's JSON; client-side `kubectl apply` sends more.",
+		fix: "Keep large data out of the object (a volume, an object store, several smaller objects); for a CRD, trim descriptions from its schema (controller-gen `crd:maxDescLen=0`) or split it by version.",
 	},
 	source.RuleYAML11Key: {
 		why: "kubectl reads YAML with the YAML 1.1 rules of sigs.k8s.io/yaml, in which the unquoted words `y`, `n`, `yes`, `no`, `on` and `off` (in any case) are booleans. As a key, such a word becomes the string `\"true\"` or `\"false\"`: `on: push` is sent as `\"true\": push`, and the field the author meant is missing (or pruned, or unknown). YAML 1.2 tools and editors show the word, so the mistake is invisible in review. Only documents that are Kubernetes objects are read for it: a GitHub workflow's `on:` is never sent by kubectl.",

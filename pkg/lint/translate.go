@@ -1,7 +1,10 @@
 package lint
 
 import (
+	"fmt"
 	"strings"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 )
 
 // hoisted are the internal spec fields that v1→internal conversion lifts
@@ -72,29 +75,9 @@ func translateText(msg string, versions int) string {
 		msg = strings.ReplaceAll(msg, r.internal, r.v1)
 	}
 	for _, h := range hoisted {
-		msg = replacePrefixed(msg, h.internal, "spec.versions[0]."+h.perVersion)
+		msg = quotePath(msg, h.internal, "spec.versions[0]."+h.perVersion)
 	}
 	return msg
-}
-
-// replacePrefixed replaces old where it starts a path in s (followed by
-// a path separator or the end of a word).
-func replacePrefixed(s, old, new string) string {
-	var b strings.Builder
-	for {
-		i := strings.Index(s, old)
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		end := i + len(old)
-		if end == len(s) || strings.IndexByte(".[ \"'\n,:)", s[end]) >= 0 {
-			b.WriteString(s[:i] + new)
-		} else {
-			b.WriteString(s[:end])
-		}
-		s = s[end:]
-	}
 }
 
 // sharedWhat names what versions share for an error at an internal path.
@@ -105,4 +88,21 @@ func sharedWhat(path string) string {
 		}
 	}
 	return "value"
+}
+
+// Hints crdlint appends to the server's words where they leave the cause
+// out (docs/rules.md, "How messages differ from the server's text").
+const (
+	// storedVersionsHint follows "must have at least one stored version":
+	// the user never writes status.storedVersions.
+	storedVersionsHint = " (the server derives status.storedVersions from the version with storage: true)"
+	// costContributed is the server's error on each rule of a schema
+	// whose rules cost more than the per-CRD budget together.
+	costContributed = "contributed to estimated rule cost total exceeding cost limit"
+)
+
+// costShareHint says what a rule that "contributed" to a schema over the
+// per-CRD budget costs, in crd-cel-cost's words.
+func costShareHint(cost uint64) string {
+	return fmt.Sprintf(" (estimated cost %d is %.0f%% of the per-CRD budget %d)", cost, pct(cost, crd.CRDCostLimit), crd.CRDCostLimit)
 }

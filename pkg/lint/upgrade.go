@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"strings"
+
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -8,9 +10,13 @@ import (
 
 // At is a finding about field of d, positioned (Document.Locate): for
 // features whose verdicts come from elsewhere (pkg/upgrade) to position
-// them as every other finding is.
+// them as every other finding is. The server's note that CEL rules were
+// not checked sums up the object's other errors: it is listed after them
+// (Follows), as cr-cel-skipped is.
 func At(d *source.Document, rule string, sev report.Severity, field, msg string) report.Finding {
-	return finding(d, rule, sev, field, msg)
+	f := finding(d, rule, sev, field, msg)
+	f.Follows = strings.Contains(msg, celSkippedNote)
+	return f
 }
 
 // CRDUpdate positions the server's verdict on updating a CRD to the

@@ -1,7 +1,11 @@
 package lint
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -210,7 +214,8 @@ func conversionNone(d *source.Document, def *apiextensionsv1.CustomResourceDefin
 	}
 	first := withoutDocs(served[:1])
 	for _, v := range served[1:] {
-		if !apiequality.Semantic.DeepEqual(withoutDocs([]apiextensionsv1.CustomResourceDefinitionVersion{v}), first) {
+		other := withoutDocs([]apiextensionsv1.CustomResourceDefinitionVersion{v})
+		if !apiequality.Semantic.DeepEqual(other, first) {
 			var names []string
 			for _, s := range served {
 				names = append(names, s.Name)
@@ -220,10 +225,87 @@ func conversionNone(d *source.Document, def *apiextensionsv1.CustomResourceDefin
 				field = "spec.versions"
 			}
 			return []report.Finding{finding(d, RuleCRDConversionNone, report.Warning, field,
-				fmt.Sprintf("versions %s are served with different schemas but conversion strategy None: objects are relabelled, not converted, between them", strings.Join(names, ", ")))}
+				fmt.Sprintf("versions %s are served with different schemas but conversion strategy None: objects are relabelled, not converted, between them%s",
+					strings.Join(names, ", "), schemaDifference(def, served[0].Name, first, v.Name, other)))}
 		}
 	}
 	return nil
+}
+
+// schemaDifference says where the schemas a and b (of versions named
+// aName and bName) first differ, keys in sorted order, as a path into
+// the version that has it (b's when both do): "; v1beta1 and v1 first
+// differ at spec.versions[1].schema.openAPIV3Schema.properties[spec].properties[size]
+// (only in v1)". The warning names the versions; this names the cause.
+func schemaDifference(def *apiextensionsv1.CustomResourceDefinition, aName string, a *apiextensionsv1.JSONSchemaProps, bName string, b *apiextensionsv1.JSONSchemaProps) string {
+	var av, bv any
+	if ja, err := json.Marshal(a); err != nil || json.Unmarshal(ja, &av) != nil {
+		return ""
+	}
+	if jb, err := json.Marshal(b); err != nil || json.Unmarshal(jb, &bv) != nil {
+		return ""
+	}
+	segs, only := firstDifference(av, bv, aName, bName)
+	in, schema := bName, b
+	if only == aName {
+		in, schema = aName, a
+	}
+	index := slices.IndexFunc(def.Spec.Versions, func(v apiextensionsv1.CustomResourceDefinitionVersion) bool { return v.Name == in })
+	head := source.ParsePath(fmt.Sprintf("spec.versions[%d].schema.openAPIV3Schema", index))
+	if schema == nil {
+		head = source.ParsePath(fmt.Sprintf("spec.versions[%d].schema", index))
+	}
+	where := source.JoinPath(schemaBrackets(append(head, segs...)))
+	if only != "" {
+		only = " (only in " + only + ")"
+	}
+	return fmt.Sprintf("; %s and %s first differ at %s%s", aName, bName, where, only)
+}
+
+// firstDifference is the path of the first place where the JSON values
+// a and b differ, in the order encoding/json writes them, and, when one
+// of them lacks it, the name of the one that has it.
+func firstDifference(a, b any, aName, bName string) ([]source.Segment, string) {
+	switch {
+	case a == nil && b != nil:
+		return nil, bName
+	case b == nil && a != nil:
+		return nil, aName
+	}
+	switch at := a.(type) {
+	case map[string]any:
+		bt, ok := b.(map[string]any)
+		if !ok {
+			return nil, ""
+		}
+		union := maps.Clone(at)
+		maps.Copy(union, bt)
+		for _, k := range slices.Sorted(maps.Keys(union)) {
+			av, inA := at[k]
+			bv, inB := bt[k]
+			switch {
+			case !inA:
+				return []source.Segment{{Name: k}}, bName
+			case !inB:
+				return []source.Segment{{Name: k}}, aName
+			case !reflect.DeepEqual(av, bv):
+				segs, only := firstDifference(av, bv, aName, bName)
+				return append([]source.Segment{{Name: k}}, segs...), only
+			}
+		}
+	case []any:
+		bt, ok := b.([]any)
+		if !ok {
+			return nil, ""
+		}
+		for i := range min(len(at), len(bt)) {
+			if !reflect.DeepEqual(at[i], bt[i]) {
+				segs, only := firstDifference(at[i], bt[i], aName, bName)
+				return append([]source.Segment{{Name: strconv.Itoa(i), Bracket: true}}, segs...), only
+			}
+		}
+	}
+	return nil, ""
 }
 
 // celCostWarnings flags expressions above half of a budget, before a small

@@ -86,8 +86,10 @@ type Finding struct {
 	// Message is the server's text without the field path, where the
 	// server has one.
 	Message string `json:"message"`
-	// Field is the path in the user's own document, in the server's
-	// notation (spec.versions[0].schema.openAPIV3Schema.properties[spec]).
+	// Field is the path in the user's own document, in the one notation
+	// of docs/rules.md ("Field paths"): the server's
+	// (spec.versions[0].schema.openAPIV3Schema.properties[spec]), keys
+	// that are not plain names quoted (metadata.labels["a.b/c"]).
 	Field string `json:"field"`
 	File  string `json:"file"`
 	// Document is the 0-based index of the non-empty document in File.
@@ -109,6 +111,11 @@ type Finding struct {
 	// `kustomize build` for a finding mapped back to a kustomization's
 	// file.
 	Via string `json:"via,omitempty"`
+	// Follows marks a finding that sums up others of its object (the
+	// server's "some validation rules were not checked because the object
+	// was invalid"): Sort lists it after them in every output. Not part
+	// of the JSON contract: the order is.
+	Follows bool `json:"-"`
 }
 
 // SuppressionKind says where a suppression was written.
@@ -329,8 +336,38 @@ type Result struct {
 }
 
 // Sort orders findings by file, document, line, column, rule, field,
-// message, so that every output is deterministic.
+// message, so that every output is deterministic; then a finding that
+// sums up others (Follows) moves after the last of them, the findings of
+// its file, document and object of at least its severity, and takes that
+// one's line and column when they come later than its own: the note sits
+// where the last error it sums up is, whoever positioned the errors
+// (pkg/lint places it so; pkg/upgrade's replay and a mapping to origin
+// files, kustomize's or Helm's, move the errors and not it).
 func Sort(fs []Finding) {
+	sortByPlace(fs)
+	for i := 0; i < len(fs); i++ {
+		f := fs[i]
+		if !f.Follows {
+			continue
+		}
+		last := i
+		for j := i + 1; j < len(fs) && fs[j].File == f.File && fs[j].Document == f.Document; j++ {
+			if !fs[j].Follows && fs[j].Object == f.Object && fs[j].Severity >= f.Severity {
+				last = j
+			}
+		}
+		if last > i {
+			if l := fs[last]; l.Line > f.Line || l.Line == f.Line && l.Column > f.Column {
+				f.Line, f.Column = l.Line, l.Column
+			}
+			copy(fs[i:last], fs[i+1:last+1])
+			fs[last] = f
+			i-- // fs[i] is another finding now
+		}
+	}
+}
+
+func sortByPlace(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
 			cmp.Compare(a.File, b.File),

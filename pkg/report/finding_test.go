@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -254,6 +256,58 @@ func TestSubject(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := subject(tt.f); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSortFollows: a finding that sums up others of its object comes
+// after them, at the last one's place; the findings of other objects and
+// documents and warnings keep theirs.
+func TestSortFollows(t *testing.T) {
+	w := ObjectRef{Kind: "Widget", Name: "w"}
+	v := ObjectRef{Kind: "Widget", Name: "v"}
+	note := Finding{Rule: "cr-cel-skipped", Severity: Error, File: "a.yaml", Line: 5, Column: 3, Object: w, Follows: true}
+	tests := []struct {
+		name string
+		in   []Finding
+		want []string
+	}{
+		{
+			name: "same place: after the error, whatever the rule IDs",
+			in: []Finding{
+				{Rule: "cr-schema", Severity: Error, File: "a.yaml", Line: 5, Column: 3, Object: w},
+				note,
+			},
+			want: []string{"cr-schema", "cr-cel-skipped@5:3"},
+		},
+		{
+			name: "placed before its errors (a mapping moved them): after the last",
+			in: []Finding{
+				{Rule: "cr-metadata", Severity: Error, File: "a.yaml", Line: 9, Column: 3, Object: w},
+				{Rule: "cr-schema", Severity: Error, File: "a.yaml", Line: 7, Column: 3, Object: w},
+				note,
+				{Rule: "unknown-field", Severity: Warning, File: "a.yaml", Line: 8, Column: 3, Object: w},
+				{Rule: "cr-schema", Severity: Error, File: "a.yaml", Line: 8, Column: 3, Object: v},
+				{Rule: "cr-schema", Severity: Error, File: "a.yaml", Document: 1, Line: 20, Column: 3, Object: w},
+			},
+			want: []string{"cr-schema", "cr-schema", "unknown-field", "cr-metadata", "cr-cel-skipped@9:3", "cr-schema"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := append([]Finding{}, tt.in...)
+			Sort(fs)
+			var got []string
+			for _, f := range fs {
+				if f.Follows {
+					got = append(got, fmt.Sprintf("%s@%d:%d", f.Rule, f.Line, f.Column))
+					continue
+				}
+				got = append(got, f.Rule)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -14,6 +15,8 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
@@ -63,6 +66,8 @@ type Document struct {
 
 	// value is JSON as the server decodes it, when parsing built it.
 	value atomic.Pointer[map[string]any]
+	// keys indexes the large mappings Locate looks into.
+	keys keyIndex
 }
 
 // TakeValue returns the document's JSON decoded as the API server decodes
@@ -117,6 +122,9 @@ type File struct {
 	// noKind: the text this File comes from names no kind at its top
 	// level (DocReader.NoKind).
 	noKind bool
+	// input: Go templates are counted, not syntax errors
+	// (DocReader.Input).
+	input bool
 }
 
 // Skips counts the documents of f that are not objects to judge, by
@@ -154,7 +162,8 @@ func Parse(path string, data []byte) *File {
 // not parse counted in Skipped rather than reported.
 func ParseInput(path string, data []byte) *File {
 	r := newBytesReader(path, data)
-	r.NoKind = !HasKind(data)
+	r.NoKind = !HasKind(r.w.buf) // as kubectl reads the text (UTF-16 transcoded)
+	r.Input = true
 	f, _ := readAllDocs(r)
 	return f
 }
@@ -225,20 +234,16 @@ func (f *File) parseChunk(c chunk) int {
 		// 1.1 reads as booleans.
 		keys = keyFindings(root, f.Path, index)
 	}
-	f.addDocument(root, js, obj, fromTreeOK(obj), index, keys)
+	f.addDocument(root, js, obj, index, keys)
 	return -1
 }
-
-// fromTreeOK reports whether obj, built with the JSON, can identify the
-// object: its keys must match fields as encoding/json would.
-func fromTreeOK(obj map[string]any) bool { return obj != nil && asciiKeys(obj) }
 
 // addDocument adds the document whose node is root and whose JSON kubectl
 // sends is js; obj is that JSON as the server decodes it, when known.
 // keys are the findings about its keys (repeated keys, YAML 1.1
 // booleans): hints about what kubectl sends, reported only for a
-// Kubernetes object, as a document that is none is never sent.
-func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, fromTree bool, index int, keys []report.Finding) {
+// Kubernetes object (or a List), as a document that is none is never sent.
+func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, index int, keys []report.Finding) {
 	if root.Kind != yaml.MappingNode {
 		if f.noKind && !holdsObjects(root) {
 			// Data (Hugo data, i18n, a JSON 6902 patch) in a file that
@@ -254,126 +259,96 @@ func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, fromT
 		return
 	}
 	d := &Document{File: f.Path, Index: index, Item: -1, Root: root, JSON: js}
-	if fromTree && !d.identifyFrom(obj) || !fromTree && !d.identify() {
+	var id identity
+	if obj != nil {
+		id = identityOf(obj)
+	} else if utiljson.Unmarshal(js, &id) != nil {
+		f.Skipped++
+		return
+	}
+	isObject := d.identify(id)
+	// A list needs only a kind: kubectl's decoder reads one without
+	// apiVersion, and sends its items.
+	if id.Items != nil && d.Object.Kind != "" {
+		f.Findings = append(f.Findings, keys...)
+		keys = nil
+		if f.addList(d, index) {
+			return
+		}
+	}
+	if !isObject {
 		f.Skipped++
 		return
 	}
 	f.Findings = append(f.Findings, keys...)
-	if !fromTree || hasKeyFold(obj, "items") {
-		if items, ok := d.listItems(); ok {
-			f.Documents = append(f.Documents, items...)
-			return
-		}
-	}
 	if obj != nil && d.Object.Kind != "CustomResourceDefinition" {
 		d.value.Store(&obj)
 	}
 	f.Documents = append(f.Documents, d)
-	// The text's findings (repeated keys, YAML 1.1 keys) name the object
-	// they are in, as every finding does.
+	f.nameFindings(index, d.Object)
+	f.checkSize(d)
+}
+
+// nameFindings makes the text's findings of a document (repeated keys,
+// YAML 1.1 keys) name the object they are in, as every finding does.
+func (f *File) nameFindings(index int, obj report.ObjectRef) {
 	for i := range f.Findings {
 		if fd := &f.Findings[i]; fd.Document == index && fd.Object.Kind == "" {
-			fd.Object = d.Object
+			fd.Object = obj
 		}
 	}
 }
 
-// identify fills Object and reports whether the document looks like a
-// Kubernetes object (string apiVersion and kind).
-func (d *Document) identify() bool {
-	var tm struct {
-		APIVersion any `json:"apiVersion"`
-		Kind       any `json:"kind"`
-		Metadata   any `json:"metadata"`
+// identity is what kubectl reads of an object to tell what it is, under
+// the exact keys its unstructured objects use (k8s.io/apimachinery's
+// unstructured decoding, which decodes with util/json: case-sensitive).
+type identity struct {
+	APIVersion any `json:"apiVersion"`
+	Kind       any `json:"kind"`
+	Metadata   any `json:"metadata"`
+	// Items is set when the object has an items field: kubectl's decoder
+	// then reads it as a list, whatever its kind (unstructuredJSONScheme's
+	// detector).
+	Items json.RawMessage `json:"items"`
+}
+
+// identityOf is the identity of an object decoded already.
+func identityOf(obj map[string]any) identity {
+	id := identity{APIVersion: obj["apiVersion"], Kind: obj["kind"], Metadata: obj["metadata"]}
+	if _, ok := obj["items"]; ok {
+		id.Items = json.RawMessage("?") // decided by addList, which decodes it
 	}
-	if json.Unmarshal(d.JSON, &tm) != nil {
-		return false
-	}
-	av, _ := tm.APIVersion.(string)
-	k, _ := tm.Kind.(string)
+	return id
+}
+
+// identify fills Object and reports whether the document is a Kubernetes
+// object: a string apiVersion and kind.
+func (d *Document) identify(id identity) bool {
+	av, _ := id.APIVersion.(string)
+	k, _ := id.Kind.(string)
 	d.Object.APIVersion, d.Object.Kind = av, k
-	if m, ok := tm.Metadata.(map[string]any); ok {
+	if m, ok := id.Metadata.(map[string]any); ok {
 		d.Object.Name, _ = m["name"].(string)
 		d.Object.Namespace, _ = m["namespace"].(string)
 	}
 	return av != "" && k != ""
 }
 
-// asciiKeys reports whether the keys of m are ASCII: encoding/json then
-// matches them to struct fields by ASCII case folding alone.
-func asciiKeys(m map[string]any) bool {
-	for k := range m {
-		for i := 0; i < len(k); i++ {
-			if k[i] >= utf8.RuneSelf {
-				return false
-			}
-		}
+func kindName(n *yaml.Node) string {
+	if n == nil {
+		return "node"
 	}
-	return true
-}
-
-// hasKeyFold reports whether an ASCII key of m is name up to case, as
-// encoding/json matches keys to a field.
-func hasKeyFold(m map[string]any, name string) bool {
-	for k := range m {
-		if strings.EqualFold(k, name) {
-			return true
-		}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.ScalarNode:
+		return "scalar"
+	case yaml.AliasNode:
+		return "alias"
 	}
-	return false
-}
-
-// foldField is what encoding/json decodes into a field named name from
-// the JSON of m (ASCII keys): of the keys equal to name up to case, the
-// last in the JSON's order, which json.Marshal sorts.
-func foldField(m map[string]any, name string) any {
-	var key string
-	var v any
-	found := false
-	for k, e := range m {
-		if strings.EqualFold(k, name) && (!found || k > key) {
-			key, v, found = k, e, true
-		}
-	}
-	return v
-}
-
-// identifyFrom is identify reading the object built with the JSON (whose
-// keys are ASCII) instead of decoding the JSON.
-func (d *Document) identifyFrom(obj map[string]any) bool {
-	av, _ := foldField(obj, "apiVersion").(string)
-	k, _ := foldField(obj, "kind").(string)
-	d.Object.APIVersion, d.Object.Kind = av, k
-	if m, ok := foldField(obj, "metadata").(map[string]any); ok {
-		d.Object.Name, _ = m["name"].(string)
-		d.Object.Namespace, _ = m["namespace"].(string)
-	}
-	return av != "" && k != ""
-}
-
-// listItems expands lists as kubectl does: its unstructured decoder takes
-// any object with an items field for a list (whatever its kind), and the
-// resource builder flattens lists before sending each item.
-func (d *Document) listItems() ([]*Document, bool) {
-	var l struct {
-		Items []json.RawMessage `json:"items"`
-	}
-	if json.Unmarshal(d.JSON, &l) != nil || l.Items == nil {
-		return nil, false
-	}
-	seq := lookup(d.Root, "items")
-	if seq == nil || seq.Kind != yaml.SequenceNode || len(seq.Content) != len(l.Items) {
-		return nil, false
-	}
-	var out []*Document
-	for i, raw := range l.Items {
-		item := &Document{File: d.File, Index: d.Index, Item: i, Root: deref(seq.Content[i]), JSON: raw}
-		if item.Root.Kind != yaml.MappingNode || !item.identify() {
-			continue
-		}
-		out = append(out, item)
-	}
-	return out, true
+	return "node"
 }
 
 // holdsObjects reports whether a list document's items include a
@@ -393,23 +368,11 @@ func holdsObjects(n *yaml.Node) bool {
 	return false
 }
 
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.SequenceNode:
-		return "list"
-	case yaml.ScalarNode:
-		return "scalar"
-	case yaml.AliasNode:
-		return "alias"
-	}
-	return "node"
-}
-
 // unparsed records a document kubectl's decoder refuses, whose text is
-// text: a template (File.Templates) when it holds Go template actions,
-// else a syntax error. It returns the error's index in f.Findings, or -1.
+// text: in a command's input, a template (File.Templates) when it holds
+// Go template actions, else a syntax error. It returns the error's index in f.Findings, or -1.
 func (f *File) unparsed(index int, pos Pos, msg string, text []byte) int {
-	if isTemplate(text) {
+	if f.input && isTemplate(text) {
 		f.Templates++
 		return -1
 	}
@@ -482,7 +445,7 @@ func errorPos(err error, c chunk, root *yaml.Node) (Pos, string) {
 		return c.pos(n, 1), "yaml: " + msg
 	}
 	if n := blame(root, msg); n != nil {
-		return Pos{Line: n.Line, Column: n.Column}, badKeyMessage(n, msg)
+		return Pos{Line: n.Line, Column: n.Column}, keyMessage(c, n, msg)
 	}
 	if m := anchorRE.FindStringSubmatch(msg); m != nil {
 		if p, ok := findAlias(c.text, m[1]+m[2]); ok {
@@ -495,58 +458,90 @@ func errorPos(err error, c chunk, root *yaml.Node) (Pos, string) {
 	return c.filePos(Pos{Line: 1 + badByteLine(c.text), Column: 1}), msg
 }
 
-// goValueRE matches what go.yaml.in/yaml/v2 and sigs.k8s.io/yaml print
-// of a key they refuse: a Go value (map[interface {}]interface {}{".Name":
-// interface {}(nil)}; unsupported map key of type: %!s(<nil>), ...).
-var goValueRE = regexp.MustCompile(`^(yaml: invalid map key|unsupported map key)(:| of type:) `)
-
-// badKeyMessage words the error about a key that is a mapping, a list or
-// null with the key as YAML instead of a Go value, and what to do: such
-// a key is usually text meant as a string, such as a template's
-// {{ ... }} or a value that starts with "[".
-func badKeyMessage(n *yaml.Node, msg string) string {
-	m := goValueRE.FindStringSubmatch(msg)
-	if m == nil {
+// keyMessage rewrites the conversion's error about a key JSON cannot
+// have, which prints the key as a Go value ("invalid map key:
+// map[interface {}]interface {}{".Name":interface {}(nil)}", "unsupported
+// map key of type: %!s(<nil>)"), with the key as YAML, what it is, and a
+// hint when the line holds a template action ("{{ .Name }}" is a mapping
+// in a mapping to YAML). Other messages are returned as they are.
+func keyMessage(c chunk, key *yaml.Node, msg string) string {
+	var head string
+	switch {
+	case strings.Contains(msg, "invalid map key"):
+		head = "yaml: invalid map key: "
+	case strings.Contains(msg, "unsupported map key"):
+		head = "yaml: unsupported map key: "
+	default:
 		return msg
 	}
-	prefix := strings.TrimSuffix(m[1], ":")
-	if prefix == "unsupported map key" {
-		prefix = "yaml: unsupported map key"
+	n := deref(key)
+	if n == nil {
+		return msg
 	}
-	n = deref(n)
-	if n.Kind == yaml.ScalarNode {
-		return prefix + ": null cannot be a key (quote it to make it a string)"
+	what := kindName(n)
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		what = "null"
 	}
-	what := "a mapping"
-	if n.Kind == yaml.SequenceNode {
-		what = "a list"
+	out := head + flowYAML(n) + " (" + aOrAn(what) + ": a key must be a string, a number or a boolean)"
+	if line, ok := chunkLine(c.text, key.Line-c.line); ok && bytes.Contains(line, []byte("{{")) {
+		out += "; {{ starts a template action: render the template first"
 	}
-	text := what
-	if b, err := yaml.Marshal(flowCopy(n, 0)); err == nil && len(b) < 120 && !bytes.Contains(bytes.TrimSpace(b), []byte("\n")) {
-		text = string(bytes.TrimSpace(b)) + " is " + what
-	}
-	return fmt.Sprintf("%s: %s, which cannot be a key (quote a value that starts with \"{\" or \"[\" to make it a string)", prefix, text)
+	return out
 }
 
-// flowCopy copies a small tree in flow style, nulls spelt "null" (an
-// empty null would print as an empty quoted string), to quote it in a
-// message.
-func flowCopy(n *yaml.Node, depth int) *yaml.Node {
-	n = deref(n)
-	if n == nil || depth > 20 {
-		return &yaml.Node{Kind: yaml.ScalarNode, Value: "..."}
+// aOrAn is a noun with its article; null has none.
+func aOrAn(what string) string {
+	switch what {
+	case "null":
+		return what
+	case "alias":
+		return "an " + what
 	}
-	c := &yaml.Node{Kind: n.Kind, Tag: n.Tag, Value: n.Value, Style: yaml.FlowStyle}
+	return "a " + what
+}
+
+// flowYAML prints a node as one line of YAML, collections in flow style,
+// at most 80 characters of it.
+func flowYAML(n *yaml.Node) string {
 	if n.Kind == yaml.ScalarNode {
-		c.Style = 0
-		if n.Tag == "!!null" {
-			c.Value = "null"
+		if n.Tag == "!!null" && n.Value == "" {
+			return "~"
 		}
+		return n.Value
 	}
-	for _, k := range n.Content {
-		c.Content = append(c.Content, flowCopy(k, depth+1))
+	var flow func(n *yaml.Node, depth int) *yaml.Node
+	flow = func(n *yaml.Node, depth int) *yaml.Node {
+		if depth > 20 {
+			// Deep or cyclic through aliases: enough is shown.
+			return &yaml.Node{Kind: yaml.ScalarNode, Value: "..."}
+		}
+		cp := &yaml.Node{Kind: n.Kind, Tag: n.Tag, Value: n.Value, Style: n.Style &^ (yaml.LiteralStyle | yaml.FoldedStyle)}
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" && n.Value == "" {
+			cp.Value = "null"
+		}
+		if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+			cp.Style = yaml.FlowStyle
+		}
+		if n.Kind == yaml.AliasNode {
+			if d := deref(n); d != nil && d.Kind != yaml.AliasNode {
+				return flow(d, depth+1)
+			}
+			return &yaml.Node{Kind: yaml.ScalarNode, Value: "*" + n.Value}
+		}
+		for _, c := range n.Content {
+			cp.Content = append(cp.Content, flow(c, depth+1))
+		}
+		return cp
 	}
-	return c
+	out, err := yaml.Marshal(flow(n, 0))
+	if err != nil {
+		return "?"
+	}
+	s := strings.Join(strings.Fields(string(out)), " ")
+	if utf8.RuneCountInString(s) > 80 {
+		s = string([]rune(s)[:77]) + "..."
+	}
+	return s
 }
 
 // blame finds the first node, in document order, that a line-less error
@@ -863,25 +858,19 @@ type step struct {
 	index  int // a sequence item's, or -1 for a key
 }
 
-// String is the path as the strict decoder spells it: spec.items[0].x.
+// String is the path in the one notation (JoinPath): spec.items[0].x,
+// metadata.annotations["example.com/x"].
 func (s *step) String() string {
-	var parts []*step
+	var segs []Segment
 	for p := s; p != nil; p = p.parent {
-		parts = append(parts, p)
-	}
-	var b strings.Builder
-	for i := len(parts) - 1; i >= 0; i-- {
-		p := parts[i]
-		switch {
-		case p.index >= 0:
-			b.WriteString("[" + strconv.Itoa(p.index) + "]")
-		case b.Len() > 0:
-			b.WriteString("." + p.name)
-		default:
-			b.WriteString(p.name)
+		if p.index >= 0 {
+			segs = append(segs, Segment{Name: strconv.Itoa(p.index), Bracket: true})
+		} else {
+			segs = append(segs, Segment{Name: p.name})
 		}
 	}
-	return b.String()
+	slices.Reverse(segs)
+	return JoinPath(segs)
 }
 
 // yaml11Bool reports whether k is a key written as a plain scalar that

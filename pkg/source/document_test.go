@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	k8syaml "k8s.io/apimachinery/pkg/util/yaml"
 	sigsyaml "sigs.k8s.io/yaml"
@@ -21,10 +22,10 @@ import (
 )
 
 // kubectlDocs is what kubectl's resource builder sends for a file: the
-// objects its YAMLOrJSONDecoder yields, empty and null documents dropped
-// (StreamVisitor.Visit).
+// objects its YAMLOrJSONDecoder yields from the file's text (kubectlText),
+// empty and null documents dropped (StreamVisitor.Visit).
 func kubectlDocs(data []byte) ([][]byte, error) {
-	d := k8syaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	d := k8syaml.NewYAMLOrJSONDecoder(bytes.NewReader(kubectlText(data)), 4096)
 	var out [][]byte
 	for {
 		var ext runtime.RawExtension
@@ -62,12 +63,17 @@ func checkMatchesKubectl(t *testing.T, data []byte, f *File) {
 		}
 		raw := want[d.Index]
 		if d.Item >= 0 {
-			var l struct{ Items []json.RawMessage }
-			if err := json.Unmarshal(raw, &l); err != nil || d.Item >= len(l.Items) {
+			// An item is sent as kubectl's unstructured decoder reads it
+			// from the list (given the list's kind when it has none).
+			obj, _, err := unstructured.UnstructuredJSONScheme.Decode(raw, nil, nil)
+			l, ok := obj.(*unstructured.UnstructuredList)
+			if err != nil || !ok || d.Item >= len(l.Items) {
 				t.Errorf("document %d item %d: kubectl's JSON has no such item: %s", d.Index, d.Item, raw)
 				continue
 			}
-			raw = l.Items[d.Item]
+			if raw, err = json.Marshal(l.Items[d.Item].Object); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if k8syaml.IsJSONBuffer(data) {
 			var got, want any
@@ -175,12 +181,59 @@ func TestParse(t *testing.T) {
 		{
 			name: "kind List expands",
 			in: "# list\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n" +
-				"- not an object\n-   apiVersion: v1\n    kind: Secret\n    metadata: {name: s, namespace: ns}\n",
+				"- {}\n-   apiVersion: v1\n    kind: Secret\n    metadata: {name: s, namespace: ns}\n",
 			docs: []docWant{
 				{index: 0, item: 0, kind: "ConfigMap", name: "a", line: 5, col: 3, json: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}`},
 				{index: 0, item: 2, kind: "Secret", name: "s", line: 10, col: 5, json: `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s","namespace":"ns"}}`},
 			},
+			// kubectl sends the others, and fails on this one.
+			findings: []findingWant{{rule: RuleList, line: 9, col: 3, msg: "item 1 of this list has no kind: kubectl does not send it"}},
+			count:    1,
+		},
+		{
+			// kubectl's decoder refuses the whole list, and sends none of
+			// its items.
+			name:     "a List with an item that is not an object",
+			in:       "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- not an object\n",
+			findings: []findingWant{{rule: RuleList, line: 5, col: 3, msg: "item 1 of this list is a scalar, not an object: kubectl cannot decode the list and sends none of it"}},
+			count:    1,
+		},
+		{
+			name:     "items that are not a list",
+			in:       "apiVersion: v1\nkind: List\nitems: {a: 1}\n",
+			findings: []findingWant{{rule: RuleList, line: 3, col: 1, msg: "items is a mapping, not a list: kubectl cannot decode the list and sends none of it"}},
+			count:    1,
+		},
+		{
+			name: "a List in a List",
+			in:   "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- apiVersion: v1\n  kind: List\n  items: []\n",
+			findings: []findingWant{{rule: RuleList, line: 5, col: 3,
+				msg: "item 1 of this list is a list itself: kubectl flattens one list, not a list inside a list, and sends none of the items"}},
 			count: 1,
+		},
+		{
+			// kubectl's decoder gives an item without apiVersion and kind
+			// the list's, its kind without "List".
+			name: "items take a typed list's kind",
+			in:   "apiVersion: v1\nkind: ConfigMapList\nitems:\n- metadata: {name: a}\n  data: {k: v}\n",
+			docs: []docWant{
+				{index: 0, item: 0, kind: "ConfigMap", name: "a", line: 4, col: 3, json: `{"apiVersion":"v1","data":{"k":"v"},"kind":"ConfigMap","metadata":{"name":"a"}}`},
+			},
+			count: 1,
+		},
+		{
+			// The list's key is "items", as kubectl's case-sensitive
+			// decoder reads it; so are apiVersion and kind.
+			name: "Items is no list",
+			in:   "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\nItems: [{apiVersion: v1, kind: ConfigMap, metadata: {name: b}}]\n",
+			docs: []docWant{
+				{index: 0, item: -1, kind: "ConfigMap", name: "a", line: 1, col: 1, json: `{"Items":[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"}}],"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}`},
+			},
+			count: 1,
+		},
+		{
+			name: "Kind is no kind", in: "apiVersion: v1\nKind: ConfigMap\nmetadata: {name: a}\n",
+			skipped: 1, count: 1,
 		},
 		{
 			name: "List items after other documents keep the list's index",
@@ -284,6 +337,7 @@ func TestParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			readsAsKubectl(t, []byte(tt.in))
 			f := Parse("f.yaml", []byte(tt.in))
 			if got := gotDocs(f); !reflect.DeepEqual(got, tt.docs) {
 				t.Errorf("documents:\n got %+v\nwant %+v", got, tt.docs)
@@ -426,22 +480,22 @@ func TestParseSyntaxErrors(t *testing.T) {
 			line: 12, col: 1, msg: "yaml: control characters are not allowed", count: 3,
 		},
 		{
-			name: "invalid UTF-8",
-			in:   head + "a: 1\nb: \xff\xfe\n",
-			line: 12, col: 1, msg: "yaml: invalid leading UTF-8 octet", count: 3,
-		},
-		{
 			// go.yaml.in/yaml/v3 accepts the rest; kubectl's
 			// go.yaml.in/yaml/v2 does not, and says neither line nor key.
 			name: "complex key",
 			in:   head + "a: 1\nb:\n  ? [x]\n  : 1\n",
-			// Its words are a Go value: said as YAML instead.
-			line: 13, col: 5, msg: `yaml: invalid map key: [x] is a list, which cannot be a key (quote a value that starts with "{" or "[" to make it a string)`, count: 3,
+			line: 13, col: 5, msg: `yaml: invalid map key: [x] (a list: a key must be a string, a number or a boolean)`, count: 3,
 		},
 		{
 			name: "null key",
 			in:   head + "a: 1\nb:\n  ~: 1\n",
-			line: 13, col: 3, msg: "yaml: unsupported map key: null cannot be a key (quote it to make it a string)", count: 3,
+			line: 13, col: 3, msg: "yaml: unsupported map key: ~ (null: a key must be a string, a number or a boolean)", count: 3,
+		},
+		{
+			// A Go template action is a mapping in a mapping to YAML.
+			name: "template action",
+			in:   head + "a: 1\nb:\n  c: {{ .Name }}\n",
+			line: 13, col: 7, msg: "yaml: invalid map key: {.Name: null} (a mapping: a key must be a string, a number or a boolean); {{ starts a template action: render the template first", count: 3,
 		},
 		{
 			name: "merge of a scalar",
@@ -466,6 +520,7 @@ func TestParseSyntaxErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			readsAsKubectl(t, []byte(tt.in))
 			f := Parse("f.yaml", []byte(tt.in))
 			if len(f.Findings) != 1 {
 				t.Fatalf("got findings %+v, want one", f.Findings)

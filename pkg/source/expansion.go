@@ -146,14 +146,28 @@ func measure(doc *yaml.Node) shape {
 }
 
 // aliasError refuses, before anything expands it, a document whose
-// aliases go over the budget, at the first alias that does.
+// aliases go over the budget, at the first alias that does. The message
+// compares what went over with its own bound (nodes with nodes, bytes
+// with bytes), then says what all the aliases would add, in both.
 func (s shape) aliasError() error {
 	if s.over == nil {
 		return nil
 	}
+	over := fmt.Sprintf("%s nodes, over the %s nodes", thousands(s.added.nodes), thousands(MaxAliasNodes))
+	if s.added.nodes <= MaxAliasNodes {
+		over = fmt.Sprintf("%s, over the %s", aliasBytes(s.added.bytes), aliasBytes(MaxAliasBytes))
+	}
 	return &limitError{node: s.over, rule: RuleAliasBudget, msg: fmt.Sprintf(
-		"yaml: document contains excessive aliasing: its aliases up to this one expand to %s more (%d nodes), over the %s (%d nodes) crdlint expands; in all they would add %s (%d nodes)",
-		sizeString(s.added.bytes), s.added.nodes, sizeString(MaxAliasBytes), MaxAliasNodes, sizeString(s.total.bytes), s.total.nodes)}
+		"yaml: document contains excessive aliasing: its aliases up to this one add %s crdlint expands (all of them would add %s nodes and %s)",
+		over, thousands(s.total.nodes), aliasBytes(s.total.bytes))}
+}
+
+// aliasBytes prints an expansion's size, in MiB or, past 1 GiB, in GiB.
+func aliasBytes(n int64) string {
+	if n >= 1<<30 {
+		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+	}
+	return mib(n)
 }
 
 // depthError is kubectl's error for a document nested deeper than its

@@ -144,6 +144,7 @@ func v3Stricter(data []byte) bool {
 var loaderRules = map[string]bool{
 	RuleSyntax: true, RuleDuplicate: true, RuleNotAnObject: true,
 	RuleAliasBudget: true, RuleDocumentSize: true, RuleYAML11Key: true,
+	RuleList: true, RuleRequestSize: true, RuleEtcdSize: true, RuleJSONAsYAML: true,
 }
 
 func FuzzParse(f *testing.F) {

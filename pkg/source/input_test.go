@@ -139,6 +139,7 @@ func TestParseInput(t *testing.T) {
 			// text says the same.
 			r := NewDocReader("f.yaml", &chunkReader{data: []byte(tt.in), rng: rand.New(rand.NewPCG(3, 4))})
 			r.NoKind = !HasKind([]byte(tt.in))
+			r.Input = true
 			streamed, err := readAllDocs(r)
 			if err != nil {
 				t.Fatal(err)
@@ -202,6 +203,7 @@ func FuzzParseInput(f *testing.F) {
 		want := ParseInput("fuzz.yaml", data)
 		r := NewDocReader("fuzz.yaml", &chunkReader{data: data, rng: rand.New(rand.NewPCG(seed, 5))})
 		r.NoKind = !HasKind(data)
+		r.Input = true
 		got, err := readAllDocs(r)
 		if err != nil {
 			t.Fatal(err)

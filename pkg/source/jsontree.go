@@ -5,18 +5,21 @@ import (
 	"encoding/json"
 	"unicode/utf8"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 	yaml "go.yaml.in/yaml/v3"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 )
 
 // parseJSON adds a value of a JSON stream to f: raw is the value as
 // kubectl's decoder returned it (never null), at is where it starts. It
 // returns where the value ends.
 //
-// The document's JSON is the value as the server decodes it, with
-// repeated keys collapsed (the last wins, as in the server's decoder),
-// keys sorted and numbers as written; repeats are duplicate-field
-// findings, as for YAML.
+// The document's JSON is what kubectl sends: the value as its
+// unstructured decoder reads it (repeated keys collapsed, the last
+// winning; integers as int64, other numbers as float64), encoded again,
+// so that 1e3 is sent as 1000. Repeats are duplicate-field findings, as
+// for YAML.
 func (f *File) parseJSON(raw []byte, at cursor) cursor {
 	count.Parses.Add(1)
 	root, end := jsonTree(raw, at)
@@ -25,16 +28,49 @@ func (f *File) parseJSON(raw []byte, at cursor) cursor {
 	f.Texts = append(f.Texts, raw)
 	keys := keyFindings(root, f.Path, index)
 	js := raw
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
 	var v any
-	if d.Decode(&v) == nil {
+	if utiljson.Unmarshal(raw, &v) == nil {
 		if b, err := json.Marshal(v); err == nil {
 			js = b
 		}
 	}
-	f.addDocument(root, js, nil, false, index, keys)
+	var obj map[string]any
+	if m, ok := v.(map[string]any); ok {
+		// The object the server decodes from js.
+		obj = m
+		serverNumbers(obj)
+	}
+	f.addDocument(root, js, obj, index, keys)
 	return end
+}
+
+// serverNumbers changes, in place, the float64s of v that encoding/json
+// prints without a fraction into what the server's decoder reads from
+// that text (serverNumber): 1e3 is sent as 1000, an integer.
+func serverNumbers(v any) {
+	stack := []any{v}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if f, ok := e.(float64); ok {
+					x[k] = serverNumber(f)
+				} else {
+					stack = append(stack, e)
+				}
+			}
+		case []any:
+			for i, e := range x {
+				if f, ok := e.(float64); ok {
+					x[i] = serverNumber(f)
+				} else {
+					stack = append(stack, e)
+				}
+			}
+		}
+	}
 }
 
 // jsonTree builds the node tree of raw, a JSON value that encoding/json

@@ -2,6 +2,8 @@ package source
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -30,16 +32,29 @@ func TestParsePath(t *testing.T) {
 			name: "bracket key with dots",
 			path: "metadata.annotations[api-approved.kubernetes.io]",
 			want: []Segment{{Name: "metadata"}, {Name: "annotations"}, {Name: "api-approved.kubernetes.io", Bracket: true}},
+			join: `metadata.annotations["api-approved.kubernetes.io"]`,
 		},
 		{
 			name: "bracket key with slash",
 			path: "properties[example.com/x].type",
 			want: []Segment{{Name: "properties"}, {Name: "example.com/x", Bracket: true}, {Name: "type"}},
+			join: `properties["example.com/x"].type`,
+		},
+		{
+			name: "quoted key",
+			path: `metadata.annotations["example.com/x"]`,
+			want: []Segment{{Name: "metadata"}, {Name: "annotations"}, {Name: "example.com/x", Bracket: true}},
+		},
+		{
+			name: "quoted key with escapes",
+			path: `status["(conditions[?type == \"Ready\"]"].x`,
+			want: []Segment{{Name: "status"}, {Name: `(conditions[?type == "Ready"]`, Bracket: true}, {Name: "x"}},
 		},
 		{
 			name: "strict decoder spelling",
 			path: "properties.example.com/x.Type",
 			want: []Segment{{Name: "properties"}, {Name: "example"}, {Name: "com/x"}, {Name: "Type"}},
+			join: `properties.example["com/x"].Type`,
 		},
 		{name: "leading index", path: "[3].a", want: []Segment{{Name: "3", Bracket: true}, {Name: "a"}}},
 		{
@@ -51,9 +66,10 @@ func TestParsePath(t *testing.T) {
 			name: "nested brackets",
 			path: "a[x[0]].b",
 			want: []Segment{{Name: "a"}, {Name: "x[0]", Bracket: true}, {Name: "b"}},
+			join: `a["x[0]"].b`,
 		},
-		{name: "empty bracket", path: "a[]", want: []Segment{{Name: "a"}, {Name: "", Bracket: true}}},
-		{name: "unbalanced bracket runs to the end", path: "a[b.c", want: []Segment{{Name: "a"}, {Name: "b.c", Bracket: true}}, join: "a[b.c]"},
+		{name: "empty bracket", path: "a[]", want: []Segment{{Name: "a"}, {Name: "", Bracket: true}}, join: `a[""]`},
+		{name: "unbalanced bracket runs to the end", path: "a[b.c", want: []Segment{{Name: "a"}, {Name: "b.c", Bracket: true}}, join: `a["b.c"]`},
 		{name: "empty names are dropped", path: "a..b.", want: []Segment{{Name: "a"}, {Name: "b"}}, join: "a.b"},
 	}
 	for _, tt := range tests {
@@ -69,8 +85,13 @@ func TestParsePath(t *testing.T) {
 			if j := JoinPath(got); j != want {
 				t.Errorf("JoinPath(ParsePath(%q)): got %q, want %q", tt.path, j, want)
 			}
-			if again := ParsePath(JoinPath(got)); !reflect.DeepEqual(again, got) {
-				t.Errorf("ParsePath(JoinPath(%+v)): got %+v, want the segments back", got, again)
+			// Names that are not plain come back as brackets.
+			var back []Segment
+			for _, s := range got {
+				back = append(back, Segment{Name: s.Name, Bracket: s.Bracket || !PlainName(s.Name)})
+			}
+			if again := ParsePath(JoinPath(got)); !reflect.DeepEqual(again, back) {
+				t.Errorf("ParsePath(JoinPath(%+v)): got %+v, want %+v", got, again, back)
 			}
 		})
 	}
@@ -298,5 +319,46 @@ func TestLocateYAMLOnlyLineBreaks(t *testing.T) {
 	want := []findingWant{{rule: RuleSyntax, doc: 1, line: 4, col: 1, msg: "yaml: found character that cannot start any token"}}
 	if got := gotFindings(f); !reflect.DeepEqual(got, want) {
 		t.Errorf("syntax error after LS: got %+v, want %+v", got, want)
+	}
+}
+
+// TestLocateLargeMapping: the index of large mappings finds what a scan
+// finds: the last of repeated keys, YAML 1.1 spellings, alias keys, and
+// merge keys (whose mappings are not indexed).
+func TestLocateLargeMapping(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for round := range 20 {
+		var b strings.Builder
+		b.WriteString("apiVersion: v1\nkind: X\nk0: &k0 anchored\n")
+		if round%4 == 3 {
+			b.WriteString("base: &base {m1: 1, m2: 2}\n<<: *base\n")
+		}
+		names := []string{"on", "yes", "0x1F", "m1", "'quoted'", "*k0", "a.b"}
+		for i := range 300 {
+			names = append(names, fmt.Sprintf("k%d", rng.IntN(150)))
+			fmt.Fprintf(&b, "%s: %d\n", names[len(names)-1], i)
+		}
+		for _, n := range names[:7] {
+			fmt.Fprintf(&b, "%s: v\n", n)
+		}
+		f := Parse("big.yaml", []byte(b.String()))
+		if len(f.Documents) != 1 {
+			t.Fatalf("round %d: got %d documents, findings %+v", round, len(f.Documents), f.Findings)
+		}
+		d := f.Documents[0]
+		var obj map[string]any
+		if err := json.Unmarshal(d.JSON, &obj); err != nil {
+			t.Fatal(err)
+		}
+		for key := range obj {
+			got, gotExact := d.Locate("[" + key + "]")
+			wantK, _ := lookupPair(d.Root, key, 0)
+			if !gotExact || wantK == nil || got != (Pos{wantK.Line, wantK.Column}) {
+				t.Errorf("round %d: Locate([%s]) = %+v %v, a scan finds %+v", round, key, got, gotExact, wantK)
+			}
+		}
+		if _, exact := d.Locate("missing"); exact {
+			t.Errorf("round %d: Locate(missing) is exact", round)
+		}
 	}
 }

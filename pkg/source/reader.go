@@ -54,6 +54,12 @@ type DocReader struct {
 	// from the text; a reader of an io.Reader cannot look ahead and
 	// leaves it false unless told, before the first Next.
 	NoKind bool
+	// Input says the stream is a file a command was given rather than
+	// one read exactly as kubectl reads it: a document that does not parse
+	// and whose every {{ ... }} is a Go template action is counted in
+	// File.Templates (a template to render first) instead of being a
+	// syntax error, which kubectl would report.
+	Input bool
 
 	path string
 	w    window
@@ -87,15 +93,16 @@ func NewDocReader(path string, r io.Reader) *DocReader {
 	return &DocReader{
 		MaxDocumentSize: DefaultMaxDocumentSize,
 		path:            path,
-		w:               window{r: r},
+		w:               window{r: kubectlReader(r)},
 		cur:             cursor{line: 1},
 	}
 }
 
-// newBytesReader reads data in place: texts are slices of data.
+// newBytesReader reads data in place: texts are slices of data (of its
+// decoded copy when kubectl's reading changes it, see asKubectlReads).
 func newBytesReader(path string, data []byte) *DocReader {
 	r := NewDocReader(path, nil)
-	r.w = window{buf: data, fixed: true}
+	r.w = window{buf: asKubectlReads(data), fixed: true}
 	return r
 }
 
@@ -110,6 +117,7 @@ var kindKeys = [][]byte{[]byte("kind"), []byte(`"kind"`), []byte("'kind'")}
 // that a file read a document at a time gets the same answer as one read
 // whole.
 func HasKind(data []byte) bool {
+	data = asKubectlReads(data) // the text kubectl reads: UTF-16 transcoded, a BOM dropped
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if hasJSONPrefix(data[:min(len(data), jsonPeek)]) {
 		// A JSON stream, or a YAML flow mapping kubectl reads as YAML
@@ -190,6 +198,7 @@ type Piece struct {
 	p      piece
 	max    int
 	noKind bool
+	input  bool
 	parsed *File
 }
 
@@ -213,7 +222,7 @@ func (r *DocReader) NextPiece() (*Piece, error) {
 				rebaseFile(f, -r.count)
 				return &Piece{parsed: f}, nil
 			}
-			return &Piece{path: r.path, p: p, max: r.MaxDocumentSize, noKind: r.NoKind}, nil
+			return &Piece{path: r.path, p: p, max: r.MaxDocumentSize, noKind: r.NoKind, input: r.Input}, nil
 		}
 		f, err := r.Next()
 		if err != nil {
@@ -233,7 +242,7 @@ func (p *Piece) Parse() *File {
 	if p.parsed != nil {
 		return p.parsed
 	}
-	f := &File{Path: p.path, Line: p.p.line, noKind: p.noKind}
+	f := &File{Path: p.path, Line: p.p.line, noKind: p.noKind, input: p.input}
 	c := newChunk(p.p.text, p.p.line)
 	c.col0 = p.p.col0
 	f.parseChunk(c)
@@ -451,7 +460,7 @@ func (r *DocReader) skipLine() {
 
 // yamlFile parses one cut YAML document.
 func (r *DocReader) yamlFile(p piece) *File {
-	f := &File{Path: r.path, Base: r.count, Line: p.line, noKind: r.NoKind}
+	f := &File{Path: r.path, Base: r.count, Line: p.line, noKind: r.NoKind, input: r.Input}
 	for _, b := range p.bad {
 		f.Findings = append(f.Findings, report.Finding{
 			Rule: RuleSyntax, Severity: report.Error, File: r.path, Document: r.count, Line: b.line, Column: b.col,
@@ -473,15 +482,45 @@ func (r *DocReader) yamlFile(p piece) *File {
 	case p.text != nil:
 		c := newChunk(p.text, p.line)
 		c.col0 = p.col0
-		if i := f.parseChunk(c); i >= 0 && fallback != nil {
+		i := f.parseChunk(c)
+		switch {
+		case i >= 0 && fallback != nil:
 			// kubectl reports the JSON decoder's error when the YAML
 			// decoder fails on the same text too.
 			fallback.Document = f.Findings[i].Document
 			f.Findings[i] = *fallback
+		case fallback != nil:
+			f.readAsYAML(*fallback, r.count)
 		}
 	}
 	r.count += f.Count
 	return f
+}
+
+// RuleJSONAsYAML: a stream that starts as JSON and is not JSON from some
+// point on, which kubectl reads on as YAML (since Kubernetes 1.33).
+const RuleJSONAsYAML = "json-read-as-yaml"
+
+// readAsYAML records, at the JSON decoder's error jsonErr, that kubectl
+// reads the rest of the stream as YAML from the document with the given
+// index: it accepts what the YAML decoder accepts (a trailing comma, a
+// flow mapping of YAML, "---" after an object), where kubectl 1.32 and
+// earlier, which read a stream that starts with "{" as JSON only, refuse
+// the file with that error (kubernetes/kubernetes#130666).
+func (f *File) readAsYAML(jsonErr report.Finding, index int) {
+	x := jsonErr
+	x.Rule, x.Severity, x.Document = RuleJSONAsYAML, report.Warning, index
+	x.Message = "the file is not JSON from here (" + jsonErr.Message + "): kubectl reads the rest as YAML, which accepts it, but kubectl 1.32 and earlier and JSON tools refuse the file"
+	// A hint about what kubectl sends, given only where it sends an
+	// object: a template or data that starts with "{" is not JSON meant
+	// for kubectl.
+	for _, d := range f.Documents {
+		if d.Index == index {
+			x.Object = d.Object
+			f.Findings = append(f.Findings, x)
+			return
+		}
+	}
 }
 
 // tooLarge records a document over the size bound.
@@ -551,7 +590,7 @@ func (f feed) Read(p []byte) (int, error) {
 // stream).
 func (r *DocReader) nextJSON() *File {
 	w := &r.w
-	f := &File{Path: r.path, Base: r.count, noKind: r.NoKind}
+	f := &File{Path: r.path, Base: r.count, noKind: r.NoKind, input: r.Input}
 	if r.skip {
 		r.skip = false
 		if !r.skipJSON() {

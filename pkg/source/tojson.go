@@ -47,12 +47,6 @@ func toJSON(c chunk, n *yaml.Node) (js []byte, obj map[string]any, fast bool, er
 	return js, nil, false, err
 }
 
-// hasBOM: text in UTF-16 (yaml.v3 transcodes it, so offsets into c.text
-// no longer find tags) or with a UTF-8 BOM goes the slow way.
-func hasBOM(text []byte) bool {
-	return bytes.HasPrefix(text, []byte("\xef\xbb\xbf")) || bytes.HasPrefix(text, []byte("\xfe\xff")) || bytes.HasPrefix(text, []byte("\xff\xfe"))
-}
-
 // nodeJSON builds, from the v3 tree, the value go.yaml.in/yaml/v2 decodes
 // into (as sigs.k8s.io/yaml converts it) and marshals it as
 // sigs.k8s.io/yaml does. It gives up (false) on everything where the two
@@ -68,6 +62,10 @@ func hasBOM(text []byte) bool {
 // differently (integers beyond int64, strings that are not UTF-8), for
 // a mapping root.
 func nodeJSON(c chunk, n *yaml.Node) (js []byte, obj map[string]any, ok bool) {
+	// A text with a byte order mark (a later document of a stream can
+	// start with one: kubectl drops only the file's first) goes the slow
+	// way: yaml.v3 drops or transcodes it, so offsets into c.text would
+	// no longer find tags.
 	if n.Kind != yaml.DocumentNode || len(n.Content) != 1 || c.starts != nil || hasBOM(c.text) {
 		return nil, nil, false
 	}
@@ -92,6 +90,10 @@ type nodeBuilder struct {
 	// non-specific tag "!" in its tree, so a node's text is looked at.
 	checkTags  bool
 	lineStarts []int
+	// at is the last position offset found: nodes come in document
+	// order, so the next is found from there, not from its line's start
+	// (a long flow-style line would make that quadratic).
+	at struct{ line, col, off int }
 	// notServer is set when a value would not read back from the JSON as
 	// built (integers beyond int64, strings that are not UTF-8).
 	notServer bool
@@ -222,14 +224,18 @@ func (b *nodeBuilder) offset(line, col int) (int, bool) {
 	if line < 1 || line > len(b.lineStarts) || col < 1 {
 		return 0, false
 	}
-	off := b.lineStarts[line-1]
-	for i := 1; i < col; i++ {
+	off, i := b.lineStarts[line-1], 1
+	if b.at.line == line && b.at.col <= col {
+		off, i = b.at.off, b.at.col
+	}
+	for ; i < col; i++ {
 		if off >= len(b.text) || b.text[off] == '\n' {
 			return 0, false
 		}
 		_, size := utf8.DecodeRune(b.text[off:])
 		off += size
 	}
+	b.at.line, b.at.col, b.at.off = line, col, off
 	return off, true
 }
 
