@@ -8,8 +8,8 @@ package catalogue_test
 //     <rule>/, linted as pkg/lint's TestRuleFixtures lints them; the page
 //     shows the first failing fixture, its findings and the pass-*.yaml
 //     fixture.
-//   - upgrade rules: pkg/upgrade/compare/testdata/rules/<rule>/ (changes)
-//     and pkg/upgrade/testdata/replay/<rule>/ (existing objects): OLD, NEW and
+//   - upgrade rules: pkg/upgrade/testdata/rules/<rule>/ (changes) and
+//     pkg/upgrade/testdata/replay/<rule>/ (existing objects): OLD, NEW and
 //     the objects in one file, run through `kubectl crdlint upgrade`; the
 //     page shows the first failing fixture and the pass-*.yaml fixture
 //     (the fix), each with what the command reports.
@@ -54,7 +54,7 @@ const (
 	rulePagesDir = "../../docs/rules"
 	// The fixture directories, relative to this package.
 	lintFixtures    = "../lint/testdata/rules"
-	upgradeFixtures = "../upgrade/compare/testdata/rules"
+	upgradeFixtures = "../upgrade/testdata/rules"
 	replayFixtures  = "../upgrade/testdata/replay"
 	checkFixtures   = "testdata/rules"
 	// validateMarker, followed by a --validate value, as a lint fixture's
@@ -161,8 +161,7 @@ func renderRulesIndex(rules []report.Rule) string {
 	w("them: for the linter's rules a failing and a passing example from\n")
 	w("[`pkg/lint/testdata/rules/`](../pkg/lint/testdata/rules/), for the upgrade\n")
 	w("rules a failing and a passing upgrade (OLD, NEW and existing objects) from\n")
-	w("[`pkg/upgrade/compare/testdata/rules/`](../pkg/upgrade/compare/testdata/rules/) (changes)\n")
-	w("and [`pkg/upgrade/testdata/replay/`](../pkg/upgrade/testdata/replay/) (existing objects).\n\n")
+	w("[`pkg/upgrade/testdata/`](../pkg/upgrade/testdata/).\n\n")
 	for _, g := range catalogue.Groups {
 		w("## %s\n\n", g.Title())
 		w("| Rule | Severity | What it checks |\n")

@@ -21,7 +21,7 @@ const (
 	replayDir = "testdata/replay"
 	// rulesDir holds the comparison's rule fixtures, which
 	// compare.TestRuleFixtures checks against the comparison's output.
-	rulesDir = "compare/testdata/rules"
+	rulesDir = "testdata/rules"
 )
 
 // commandFindings runs a fixture (OLD, NEW, then the existing objects) as
@@ -93,7 +93,7 @@ func checkCommand(t *testing.T, rule, path string) {
 }
 
 // TestRuleFixtures runs the comparison's rule fixtures,
-// compare/testdata/rules/<rule-id>/<case>.yaml (OLD, NEW, then existing
+// testdata/rules/<rule-id>/<case>.yaml (OLD, NEW, then existing
 // objects), as the command runs them: each reports its directory's rule,
 // but pass-*.yaml, an upgrade of valid CRDs that reports neither it nor
 // any error, so that a rule's page shows a fix that works. The directory

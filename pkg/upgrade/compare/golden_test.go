@@ -1,6 +1,6 @@
 package compare
 
-// Rule fixtures: testdata/rules/<rule-id>/<case>.yaml holds OLD (the first
+// Rule fixtures: ../testdata/rules/<rule-id>/<case>.yaml holds OLD (the first
 // document) and NEW (the second); further documents are existing custom
 // resources, from which the harness builds Options.Present. Each line
 // where a change is expected to be positioned carries a trailing comment
@@ -16,7 +16,9 @@ package compare
 // pass-<case>.yaml, the fix a rule's page shows, which must not. Every
 // rule has both. <case>.json is the golden form of the changes (messages,
 // values, CEL details): go test ./pkg/upgrade/compare -update rewrites it.
-// pkg/upgrade's tests run each fixture as the command runs it, too.
+// pkg/upgrade's tests run each fixture as the command runs it, too, which
+// is why the fixtures are pkg/upgrade's (beside its replay fixtures), and
+// the rule pages (docs/rules/) link to them there.
 
 import (
 	"encoding/json"
@@ -33,7 +35,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
-const rulesDir = "testdata/rules"
+const rulesDir = "../testdata/rules"
 
 // passPrefix names the fixtures of a rule's directory that show its fix:
 // they must not produce the rule, where every other fixture must.
