@@ -11,7 +11,7 @@ VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo d
 LDFLAGS    := -s -w -X github.com/kubectl-crdlint/kubectl-crdlint/internal/version.Version=$(VERSION)
 GORELEASER := go run github.com/goreleaser/goreleaser/v2@v2.15.1
 
-.PHONY: help build test test-corpus lint fuzz fuzz-ci golden bench bench-go dist validate-krew install clean
+.PHONY: help build test test-short test-corpus lint fuzz fuzz-ci golden bench bench-go dist validate-krew install clean
 
 help: ## Show this help
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -24,6 +24,9 @@ test: ## Run the whole test suite on testdata/corpus, and the corpus tests on ..
 	go test -race ./pkg/crd
 	@if [ -d "$(SHARED_CORPUS)" ]; then $(MAKE) --no-print-directory test-corpus; \
 	else echo "$(SHARED_CORPUS) is absent: the corpus tests ran on testdata/corpus only"; fi
+
+test-short: ## The fast loop: every package's unit tests, without the in-process API servers and huge inputs (about 2 minutes on 2 cores)
+	go test -short ./...
 
 test-corpus: ## Run the differential and agreement tests on SHARED_CORPUS (default ../shared/corpus)
 	CRDLINT_CORPUS="$(abspath $(SHARED_CORPUS))" go test -run '$(CORPUS_TESTS)' $(CORPUS_PKGS)
@@ -42,7 +45,7 @@ golden: ## Rewrite golden files from the current output
 	go test ./pkg/report -update
 	go test ./pkg/catalogue -run TestRulesDoc -update-rules
 	go test ./pkg/lint -run TestGoldenOutputs -update-golden
-	go test ./pkg/upgrade -update
+	go test ./pkg/upgrade/compare -update
 	go test ./pkg/fields -run TestListingGolden -update
 
 bench: ## crdlint vs kubeconform and kubectl-validate, offline (BENCH_RUNS, BENCH_KV_DOCS...; docs/performance.md)

@@ -118,11 +118,14 @@ install() {
   } >>"${GITHUB_OUTPUT:-/dev/stdout}"
 }
 
-case "${1:-}" in
-prepare) prepare ;;
-install) install ;;
-*)
-  echo "usage: install.sh prepare|install" >&2
-  exit 2
-  ;;
-esac
+# Sourced (verdicts.sh uses its functions), it runs nothing.
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+  case "${1:-}" in
+  prepare) prepare ;;
+  install) install ;;
+  *)
+    echo "usage: install.sh prepare|install" >&2
+    exit 2
+    ;;
+  esac
+fi

@@ -10,6 +10,7 @@
 #   INPUT_OUTPUT              annotations | sarif
 #   INPUT_SARIF_FILE, INPUT_FAIL_ON, INPUT_WORKING_DIRECTORY
 #   CRDLINT_BINARY            the binary (install.sh's output), else PATH
+#   CRDLINT_VERDICTS_DIR      the verdict cache (verdicts.sh), when cached
 # and GITHUB_WORKSPACE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, RUNNER_TEMP from
 # the runner. Without them (by hand) outputs and summary are dropped.
 #
@@ -100,6 +101,12 @@ write_outputs() {
     echo "warnings=$3"
     echo "sarif-file=$4"
   } >>"${GITHUB_OUTPUT:-/dev/null}"
+}
+
+# list_entries prints the names of the verdict cache's entries in $1.
+list_entries() {
+  [[ -d "$1/verdicts" ]] || return 0
+  (cd "$1/verdicts" && find . -type f ! -name '.tmp-*' -print) | LC_ALL=C sort
 }
 
 summary_error() {
@@ -299,7 +306,22 @@ main() {
   printf 'kubectl-crdlint:'
   printf ' %q' "${cmd[@]}"
   printf '\n'
+  # The verdict cache the action restored: through the environment, so
+  # that --cache-dir or --no-cache in args still win. The entries this
+  # run added (verdicts-added) decide whether it is saved for the next.
+  local verdicts=${CRDLINT_VERDICTS_DIR:-}
+  if [[ -n "$verdicts" ]]; then
+    export KUBECTL_CRDLINT_CACHE_DIR=$verdicts
+    list_entries "$verdicts" >"$tmp/entries-before"
+  fi
   "${cmd[@]}" >"$tmp/out" 2>"$tmp/err" || code=$?
+  if [[ -n "$verdicts" ]]; then
+    list_entries "$verdicts" >"$tmp/entries-after"
+    local added
+    added=$(LC_ALL=C comm -13 "$tmp/entries-before" "$tmp/entries-after" | wc -l | tr -d ' ')
+    echo "verdicts-added=$added" >>"${GITHUB_OUTPUT:-/dev/null}"
+    echo "kubectl-crdlint: verdict cache $verdicts: $(wc -l <"$tmp/entries-before" | tr -d ' ') entries restored, $added added"
+  fi
   # The linter's own messages (exit 2) go to the log as they came.
   cat "$tmp/err" >&2
 

@@ -61,8 +61,9 @@ func main() {
 	flag.BoolVar(&cfg.ScaleKV, "scale-kv", os.Getenv("BENCH_SCALE_KV") == "1", "add kubectl-validate to the scale table (very slow) [BENCH_SCALE_KV=1]")
 	flag.StringVar(&workers, "kubeconform-n", envStr("BENCH_KUBECONFORM_N", "1,4"), "kubeconform -n values, one row each [BENCH_KUBECONFORM_N]")
 	flag.IntVar(&cfg.SmallRuns, "small-runs", envInt("BENCH_SMALL_RUNS", 11), "runs of crdlint on one small file [BENCH_SMALL_RUNS]")
-	flag.IntVar(&cfg.ScenarioRuns, "scenario-runs", envInt("BENCH_SCENARIO_RUNS", 3), "measured runs per tool of the warm, CI, 1% incremental and large CRD set scenarios; 0 skips them [BENCH_SCENARIO_RUNS]")
+	flag.IntVar(&cfg.ScenarioRuns, "scenario-runs", envInt("BENCH_SCENARIO_RUNS", 3), "measured runs per tool of the warm, CI, 1% incremental, mixed, Action's cache and large CRD set scenarios; 0 skips them [BENCH_SCENARIO_RUNS]")
 	flag.IntVar(&cfg.LargeCRDs, "large-crds", envInt("BENCH_LARGE_CRDS", 1000), "CRDs of the large CRD set scenario; 0 skips it [BENCH_LARGE_CRDS]")
+	flag.IntVar(&cfg.MixedFiles, "mixed-files", envInt("BENCH_MIXED_FILES", 200), "files of the mixed workload (mixed and Action's cache scenarios); 0 skips them [BENCH_MIXED_FILES]")
 	flag.Parse()
 	var err error
 	if cfg.Scales, err = ints(scales); err == nil {

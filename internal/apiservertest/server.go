@@ -139,6 +139,12 @@ func quietKlog(w io.Writer) {
 // come up.
 func Start(t testing.TB, opts Options) *Server {
 	t.Helper()
+	// The fast loop (go test -short, make test-short) leaves out every test
+	// that needs a real API server: starting etcd and the server takes
+	// seconds each, and those tests are what the full suite (CI) is for.
+	if testing.Short() {
+		t.Skip("starts an in-process API server; run without -short (make test)")
+	}
 	quietKlog(opts.Logs)
 	began := time.Now()
 

@@ -44,6 +44,9 @@ type Config struct {
 	ScenarioRuns int
 	// LargeCRDs is the size of the large CRD set scenario's; 0 skips it.
 	LargeCRDs int
+	// MixedFiles is the size of the mixed workload (BuildMixed) of the
+	// mixed and Action's cache scenarios; 0 skips them.
+	MixedFiles int
 }
 
 // Row is one tool's line in a table.
@@ -95,7 +98,12 @@ type Results struct {
 	Scales                  []int
 	Small                   Row
 	Scenarios               []Scenario
-	Targets                 []Target
+	// Mixed is what the mixed workload holds; MixedJudged what
+	// crdlint's warm run on it judged, and ActionJudged its run with the
+	// Action's cache (internal/count, from CRDLINT_MEMSTATS=1).
+	Mixed                     MixedStats
+	MixedJudged, ActionJudged Counts
+	Targets                   []Target
 }
 
 // Machine describes where the numbers were taken.
@@ -350,12 +358,12 @@ func Run(ctx context.Context, cfg Config, out, log io.Writer) (*Results, error) 
 
 	if err := runScenarios(ctx, cfg, res, corpus, scenarioEnv{
 		log: log, measure: measure, crdlintWith: crdlintWith, kcTools: kcTools, cacheRoot: cacheRoot,
-		crdDir: crdDir, crsDir: crDirs[1], prime: func(argv []string) error {
+		crdDir: crdDir, crsDir: crDirs[1], run: func(argv []string) (Measurement, error) {
 			m, err := r.Run(ctx, argv)
 			if err == nil && m.ExitCode > 1 {
-				err = fmt.Errorf("priming run exited %d: %.500s", m.ExitCode, m.Stderr)
+				err = fmt.Errorf("%s exited %d: %.500s", argv[0], m.ExitCode, m.Stderr)
 			}
-			return err
+			return m, err
 		}}); err != nil {
 		return nil, err
 	}

@@ -25,6 +25,8 @@ const (
 	ScnWarm        = "warm"
 	ScnCI          = "ci"
 	ScnIncremental = "incremental"
+	ScnMixed       = "mixed"
+	ScnAction      = "action"
 	ScnLargeCRDs   = "large-crds"
 )
 
@@ -108,8 +110,9 @@ type scenarioEnv struct {
 	cacheRoot   string
 	crdDir      string
 	crsDir      string // the 1× workload
-	// prime runs argv once, unmeasured, to leave a cache behind.
-	prime func(argv []string) error
+	// run runs argv once, unmeasured (to leave a cache behind, or to
+	// read what a run did); an exit code over 1 is an error.
+	run func(argv []string) (Measurement, error)
 }
 
 func runScenarios(ctx context.Context, cfg Config, res *Results, corpus *Corpus, env scenarioEnv) error {
@@ -133,7 +136,8 @@ func runScenarios(ctx context.Context, cfg Config, res *Results, corpus *Corpus,
 		}
 		fmt.Fprintf(env.log, "  priming %s with a full run on %s\n", dir, crs)
 		t := env.crdlintWith("", nil)
-		return env.prime(t.argv(env.crdDir, crs, []string{"--cache-dir", dir}))
+		_, err := env.run(t.argv(env.crdDir, crs, []string{"--cache-dir", dir}))
+		return err
 	}
 	cacheNote := func(dir string) string {
 		n, b := dirSize(dir)
@@ -205,6 +209,12 @@ func runScenarios(ctx context.Context, cfg Config, res *Results, corpus *Corpus,
 			s.Rows = append(s.Rows, row)
 		}
 		res.Scenarios = append(res.Scenarios, s)
+	}
+
+	if cfg.MixedFiles > 0 {
+		if err := mixedScenarios(cfg, res, corpus, env, runs, kc, primeCache); err != nil {
+			return err
+		}
 	}
 
 	// A large CRD set of which the workload uses a hundred or so.

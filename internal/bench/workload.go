@@ -32,6 +32,16 @@ type Corpus struct {
 	Templates []map[string]any
 	// CRDs is the number of CRD documents in CRDFiles.
 	CRDs int
+	// Examples are the corpus's YAML files of custom resources as
+	// written (comments, built-in kinds, kinds without a CRD and all),
+	// those that parse, for the mixed workload (BuildMixed).
+	Examples []Example
+}
+
+// Example is a corpus file of custom resources and its number of objects.
+type Example struct {
+	NamedFile
+	Docs int
 }
 
 // LoadCorpus reads dir/crds and dir/crs.
@@ -75,6 +85,9 @@ func LoadCorpus(dir string) (*Corpus, error) {
 		if err != nil {
 			// Deliberately broken corpus files are not workload material.
 			continue
+		}
+		if len(docs) > 0 && !strings.HasSuffix(f.Name, ".json") {
+			c.Examples = append(c.Examples, Example{f, len(docs)})
 		}
 		for _, d := range docs {
 			apiVersion, _ := d["apiVersion"].(string)

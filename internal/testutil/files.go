@@ -42,7 +42,17 @@ func copyTree(tb testing.TB, src, dst string, link bool) {
 		rel, _ := filepath.Rel(src, p)
 		target := filepath.Join(dst, rel)
 		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
+			// With its permissions, as a tar keeps them (test/action's
+			// stand-in for actions/cache: the linter uses only a
+			// private verdict cache).
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(target, 0o755); err != nil {
+				return err
+			}
+			return os.Chmod(target, info.Mode().Perm())
 		}
 		if link && os.Link(p, target) == nil {
 			return nil

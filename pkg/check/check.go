@@ -229,10 +229,7 @@ func (c *checker) visitor() input.Visitor {
 		},
 		File: func(i int, data []byte, f *source.File) error {
 			defer prog.File(f.Count)
-			if len(f.Documents) > 0 {
-				c.judge()
-			}
-			fs, sum := c.l.File(f)
+			fs, sum := c.whole(i, data, f)
 			r := &results[i]
 			if data != nil {
 				r.comments = rv.Read(f.Path, data, 1)
@@ -315,9 +312,43 @@ func (c *checker) visitor() input.Visitor {
 		},
 	}
 	if c.files != nil {
-		v.Replay = c.replay
+		v.Replay, v.NoCRDs = c.replay, c.noCRDs
 	}
 	return v
+}
+
+// whole is the linter's findings and summary of input i judged whole
+// (File: a file that holds CRDs and other documents, whose CRDs the
+// collect phase read), or what an earlier run found for the same file,
+// when the catalogue answers its kinds as it did then.
+func (c *checker) whole(i int, data []byte, f *source.File) ([]report.Finding, report.Summary) {
+	var key string
+	name := c.name(i)
+	if c.files != nil && data != nil && !c.run.Inputs.Given(c.run.Inputs.Files[i]) {
+		key = c.files.wholeKey(name, data)
+		if rec, ok := c.files.get(key, name, data); ok && len(rec.Docs) == 1 {
+			d := &rec.Docs[0]
+			return d.Findings, d.sum()
+		}
+	}
+	if len(f.Documents) > 0 {
+		c.judge()
+	}
+	fs, sum := c.l.File(f)
+	if key != "" {
+		p := &crPending{key: key, name: name, data: data, kinds: map[schema.GroupKind]bool{}}
+		// Review changes findings in place.
+		p.add(docResult{raw: slices.Clone(fs), sum: sum, count: f.Count, kinds: kindsOf(f)})
+		c.files.put(p)
+	}
+	return fs, sum
+}
+
+// noCRDs tells whether an earlier run judged input i's content as a file
+// without CRDs (only such files have an entry under the key replay
+// looks up), so that the collect phase need not parse it to know.
+func (c *checker) noCRDs(i int, data []byte) bool {
+	return c.files.has(c.files.key(c.name(i), data))
 }
 
 // replay gives input i's documents' results from the file cache, reviewed

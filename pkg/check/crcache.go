@@ -124,6 +124,25 @@ func (c *crFiles) key(name string, data []byte) string {
 	return verdictcache.Key([]byte("cr-file"), c.opts, []byte(name), data)
 }
 
+// wholeKey is the key of a file judged whole (checker.whole): its record
+// is one crDoc, of the file's documents counted from the file's first,
+// which a replay of documents one by one must never take.
+func (c *crFiles) wholeKey(name string, data []byte) string {
+	return verdictcache.Key([]byte("cr-whole-file"), c.opts, []byte(name), data)
+}
+
+// has reports whether key has a record that decodes, whatever the CRDs:
+// for key(name, data), that the content is a file without CRDs, since
+// only those are judged a document at a time and stored there.
+func (c *crFiles) has(key string) bool {
+	body, ok := c.cache.Get(key)
+	if !ok {
+		return false
+	}
+	var rec crFileRecord
+	return gob.NewDecoder(bytes.NewReader(body)).Decode(&rec) == nil
+}
+
 // get returns the record of a file's content when this run's catalogue
 // still answers every kind it looked up with the same CRD for a custom
 // resource in that file (name). Anything damaged or doubtful is a miss:

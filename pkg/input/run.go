@@ -181,6 +181,14 @@ type Visitor struct {
 	// Begin, Take with each result in order (as Doc's would have been;
 	// Count documents each) and Done are called as if it had been.
 	Replay func(i int, data []byte) (results []Replayed, ok bool)
+	// NoCRDs, when set with Replay, is asked about each file Replay
+	// would be offered whose text has the CRD marker, before the collect
+	// phase parses it to find its CRDs: true says an earlier run found
+	// none in the same content, and the file is then taken as one
+	// without the marker (not parsed unless Replay misses). The word
+	// is in many files that hold no CRD: an Argo CD Application that
+	// ignores differences in CRDs, a policy that matches them.
+	NoCRDs func(i int, data []byte) bool
 }
 
 // Replayed is one Doc result a Replay gives again, and the number of
@@ -281,7 +289,9 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 		if err != nil {
 			return err
 		}
-		if !bytes.Contains(data, crdMarker) {
+		// A file without CRDs goes to the judge phase unparsed: with
+		// Doc, it is then read a document at a time, and may be replayed.
+		unparsed := func() error {
 			c.kind = mainKind(data)
 			if kept.Add(int64(len(data))) <= keepBudget || in.cached[p] != nil {
 				c.data = data
@@ -290,13 +300,24 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 			}
 			return nil
 		}
+		if !bytes.Contains(data, crdMarker) || v.Replay != nil && v.NoCRDs != nil && in.cached[p] == nil && v.NoCRDs(i, data) {
+			return unparsed()
+		}
 		f := source.ParseInput(in.Name(p), data)
 		found := crd.FindCRDs(f)
-		c.kind = mainKind(data)
 		if len(found) == 0 {
+			if v.Doc != nil {
+				// Judged as the files without the marker are (a
+				// document at a time), so that it can be replayed
+				// like them: parsing it again costs less than judging
+				// it on every run.
+				return unparsed()
+			}
+			c.kind = mainKind(data)
 			c.file, c.data = f, data
 			return nil
 		}
+		c.kind = mainKind(data)
 		if v.CRDs != nil {
 			v.CRDs(i, data, found)
 		}

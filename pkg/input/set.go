@@ -128,6 +128,15 @@ func (s *Set) Bytes(p string) ([]byte, error) {
 	return source.ReadBytes(p)
 }
 
+// Given reports whether p's content was given to the set — stdin, a
+// pipe, a URL's content, a rendered kustomization — rather than read
+// from a file that can be read again: what a run made up or cannot read
+// twice is not cached between runs.
+func (s *Set) Given(p string) bool {
+	_, ok := s.cached[p]
+	return ok
+}
+
 // Read returns an input parsed.
 func (s *Set) Read(p string) (*source.File, []byte, error) {
 	data, err := s.Bytes(p)

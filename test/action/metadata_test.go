@@ -241,7 +241,31 @@ func TestExpressions(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range []string{"inputs.nope == 'x'", "secrets.token", "inputs.cache ==", "fromJSON(inputs.cache)"} {
+	// Status functions, after a step failed and before.
+	for _, failed := range []bool{false, true} {
+		c.failed = failed
+		for expr, want := range map[string]bool{
+			"always()":                            true,
+			"success()":                           !failed,
+			"failure()":                           failed,
+			"!cancelled()":                        true,
+			"!cancelled() && inputs.empty":        false,
+			"failure() && inputs.cache == 'true'": failed,
+		} {
+			v, err := c.eval(expr)
+			if err != nil || v.truthy() != want {
+				t.Errorf("after a failure %v: %s = %v (%v), want %v", failed, expr, v, err, want)
+			}
+			if !hasStatusFunction(expr) {
+				t.Errorf("%s: no status function found", expr)
+			}
+		}
+	}
+	c.failed = false
+	if hasStatusFunction("inputs.cache == 'always()'") || hasStatusFunction("inputs.cache") {
+		t.Errorf("a status function found where there is none")
+	}
+	for _, bad := range []string{"inputs.nope == 'x'", "secrets.token", "inputs.cache ==", "fromJSON(inputs.cache)", "always(inputs.cache)", "always("} {
 		if _, err := c.eval(bad); err == nil {
 			t.Errorf("%s: no error; the stand-in must refuse what it does not model", bad)
 		}

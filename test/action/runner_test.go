@@ -4,12 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -101,6 +104,9 @@ type exprContext struct {
 	steps  map[string]map[string]string // step id -> outputs
 	github map[string]string
 	runner map[string]string
+	// failed says a step before has failed: what the status functions
+	// tell (a composite action's steps see the action's status).
+	failed bool
 }
 
 // value is a GitHub expression value: the action uses strings and the
@@ -174,6 +180,16 @@ func tokens(expr string) ([]string, error) {
 	return out, nil
 }
 
+// statusFunctions are the status check functions, the only functions the
+// action calls (without arguments): what they return depends on whether a
+// step before failed.
+var statusFunctions = map[string]bool{"always": true, "success": true, "failure": true, "cancelled": true}
+
+// isCall reports whether toks[i] calls a status function: name().
+func isCall(toks []string, i int) bool {
+	return statusFunctions[toks[i]] && i+2 < len(toks) && toks[i+1] == "(" && toks[i+2] == ")"
+}
+
 // references lists the context paths an expression reads.
 func references(expr string) ([]string, error) {
 	toks, err := tokens(expr)
@@ -181,12 +197,24 @@ func references(expr string) ([]string, error) {
 		return nil, err
 	}
 	var refs []string
-	for _, t := range toks {
-		if c := t[0]; c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+	for i, t := range toks {
+		if c := t[0]; (c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') && !isCall(toks, i) {
 			refs = append(refs, t)
 		}
 	}
 	return refs, nil
+}
+
+// hasStatusFunction reports whether a condition calls one: GitHub puts
+// success() && before a condition that does not.
+func hasStatusFunction(expr string) bool {
+	toks, _ := tokens(expr)
+	for i := range toks {
+		if isCall(toks, i) {
+			return true
+		}
+	}
+	return false
 }
 
 // templates returns the expressions inside ${{ }} in s.
@@ -349,21 +377,55 @@ func (p *parser) unary() (value, error) {
 		return value{s: strings.ReplaceAll(t[1:len(t)-1], "''", "'")}, nil
 	case t == "":
 		return value{}, fmt.Errorf("unexpected end")
+	case isCall(p.toks, p.i):
+		p.i += 3
+		// No run is cancelled here.
+		b := map[string]bool{"always": true, "success": !p.c.failed, "failure": p.c.failed, "cancelled": false}[t]
+		return value{isBool: true, b: b}, nil
 	default:
 		p.i++
 		return p.c.lookup(t)
 	}
 }
 
-// fakeCache stands in for actions/cache: keys to saved directories.
+// fakeCache stands in for actions/cache: keys to saved directories, and
+// the keys in the order they were saved (restore-keys take the newest).
 type fakeCache struct {
 	dir     string
 	entries map[string]string
+	saved   []string
 }
 
 func newFakeCache(dir string) *fakeCache {
 	return &fakeCache{dir: dir, entries: map[string]string{}}
 }
+
+// clone is a copy that shares the saved directories, which nobody writes.
+func (c *fakeCache) clone(dir string) *fakeCache {
+	return &fakeCache{dir: dir, entries: maps.Clone(c.entries), saved: slices.Clone(c.saved)}
+}
+
+// match is the key a restore finds: key itself, else for the first of
+// restoreKeys (lines) that any saved key starts with, the newest such key.
+func (c *fakeCache) match(key, restoreKeys string) (string, bool) {
+	if _, ok := c.entries[key]; ok {
+		return key, true
+	}
+	for _, prefix := range strings.Split(restoreKeys, "\n") {
+		if prefix = strings.TrimSpace(prefix); prefix == "" {
+			continue
+		}
+		for i := len(c.saved) - 1; i >= 0; i-- {
+			if strings.HasPrefix(c.saved[i], prefix) {
+				return c.saved[i], false
+			}
+		}
+	}
+	return "", false
+}
+
+// runIDs numbers the runs of the action, as GITHUB_RUN_ID does.
+var runIDs atomic.Int64
 
 // runnerEnv is one job's environment for the action.
 type runnerEnv struct {
@@ -373,6 +435,8 @@ type runnerEnv struct {
 	cache     *fakeCache
 	// env is the job's env (e.g. CRDLINT_ACTION_BINARY), seen by every step.
 	env map[string]string
+	// runID is GITHUB_RUN_ID, new for every run of the action.
+	runID int64
 }
 
 // stepRun records what a step did.
@@ -445,22 +509,26 @@ func runAction(t *testing.T, a *actionFile, env *runnerEnv, with map[string]stri
 		ctx.inputs[name] = v
 	}
 
+	env.runID = runIDs.Add(1)
 	run := &actionRun{outputs: map[string]string{}}
 	var stdout, stderr, summary strings.Builder
 	path := os.Getenv("PATH")
 	for i, s := range a.Runs.Steps {
 		sr := &stepRun{label: s.label(i)}
 		run.steps = append(run.steps, sr)
-		if s.If != "" {
-			cond := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(s.If), "${{"), "}}")
-			v, err := ctx.eval(cond)
-			if err != nil {
-				t.Fatalf("step %s: if: %v", sr.label, err)
-			}
-			if !v.truthy() {
-				sr.skipped = true
-				continue
-			}
+		cond := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(s.If), "${{"), "}}")
+		if cond != "" && !hasStatusFunction(cond) {
+			cond = "success() && (" + cond + ")"
+		} else if cond == "" {
+			cond = "success()"
+		}
+		v, err := ctx.eval(cond)
+		if err != nil {
+			t.Fatalf("step %s: if: %v", sr.label, err)
+		}
+		if !v.truthy() {
+			sr.skipped = true
+			continue
 		}
 		if s.Uses != "" {
 			sr.with = map[string]string{}
@@ -478,9 +546,11 @@ func runAction(t *testing.T, a *actionFile, env *runnerEnv, with map[string]stri
 		if s.ID != "" {
 			ctx.steps[s.ID] = sr.outputs
 		}
-		if sr.code != 0 {
+		if sr.code != 0 && !ctx.failed {
+			// Later steps run only if their condition calls a status
+			// function that allows it.
 			run.code, run.failed = sr.code, sr.label
-			break // later steps are skipped: none of them is if: always()
+			ctx.failed = true
 		}
 	}
 	for name, o := range a.Outputs {
@@ -529,6 +599,8 @@ func runStep(t *testing.T, ctx *exprContext, env *runnerEnv, s actionStep, sr *s
 		"GITHUB_WORKSPACE":    env.workspace,
 		"GITHUB_ACTION_PATH":  root,
 		"GITHUB_ACTION_REF":   env.ref,
+		"GITHUB_RUN_ID":       fmt.Sprint(env.runID),
+		"GITHUB_RUN_ATTEMPT":  "1",
 		"RUNNER_TEMP":         env.temp,
 		"RUNNER_OS":           runnerOS(),
 		"RUNNER_ARCH":         runnerArch(),
@@ -638,20 +710,28 @@ func fakeUses(t *testing.T, c *fakeCache, uses string, with map[string]string) m
 		if key == "" || path == "" {
 			t.Fatalf("%s: key %q, path %q: both are required", uses, key, path)
 		}
-		saved, ok := c.entries[key]
-		if !ok {
+		matched, exact := c.match(key, with["restore-keys"])
+		if matched == "" {
 			return map[string]string{"cache-primary-key": key} // a miss sets no cache-hit
 		}
-		testutil.CopyTree(t, saved, path)
-		return map[string]string{"cache-hit": "true", "cache-primary-key": key, "cache-matched-key": key}
+		testutil.CopyTree(t, c.entries[matched], path)
+		// A restore key's match is not a hit (actions/cache v4).
+		return map[string]string{"cache-hit": fmt.Sprint(exact), "cache-primary-key": key, "cache-matched-key": matched}
 	case "actions/cache/save":
 		key, path := with["key"], with["path"]
+		if key == "" || path == "" {
+			t.Fatalf("%s: key %q, path %q: both are required", uses, key, path)
+		}
 		if _, ok := c.entries[key]; ok {
 			t.Fatalf("%s: key %q saved twice: GitHub refuses that", uses, key)
+		}
+		if strings.Contains(key, ",") || len(key) > 512 {
+			t.Fatalf("%s: key %q: GitHub refuses commas and keys over 512 characters", uses, key)
 		}
 		dst := filepath.Join(c.dir, fmt.Sprint(len(c.entries)))
 		testutil.CopyTree(t, path, dst)
 		c.entries[key] = dst
+		c.saved = append(c.saved, key)
 		return map[string]string{}
 	case "actions/setup-go":
 		// Go is on PATH already; check that what setup-go would read exists.

@@ -73,6 +73,9 @@ func applySuites(t *testing.T) [][]string {
 // client-side apply adds, which matters only for objects near the 256 KiB
 // annotation limit.
 func TestKubectlApply(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts in-process API servers; run without -short (make test)")
+	}
 	type mode struct {
 		flag []string // check's flags: none for the default
 		v    fieldvalidation.Directive

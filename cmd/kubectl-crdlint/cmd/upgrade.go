@@ -13,6 +13,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/review"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/read"
 )
 
 // UpgradeOptions judges the upgrade of CRDs from one revision to another.
@@ -174,12 +175,12 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	// comments are the CRD files', for the findings positioned in them
 	// later (object files are reviewed as they are replayed).
 	comments := map[string]*review.Comments{}
-	keep := func(files []upgrade.CRDFile) {
+	keep := func(files []read.File) {
 		for _, f := range files {
 			comments[f.Path] = rv.Read(f.Path, f.Data, 1)
 		}
 	}
-	newCRDs, newFiles, err := upgrade.ReadCRDs(o.newArg, o.In, l, rv, &res)
+	newCRDs, newFiles, err := read.CRDs(o.newArg, o.In, l, rv, &res)
 	if err != nil {
 		return inputError(err)
 	}
@@ -192,7 +193,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if oldCRDs, err = upgrade.LiveCRDs(ctx, c, l, newCRDs); err != nil {
+		if oldCRDs, err = read.LiveCRDs(ctx, c, l, newCRDs); err != nil {
 			return clusterError(err)
 		}
 	} else {
@@ -201,8 +202,8 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		// that a finding positioned in OLD (a field removed) joins its
 		// CRD's case in NEW.
 		n := len(res.Summary.Checked)
-		var oldFiles []upgrade.CRDFile
-		if oldCRDs, oldFiles, err = upgrade.ReadCRDs(o.oldArg, o.In, l, rv, &res); err != nil {
+		var oldFiles []read.File
+		if oldCRDs, oldFiles, err = read.CRDs(o.oldArg, o.In, l, rv, &res); err != nil {
 			return inputError(err)
 		}
 		keep(oldFiles)
@@ -214,7 +215,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		if err != nil {
 			return inputError(err)
 		}
-		if err := pairs.ReplayFiles(ctx, in, rv, &res); err != nil {
+		if err := read.Objects(ctx, in, pairs, rv, &res); err != nil {
 			return inputError(err)
 		}
 	} else if o.Cluster.Live {
@@ -222,7 +223,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := pairs.ReplayLive(ctx, c, rv, &res); err != nil {
+		if err := read.LiveObjects(ctx, c, pairs, rv, &res); err != nil {
 			return clusterError(err)
 		}
 	}
