@@ -207,4 +207,3 @@ func checkSame(t *testing.T, predicted, real *Outcome) {
 		t.Errorf("stored:\n got  %s\n want %s", yamlText(predicted.Stored), yamlText(real.Stored))
 	}
 }
-
