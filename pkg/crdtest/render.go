@@ -139,9 +139,9 @@ func RenderGitHub(w io.Writer, rs []*Result, sum Summary) error {
 			continue
 		}
 		var msg strings.Builder
-		msg.WriteString(failureSummary(r))
+		msg.WriteString(failureSummary(r) + "\n")
 		for _, d := range r.Diffs {
-			fmt.Fprintf(&msg, "\n%s:\n", d.What)
+			fmt.Fprintf(&msg, "%s:\n", d.What)
 			writeBlock(&msg, "expected: ", d.Expected)
 			writeBlock(&msg, "actual:   ", d.Actual)
 		}

@@ -152,6 +152,9 @@ func (e *Error) Error() string {
 	if e.Pos.Line == 0 {
 		return fmt.Sprintf("%s: %s", e.File, e.Msg)
 	}
+	if e.Pos.Column == 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Pos.Line, e.Msg)
+	}
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Column, e.Msg)
 }
 
@@ -169,7 +172,10 @@ func Read(file string, data []byte) (s *Suite, err error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
-		return nil, &Error{File: file, Pos: yamlErrorPos(err), Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+		pos := yamlErrorPos(err)
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		msg = strings.TrimPrefix(msg, fmt.Sprintf("line %d: ", pos.Line))
+		return nil, &Error{File: file, Pos: pos, Msg: msg}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
