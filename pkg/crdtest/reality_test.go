@@ -62,7 +62,7 @@ func newLive(t *testing.T) *live {
 }
 
 // do runs one request and deletes the object after it.
-func (l *live) do(t *testing.T, req Request) *Outcome {
+func (l *live) do(t *testing.T, req Request) (*Outcome, error) {
 	t.Helper()
 	ctx := context.Background()
 	obj := &unstructured.Unstructured{Object: deepCopy(req.Object)}
@@ -132,7 +132,7 @@ func (l *live) do(t *testing.T, req Request) *Outcome {
 	if name != "" {
 		_ = ri.Delete(ctx, name, metav1.DeleteOptions{})
 	}
-	return o
+	return o, err
 }
 
 // TestPredictionAgainstReality runs every case of the in-repo suites on
@@ -177,8 +177,9 @@ func TestPredictionAgainstReality(t *testing.T) {
 					t.Fatal(err)
 				}
 				predicted := outcome(resp)
-				real := l.do(t, req)
+				real, realErr := l.do(t, req)
 				n++
+				checkGoPackage(t, off, req, realErr)
 				if d := compare(st.Expect, real); len(d) > 0 {
 					t.Errorf("the expectation does not hold on the real server: %+v", d)
 				}
@@ -205,5 +206,43 @@ func checkSame(t *testing.T, predicted, real *Outcome) {
 	}
 	if real.Accepted && !reflect.DeepEqual(normalize(predicted.Stored), normalize(real.Stored)) {
 		t.Errorf("stored:\n got  %s\n want %s", yamlText(predicted.Stored), yamlText(real.Stored))
+	}
+}
+
+// checkGoPackage: the Go package's Create, Update or UpdateStatus gives
+// the real server's error: same message, reason, code and causes.
+func checkGoPackage(t *testing.T, off *Server, req Request, want error) {
+	t.Helper()
+	obj := &unstructured.Unstructured{Object: deepCopy(req.Object)}
+	var got error
+	switch req.Op {
+	case Create:
+		got = off.Create(obj)
+	case Update:
+		got = off.Update(&unstructured.Unstructured{Object: req.Old}, obj)
+	case UpdateStatus:
+		got = off.UpdateStatus(&unstructured.Unstructured{Object: req.Old}, obj)
+	}
+	if req.FieldValidation == "Strict" {
+		// The Go package sends what client-go sends by default (Warn);
+		// the runner's fieldValidation is the request's.
+		return
+	}
+	var gs, ws *apierrors.StatusError
+	if (got == nil) != (want == nil) {
+		t.Fatalf("Go package: got %v, want %v", got, want)
+	}
+	if got == nil {
+		return
+	}
+	if !errors.As(got, &gs) || !errors.As(want, &ws) {
+		t.Fatalf("not StatusErrors: %T %T", got, want)
+	}
+	g, w := gs.ErrStatus, ws.ErrStatus
+	if g.Message != w.Message || g.Reason != w.Reason || g.Code != w.Code {
+		t.Errorf("Go package status:\n got  %d %s %q\n want %d %s %q", g.Code, g.Reason, g.Message, w.Code, w.Reason, w.Message)
+	}
+	if (g.Details == nil) != (w.Details == nil) || g.Details != nil && !reflect.DeepEqual(g.Details.Causes, w.Details.Causes) {
+		t.Errorf("Go package causes:\n got  %+v\n want %+v", g.Details, w.Details)
 	}
 }
