@@ -87,4 +87,3 @@ func fromMap(m map[string]any, into runtime.Object) error {
 	}
 	return runtime.DefaultUnstructuredConverter.FromUnstructured(runtime.DeepCopyJSON(m), into)
 }
-

@@ -63,19 +63,18 @@ func openshiftPlace(f string) bool {
 }
 
 // DefaultCRDs are where a suite's CRDs are when neither the suite nor the
-// command names any: for openshift/api's suites, the per-feature-gate
-// CRDs its generator writes (../../zz_generated.featuregated-crd-manifests/<crdName>),
-// else its feature sets' (../../zz_generated.crd-manifests); nil when
-// there is no such directory.
+// command names any: for openshift/api's suites, the feature sets' CRDs
+// its generator writes (../../zz_generated.crd-manifests; the
+// per-gate manifests beside them are not installable: their
+// "feature-gate.release.openshift.io/" annotation has an empty name);
+// nil otherwise.
 func DefaultCRDs(s *Suite) []string {
 	if s.Format != OpenShift {
 		return nil
 	}
-	base := filepath.Join(filepath.Dir(s.File), "..", "..")
-	for _, d := range []string{filepath.Join(base, "zz_generated.featuregated-crd-manifests", s.CRDName), filepath.Join(base, "zz_generated.crd-manifests")} {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return []string{filepath.Clean(d)}
-		}
+	d := filepath.Join(filepath.Dir(s.File), "..", "..", "zz_generated.crd-manifests")
+	if st, err := os.Stat(d); err == nil && st.IsDir() {
+		return []string{filepath.Clean(d)}
 	}
 	return nil
 }

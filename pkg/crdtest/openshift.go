@@ -68,7 +68,26 @@ func (r *reader) openshift(s *Suite, root *yaml.Node) error {
 		}
 		names[c.Name] = true
 	}
-	return r.fields(tests, "tests", openshiftTestsKeys, func(key string, k, v *yaml.Node) error {
+	if tests == nil || tests.Kind != yaml.MappingNode {
+		return r.errorf(root, "tests must be a mapping of onCreate and onUpdate")
+	}
+	// openshift's generator reads suites with sigs.k8s.io/yaml, where a
+	// repeated key's last value wins (some upstream suites repeat
+	// onCreate): keep only the last of each.
+	last := &yaml.Node{Kind: yaml.MappingNode, Line: tests.Line, Column: tests.Column}
+	for i := 0; i+1 < len(tests.Content); i += 2 {
+		dup := false
+		for j := 0; j+1 < len(last.Content); j += 2 {
+			if last.Content[j].Value == tests.Content[i].Value {
+				last.Content[j], last.Content[j+1] = tests.Content[i], tests.Content[i+1]
+				dup = true
+			}
+		}
+		if !dup {
+			last.Content = append(last.Content, tests.Content[i], tests.Content[i+1])
+		}
+	}
+	return r.fields(last, "tests", openshiftTestsKeys, func(key string, k, v *yaml.Node) error {
 		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 			return nil
 		}

@@ -31,6 +31,9 @@ import (
 type Server struct {
 	cat  *crd.Catalog
 	defs []*crd.Definition
+	// refused are the CRDs the API server would refuse, by group and
+	// kind: what a request for their kinds is answered.
+	refused map[schema.GroupKind]string
 	// Namespace is where a namespaced object that names none is sent
 	// ("default", as a client without a namespace sends it).
 	Namespace string
@@ -49,7 +52,17 @@ func NewServer(crds ...*apiextensionsv1.CustomResourceDefinition) (*Server, erro
 			return nil, err
 		}
 	}
-	return s, nil
+	return s, s.strict()
+}
+
+// strict is the refusal of the first CRD the server would refuse: the Go
+// package's constructors fail on it; the command's suites run on the
+// others.
+func (s *Server) strict() error {
+	for _, msg := range s.refused {
+		return errors.New(msg)
+	}
+	return nil
 }
 
 func newServer() *Server {
@@ -72,6 +85,9 @@ func Load(paths ...string) (*Server, error) {
 		if err := s.AddYAML(f, data); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.strict(); err != nil {
+		return nil, err
 	}
 	return s, s.none(paths)
 }
@@ -104,6 +120,9 @@ func LoadFS(fsys fs.FS, patterns ...string) (*Server, error) {
 			}
 		}
 	}
+	if err := s.strict(); err != nil {
+		return nil, err
+	}
 	return s, s.none(patterns)
 }
 
@@ -134,7 +153,12 @@ func (s *Server) add(d *crd.Definition, from string) error {
 		return fmt.Errorf("%s: %v", from, d.DecodeError)
 	}
 	if d.Rejected(false) {
-		return fmt.Errorf("%s: the API server would refuse CRD %s (kubectl crdlint check %s tells why)", from, d.V1.Name, strings.SplitN(from, ":", 2)[0])
+		// Its kind is not served: requests for it say why.
+		if s.refused == nil {
+			s.refused = map[schema.GroupKind]string{}
+		}
+		s.refused[schema.GroupKind{Group: d.V1.Spec.Group, Kind: d.V1.Spec.Names.Kind}] = fmt.Sprintf("%s: the API server would refuse CRD %s (kubectl crdlint check %s tells why)", from, d.V1.Name, strings.SplitN(from, ":", 2)[0])
+		return nil
 	}
 	s.defs = append(s.defs, d)
 	s.cat.Add(d, from, crd.Extra)
@@ -182,6 +206,9 @@ func (s *Server) Do(req Request) (resp Response, err error) {
 	}
 	v, err := s.cat.Lookup(gvk)
 	if err != nil {
+		if msg, ok := s.refused[gvk.GroupKind()]; ok {
+			return Response{}, errors.New(msg)
+		}
 		return Response{}, err
 	}
 	ns := req.Namespace
@@ -320,7 +347,7 @@ func (s *Server) Patched(name string, patch []byte) (*Server, error) {
 		return nil, fmt.Errorf("the patched CRD %s: %v", name, d.DecodeError)
 	}
 	out := newServer()
-	out.Namespace, out.FieldValidation = s.Namespace, s.FieldValidation
+	out.Namespace, out.FieldValidation, out.refused = s.Namespace, s.FieldValidation, s.refused
 	for _, od := range s.defs {
 		if od.V1.Name != name {
 			out.defs = append(out.defs, od)
@@ -336,7 +363,7 @@ func (s *Server) Patched(name string, patch []byte) (*Server, error) {
 // CRDs) is true.
 func (s *Server) Only(keep func(i int, c *apiextensionsv1.CustomResourceDefinition) bool) *Server {
 	out := newServer()
-	out.Namespace, out.FieldValidation = s.Namespace, s.FieldValidation
+	out.Namespace, out.FieldValidation, out.refused = s.Namespace, s.FieldValidation, s.refused
 	for i, d := range s.defs {
 		if c := d.Full(); keep(i, c) {
 			out.defs = append(out.defs, d)
