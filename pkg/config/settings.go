@@ -143,6 +143,8 @@ type Settings struct {
 	// ConfigKinds are the file's configKinds: documents of these kinds
 	// are tool configuration, skipped, not custom resources.
 	ConfigKinds []schema.GroupKind
+	// Tests are the file's tests: (kubectl crdlint test's suites).
+	Tests []string
 
 	flags   Flags
 	exclude *Patterns
@@ -176,6 +178,7 @@ func Resolve(c *Config, f Flags) (*Settings, error) {
 		return nil, fmt.Errorf("--%s: %v", FlagExclude, err)
 	}
 	s.ConfigKinds = c.ConfigKinds
+	s.Tests = c.Tests
 	// Flags over the file; in each, validate over the older strict (which
 	// FlagsFrom and Parse make agree when both are given).
 	for _, v := range []*fieldvalidation.Directive{directive(c.Strict), &c.Validate, directive(f.Strict), f.Validate} {

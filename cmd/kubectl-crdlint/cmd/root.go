@@ -66,7 +66,7 @@ would reject and why, positioned at file:line:column, in the server's words.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &UsageError{fmt.Errorf("%w\nSee '%s --help' for usage.", err, c.CommandPath())}
 	})
-	root.AddCommand(NewCmdCheck(s), NewCmdPrune(s), NewCmdFields(s), NewCmdImmutable(s), NewCmdUpgrade(s), NewCmdConfig(s), NewCmdExplain(s), NewCmdVersion(s), NewCmdCompletion(s))
+	root.AddCommand(NewCmdCheck(s), NewCmdPrune(s), NewCmdFields(s), NewCmdImmutable(s), NewCmdTest(s), NewCmdUpgrade(s), NewCmdConfig(s), NewCmdExplain(s), NewCmdVersion(s), NewCmdCompletion(s))
 	return root
 }
 

@@ -192,10 +192,16 @@ var httpClient *http.Client
 // configuration's crds:, then --crd), fetching URLs — only those listed —
 // through the cache.
 func (o *sourceOptions) crdSources(ctx context.Context, errOut io.Writer) (*input.Set, error) {
+	return o.openCRDs(ctx, errOut, o.settings.CRDs)
+}
+
+// openCRDs opens CRD sources as crdSources does (test's suites name their
+// own).
+func (o *sourceOptions) openCRDs(ctx context.Context, errOut io.Writer, crds []config.CRDSource) (*input.Set, error) {
 	var srcs []input.CRDSource
 	var urls []remote.Source
 	var urlAt []int
-	for _, c := range o.settings.CRDs {
+	for _, c := range crds {
 		what := c.Path
 		if c.URL != nil {
 			what = c.URL.URL
