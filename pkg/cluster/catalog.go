@@ -40,18 +40,24 @@ func (c *Client) Files(page []*unstructured.Unstructured) ([]*source.File, [][]b
 	return files, texts, nil
 }
 
-// AddCRDs puts every CRD of the cluster into cat at the Cluster layer,
-// page by page: local CRDs replace them, as applying them would.
-func (c *Client) AddCRDs(ctx context.Context, cat *crd.Catalog) error {
-	return c.Visit(ctx, []string{"customresourcedefinitions.apiextensions.k8s.io"}, func(page []*unstructured.Unstructured) error {
-		files, _, err := c.Files(page)
+// Page is a page of objects read from the cluster, each rendered as a
+// parsed file (File) with its text.
+type Page struct {
+	Objects []*unstructured.Unstructured
+	Files   []*source.File
+	Texts   [][]byte
+}
+
+// Pages reads the objects the references name a page at a time (Visit),
+// each page rendered (Files): the one loop over a cluster's pages, for
+// CRDs and custom resources alike. fn must not keep the page.
+func (c *Client) Pages(ctx context.Context, refs []string, fn func(Page) error) error {
+	return c.Visit(ctx, refs, func(page []*unstructured.Unstructured) error {
+		files, texts, err := c.Files(page)
 		if err != nil {
 			return err
 		}
-		for _, f := range files {
-			cat.AddFound(crd.FindCRDs(f), crd.Cluster)
-		}
-		return nil
+		return fn(Page{Objects: page, Files: files, Texts: texts})
 	})
 }
 
@@ -173,16 +179,12 @@ func (c *Client) converted(ctx context.Context, cat *crd.Catalog, gvk schema.Gro
 func (c *Client) VisitFiles(ctx context.Context, refs []string, cat *crd.Catalog, fn func(files []*source.File, texts [][]byte) error) (int, error) {
 	fetch := NewCRDFetcher(c, cat)
 	seen := 0
-	err := c.Visit(ctx, refs, func(page []*unstructured.Unstructured) error {
-		seen += len(page)
-		files, texts, err := c.Files(page)
-		if err != nil {
+	err := c.Pages(ctx, refs, func(p Page) error {
+		seen += len(p.Objects)
+		if err := fetch.Ensure(ctx, p.Files); err != nil {
 			return err
 		}
-		if err := fetch.Ensure(ctx, files); err != nil {
-			return err
-		}
-		return fn(files, texts)
+		return fn(p.Files, p.Texts)
 	})
 	return seen, err
 }

@@ -11,10 +11,12 @@
 // can reproduce, under a name that says where it came from:
 // cluster/NAMESPACE/RESOURCE.GROUP/NAME.
 //
-// For comparing a local revision with the installed one, CRD reads one CRD
-// by name (nil when the cluster has none), StorageRef lists a CRD's objects
-// in its storage version, and WrittenIn says which versions an object's
-// managers wrote it in (managedFields, which the rendering omits).
+// Pages renders each page of objects as parsed files, the one loop over a
+// cluster's pages (pkg/crdsource reads the cluster's CRDs with it). For
+// comparing a local revision with the installed one, StorageRef lists a
+// CRD's objects in its storage version, and WrittenIn says which versions
+// an object's managers wrote it in (managedFields, which the rendering
+// omits).
 //
 // Nothing here touches the network until a Client is asked for objects, and
 // nothing is written: discovery is cached in memory only, not in

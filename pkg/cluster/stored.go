@@ -1,35 +1,12 @@
 package cluster
 
 import (
-	"context"
 	"slices"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
-
-// CRD reads the CustomResourceDefinition named name as a file, or nil
-// when the cluster has none: for comparing a local revision with the
-// installed one, where a CRD the cluster lacks is a finding, not an error.
-func (c *Client) CRD(ctx context.Context, name string) (*source.File, error) {
-	var u *unstructured.Unstructured
-	err := c.Visit(ctx, []string{"customresourcedefinitions.apiextensions.k8s.io/" + name}, func(page []*unstructured.Unstructured) error {
-		u = page[0]
-		return nil
-	})
-	if apierrors.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	f, _, err := c.File(u)
-	return f, err
-}
 
 // StorageRef is the reference that lists a CRD's objects in its storage
 // version (RESOURCE.VERSION.GROUP): what storage holds, converted by

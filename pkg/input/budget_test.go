@@ -30,10 +30,7 @@ func TestVersionBudgetChangesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		extra, err := OpenCRDs([]CRDSource{{Path: filepath.Join(corpus, "crds"), Label: "--crd"}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		extra := crdSet(t, filepath.Join(corpus, "crds"))
 		cat := crd.NewCatalog(true)
 		if budget > 0 {
 			cat.SetVersionBudget(budget)

@@ -37,14 +37,7 @@ func TestOnce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var srcs []CRDSource
-			for _, p := range tt.more {
-				srcs = append(srcs, CRDSource{Path: p, Label: "--crd " + p})
-			}
-			extra, err := OpenCRDs(srcs)
-			if err != nil {
-				t.Fatal(err)
-			}
+			extra := crdSet(t, tt.more...)
 			cat := crd.NewCatalog(false)
 			run := NewRun(in, extra, cat)
 			l := lint.New(lint.Options{Catalog: cat})

@@ -65,10 +65,10 @@ func TestRepoSkip(t *testing.T) {
 	}
 }
 
-// TestOpenCRDsLeavesPatchesOut: a directory of CRD sources that holds
+// TestCRDPathsLeavePatchesOut: a directory of CRD sources that holds
 // kubebuilder's patches and a kustomization yields only the CRDs; a
 // patch named on its own is the user's to give.
-func TestOpenCRDsLeavesPatchesOut(t *testing.T) {
+func TestCRDPathsLeavePatchesOut(t *testing.T) {
 	root := t.TempDir()
 	testutil.WriteFiles(t, root, map[string]string{
 		".git/HEAD":                                  "ref: refs/heads/main\n",
@@ -77,21 +77,37 @@ func TestOpenCRDsLeavesPatchesOut(t *testing.T) {
 		"config/crd/patches/webhook_in_widgets.yaml": crdPatch,
 	})
 	dir := filepath.Join(root, "config", "crd")
-	s, err := OpenCRDs([]CRDSource{{Path: dir, Label: "--crd config/crd"}})
+	files, _, err := NewCRDPaths().Expand(dir, "--crd config/crd")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Files) != 1 || filepath.Base(s.Files[0]) != "widgets.yaml" {
-		t.Errorf("got %q, want only bases/widgets.yaml", s.Files)
+	if len(files) != 1 || filepath.Base(files[0]) != "widgets.yaml" {
+		t.Errorf("got %q, want only bases/widgets.yaml", files)
 	}
 	patch := filepath.Join(dir, "patches", "webhook_in_widgets.yaml")
-	s, err = OpenCRDs([]CRDSource{{Path: patch, Label: "--crd " + patch}})
+	files, _, err = NewCRDPaths().Expand(patch, "--crd "+patch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Files) != 1 {
-		t.Errorf("a patch named on its own: got %q", s.Files)
+	if len(files) != 1 {
+		t.Errorf("a patch named on its own: got %q", files)
 	}
+}
+
+// crdSet is the set of CRD files crdsource.Set makes of local paths (the
+// tests of this package cannot import it).
+func crdSet(t testing.TB, paths ...string) *Set {
+	t.Helper()
+	s, expand := NewCRDs(), NewCRDPaths()
+	for _, p := range paths {
+		a := s.AddSource("--crd " + p)
+		files, texts, err := expand.Expand(p, "--crd "+p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.AddCRDs(a, files, texts)
+	}
+	return s
 }
 
 // TestOpenOutsideRepository: outside a repository nothing is scanned,

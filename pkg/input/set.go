@@ -146,74 +146,99 @@ func (s *Set) Read(p string) (*source.File, []byte, error) {
 	return source.ParseInput(s.Name(p), data), data, nil
 }
 
-// CRDSource is one place CRDs come from: a file or directory (Path), or
-// a URL's fetched content (Data, named Path). Label names it in errors:
-// "--crd config/crd", ".crdlint.yaml:3:5: config/crd".
-type CRDSource struct {
-	Path, Label string
-	Data        []byte
+// NewCRDs returns an empty set for the files of CRD sources (--crd, the
+// configuration's crds:), which pkg/crdsource fills: each source named
+// with AddSource, its files with AddCRDs.
+func NewCRDs() *Set {
+	return &Set{cached: map[string][]byte{}}
 }
 
-// OpenCRDs opens the CRD sources (--crd, the configuration's crds:) like
-// Open, refusing stdin, and makes sure each regular file can be opened,
-// so that a bad path is a usage error before any output, without reading
-// it yet: the files are read when a custom resource first needs the
-// catalogue. Kustomize patches and kustomizations found in a directory
-// are left out, as Open skips them: a partial CRD (kubebuilder's
-// crd/patches/) must never judge a custom resource, nor be called a
-// duplicate of the CRD it patches.
-func OpenCRDs(srcs []CRDSource) (*Set, error) {
-	s := &Set{cached: map[string][]byte{}}
-	r := newRepo()
-	for a, src := range srcs {
-		s.labels = append(s.labels, src.Label)
-		if src.Data != nil {
-			s.Add(src.Path, a, src.Data)
-			continue
-		}
-		if src.Path == "-" {
-			return nil, inputErrorf("%s: CRDs cannot be read from stdin; give a file or directory", src.Label)
-		}
-		files, err := source.Expand([]string{src.Path})
-		if err != nil {
-			return nil, err
-		}
-		if len(files) == 0 {
-			return nil, inputErrorf("%s: no %s files there", src.Label, strings.Join(source.Extensions, ", "))
-		}
-		for _, p := range files {
-			if p != src.Path {
-				if why := r.skip(p); why == SkipKustomizePatch || why == SkipKustomization {
-					continue
-				}
-			}
-			if st, err := os.Stat(p); err == nil && !st.Mode().IsRegular() {
-				data, err := source.ReadBytes(p)
-				if err != nil {
-					return nil, err
-				}
-				s.Add(p, a, data)
+// AddSource adds a CRD source, named by label in errors ("--crd
+// config/crd", ".crdlint.yaml:3:5: config/crd"), and returns its index,
+// the arg of its files.
+func (s *Set) AddSource(label string) int {
+	s.labels = append(s.labels, label)
+	return len(s.labels) - 1
+}
+
+// CRDPaths expands the paths of CRD sources, sharing what it learns of
+// the repositories (each kustomization is read once).
+type CRDPaths struct{ r *repo }
+
+// NewCRDPaths returns an expander for one run's CRD sources.
+func NewCRDPaths() *CRDPaths { return &CRDPaths{r: newRepo()} }
+
+// Expand expands a CRD source's path like Open, refusing stdin, and
+// makes sure each regular file can be opened, so that a bad path is a
+// usage error before any output, without reading it yet: the files are
+// read when a custom resource first needs the catalogue (texts[i] is
+// nil); what cannot be read twice (a pipe) is read now. Kustomize
+// patches and kustomizations found in a directory are left out, as Open
+// skips them: a partial CRD (kubebuilder's crd/patches/) must never judge
+// a custom resource, nor be called a duplicate of the CRD it patches.
+// label names the source in errors.
+func (c *CRDPaths) Expand(path, label string) (paths []string, texts [][]byte, err error) {
+	if path == "-" {
+		return nil, nil, inputErrorf("%s: CRDs cannot be read from stdin; give a file or directory", label)
+	}
+	files, err := source.Expand([]string{path})
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(files) == 0 {
+		return nil, nil, inputErrorf("%s: no %s files there", label, strings.Join(source.Extensions, ", "))
+	}
+	for _, p := range files {
+		if p != path {
+			if why := c.r.skip(p); why == SkipKustomizePatch || why == SkipKustomization {
 				continue
 			}
-			f, err := os.Open(p)
-			if err != nil {
-				_, err = source.ReadBytes(p) // the reader's one-line wording
-				return nil, err
-			}
-			f.Close()
-			s.Files = append(s.Files, p)
-			s.Arg = append(s.Arg, a)
-			s.Skip = append(s.Skip, "")
 		}
+		if st, err := os.Stat(p); err == nil && !st.Mode().IsRegular() {
+			data, err := source.ReadBytes(p)
+			if err != nil {
+				return nil, nil, err
+			}
+			if data == nil {
+				data = []byte{} // read: not to be read again
+			}
+			paths, texts = append(paths, p), append(texts, data)
+			continue
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			_, err = source.ReadBytes(p) // the reader's one-line wording
+			return nil, nil, err
+		}
+		f.Close()
+		paths, texts = append(paths, p), append(texts, nil)
 	}
-	return s, nil
+	return paths, texts, nil
 }
 
 // Add appends an input already read, named name (a URL's content), as
 // argument arg.
 func (s *Set) Add(name string, arg int, data []byte) {
+	s.AddPath(name, arg)
+	s.cached[name] = data
+}
+
+// AddPath appends a file on disk as argument arg, read when needed.
+func (s *Set) AddPath(name string, arg int) {
 	s.Files = append(s.Files, name)
 	s.Arg = append(s.Arg, arg)
 	s.Skip = append(s.Skip, "")
-	s.cached[name] = data
+}
+
+// AddCRDs appends the files of a CRD source as argument arg: each with
+// its text (Add), or, where the text is nil, to be read when a custom
+// resource first needs the catalogue (AddPath).
+func (s *Set) AddCRDs(arg int, names []string, texts [][]byte) {
+	for i, name := range names {
+		if texts[i] == nil {
+			s.AddPath(name, arg)
+		} else {
+			s.Add(name, arg, texts[i])
+		}
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crdsource"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 )
 
@@ -79,31 +80,31 @@ func (o *clusterOptions) connect() (*cluster.Client, error) {
 	return c, nil
 }
 
-// open reads the local inputs of a command and builds its catalogue: the
-// cluster's CRDs with --crd-from-cluster, the CRD sources' (the
-// configuration's crds: and --crd, which judge first) and the inputs'
-// (crd/judge.go says which judges).
+// open reads the local inputs of a command and builds its catalogue
+// (crdsource.Catalog: the CRD sources', the configuration's crds: and
+// --crd, which judge first; the inputs'; the cluster's with
+// --crd-from-cluster).
 func (o *clusterOptions) open(ctx context.Context, paths []string, src *sourceOptions, s genericiooptions.IOStreams, strict bool) (*input.Run, error) {
 	in, err := input.Open(paths, s.In, src.exclude())
 	if err != nil {
 		return nil, inputError(err)
 	}
-	crds, err := src.crdSources(ctx, s.ErrOut)
-	if err != nil {
-		return nil, err
-	}
 	cat := crd.NewCatalog(strict)
 	cat.SetConfigKinds(src.configKinds())
-	r := input.NewRun(in, crds, cat)
-	if o.Live || o.CRDFromCluster {
-		c, err := o.connect()
-		if err != nil {
-			return nil, err
+	srcs := crdsource.Sources{Local: src.crdSources(s.ErrOut, src.settings.CRDs)}
+	if o.CRDFromCluster {
+		srcs.Cluster = func() (crdsource.Source, error) {
+			c, err := o.connect()
+			return &crdsource.Cluster{Client: c}, err
 		}
-		if o.CRDFromCluster {
-			if err := c.AddCRDs(ctx, r.Catalog); err != nil {
-				return nil, clusterError(err)
-			}
+	}
+	r, err := crdsource.Catalog(ctx, in, cat, srcs)
+	if err != nil {
+		return nil, clusterError(sourceError(err))
+	}
+	if o.Live {
+		if _, err := o.connect(); err != nil {
+			return nil, err
 		}
 	}
 	return r, nil

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,7 @@ import (
 	rulecatalogue "github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crdsource"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
@@ -188,59 +188,33 @@ func (o *sourceOptions) exclude() input.Exclude {
 // count requests.
 var httpClient *http.Client
 
-// crdSources opens the CRD sources in the settings' order (the
-// configuration's crds:, then --crd), fetching URLs — only those listed —
-// through the cache.
-func (o *sourceOptions) crdSources(ctx context.Context, errOut io.Writer) (*input.Set, error) {
-	return o.openCRDs(ctx, errOut, o.settings.CRDs)
+// crdSources are the CRD sources of the settings, or crds (test's suites
+// name their own), in their order (the configuration's crds:, then
+// --crd), fetching URLs — only those listed — through the cache.
+func (o *sourceOptions) crdSources(errOut io.Writer, crds []config.CRDSource) []crdsource.Source {
+	return crdsource.Settings(crds, &crdsource.Fetch{New: o.fetcher, Notices: errOut})
 }
 
-// openCRDs opens CRD sources as crdSources does (test's suites name their
-// own).
-func (o *sourceOptions) openCRDs(ctx context.Context, errOut io.Writer, crds []config.CRDSource) (*input.Set, error) {
-	var srcs []input.CRDSource
-	var urls []remote.Source
-	var urlAt []int
-	for _, c := range crds {
-		what := c.Path
-		if c.URL != nil {
-			what = c.URL.URL
-		}
-		label := c.From + ": crds: " + what
-		if c.From == "--"+config.FlagCRD {
-			label = "--crd " + what
-		}
-		if c.URL != nil {
-			urls = append(urls, *c.URL)
-			urlAt = append(urlAt, len(srcs))
-		}
-		srcs = append(srcs, input.CRDSource{Path: c.Path, Label: label})
+// fetcher is the fetcher of CRD URLs, made when a run has any: the
+// cache's directory is created then.
+func (o *sourceOptions) fetcher() (*remote.Fetcher, error) {
+	root, err := cachedir.Resolve(o.CacheDir)
+	if err != nil {
+		return nil, err
 	}
-	if len(urls) > 0 {
-		root, err := cachedir.Resolve(o.CacheDir)
-		if err != nil {
-			return nil, &UsageError{err}
-		}
-		dir, err := cachedir.Sub(root, cachedir.CRDs)
-		if err != nil {
-			return nil, &UsageError{err}
-		}
-		f := &remote.Fetcher{Dir: dir, Client: httpClient, Offline: o.Offline, UserAgent: "kubectl-crdlint/" + version.Get().Version}
-		results, err := f.FetchAll(ctx, urls)
-		if err != nil {
-			var re *remote.Error
-			if errors.As(err, &re) {
-				return nil, &UsageError{re}
-			}
-			return nil, err
-		}
-		for i, r := range results {
-			srcs[urlAt[i]].Path, srcs[urlAt[i]].Data = r.Source.URL, r.Data
-			if r.CacheErr != nil {
-				fmt.Fprintf(errOut, "warning: %s: not cached: %v\n", r.Source.URL, r.CacheErr)
-			}
-		}
+	dir, err := cachedir.Sub(root, cachedir.CRDs)
+	if err != nil {
+		return nil, err
 	}
-	set, err := input.OpenCRDs(srcs)
-	return set, inputError(err)
+	return &remote.Fetcher{Dir: dir, Client: httpClient, Offline: o.Offline, UserAgent: "kubectl-crdlint/" + version.Get().Version}, nil
+}
+
+// sourceError makes what went wrong with a CRD source an input error: a
+// URL that cannot be fetched, a path that cannot be read.
+func sourceError(err error) error {
+	var re *remote.Error
+	if errors.As(err, &re) {
+		return &UsageError{re}
+	}
+	return inputError(err)
 }

@@ -15,6 +15,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crdsource"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crdtest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
 )
@@ -243,20 +244,20 @@ func (o *TestOptions) server(ctx context.Context, s *crdtest.Suite, cache map[st
 	if srv, ok := cache[key.String()]; ok {
 		return srv, nil
 	}
-	set, err := o.openCRDs(ctx, o.ErrOut, srcs)
+	files, err := crdsource.Load(ctx, o.crdSources(o.ErrOut, srcs)...)
 	if err != nil {
-		return nil, err
+		return nil, sourceError(err)
 	}
 	srv, err := crdtest.NewServer()
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range set.Files {
-		data, err := set.Bytes(f)
+	for _, f := range files {
+		data, err := f.Read()
 		if err != nil {
 			return nil, inputError(err)
 		}
-		if err := srv.AddYAML(set.Name(f), data); err != nil {
+		if err := srv.AddYAML(f.Name, data); err != nil {
 			return nil, usageErrorf("%v", err)
 		}
 	}

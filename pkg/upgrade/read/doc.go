@@ -17,8 +17,8 @@
 //
 // Example (the command's Run, in this order):
 //
-//	newCRDs, err := read.CRDs(newArg, stdin, l, review, &res)
-//	oldCRDs, err := read.CRDs(oldArg, stdin, l, review, &res)
+//	newCRDs, err := read.CRDs(ctx, newArg, stdin, l, review, &res)
+//	oldCRDs, err := read.CRDs(ctx, oldArg, stdin, l, review, &res)
 //	pairs, findings := upgrade.Judge(l, oldCRDs, newCRDs, upgrade.JudgeOptions{})
 //	err = read.Objects(ctx, objectFiles, pairs, review, &res)
 //	changes, summaries := pairs.Report()

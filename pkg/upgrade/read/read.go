@@ -2,18 +2,14 @@ package read
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"sync"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/gitrev"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crdsource"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade"
 )
 
@@ -33,64 +29,38 @@ type File struct {
 	Data []byte
 }
 
-// CRDs reads the CRDs of a revision argument: files or directories
-// (stdin for "-"), or REV:PATH, a file or a directory at a git revision
-// (a directory's files as a directory on disk gives them, each named
-// REV:PATH/name.yaml). The findings of reading each file, reviewed (rv)
-// with its text, and the files counted go into res; it returns the CRDs
-// and the files read. A revision without a CRD is an input error, unless
-// reading it reported why (a finding the review kept: one of a rule
-// turned off explains nothing).
-func CRDs(arg string, stdin io.Reader, l *lint.Linter, rv Reviewer, res *report.Result) ([]upgrade.CRD, []File, error) {
-	type parsed struct {
-		f    *source.File
-		data []byte
-	}
-	var files []parsed
-	noCRD := fmt.Errorf("%s: no CustomResourceDefinition found", arg)
-	if rev, path, ok := gitrev.Split(arg); ok {
-		gfs, dir, err := gitrev.Read(rev, path, source.Extensions)
-		if err != nil {
-			return nil, nil, &source.InputError{Err: err}
-		}
-		for _, g := range gfs {
-			files = append(files, parsed{source.Parse(rev+":"+g.Path, g.Data), g.Data})
-		}
-		if dir {
-			n := "1 file"
-			if len(gfs) != 1 {
-				n = fmt.Sprintf("%d files", len(gfs))
-			}
-			noCRD = fmt.Errorf("%s: no CustomResourceDefinition in the %s under %s at git revision %s",
-				arg, n, path, rev)
-		}
-	} else {
-		in, err := input.Open([]string{arg}, stdin, nil)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, p := range in.Files {
-			f, data, err := in.Read(p)
-			if err != nil {
-				return nil, nil, err
-			}
-			files = append(files, parsed{f, data})
-		}
+// CRDs reads the CRDs of a revision argument (crdsource.Arg): files or
+// directories (stdin for "-"), or REV:PATH, a file or a directory at a
+// git revision (a directory's files as a directory on disk gives them,
+// each named REV:PATH/name.yaml). The findings of reading each file,
+// reviewed (rv) with its text, and the files counted go into res; it
+// returns the CRDs and the files read. A revision without a CRD is an
+// input error, unless reading it reported why (a finding the review kept:
+// one of a rule turned off explains nothing).
+func CRDs(ctx context.Context, arg string, stdin io.Reader, l *lint.Linter, rv Reviewer, res *report.Result) ([]upgrade.CRD, []File, error) {
+	src := crdsource.Arg(arg, stdin)
+	files, err := crdsource.Load(ctx, src)
+	if err != nil {
+		return nil, nil, err
 	}
 	// What reading this argument reported, not what res held before
 	// (NEW's findings, the configuration's).
 	findings := len(res.Findings)
 	var out []upgrade.CRD
 	var crdFiles []File
-	for _, r := range files {
-		crds, fs, sum := upgrade.FileCRDs(r.f, l)
+	for _, cf := range files {
+		f, data, err := cf.Parse()
+		if err != nil {
+			return nil, nil, err
+		}
+		crds, fs, sum := upgrade.FileCRDs(f, l)
 		out = append(out, crds...)
 		res.Summary.Add(sum)
-		res.Findings = append(res.Findings, rv.Text(r.f.Path, r.data, fs)...)
-		crdFiles = append(crdFiles, File{Path: r.f.Path, Data: r.data})
+		res.Findings = append(res.Findings, rv.Text(f.Path, data, fs)...)
+		crdFiles = append(crdFiles, File{Path: f.Path, Data: data})
 	}
 	if len(out) == 0 && len(res.Findings) == findings {
-		return nil, nil, &source.InputError{Err: noCRD}
+		return nil, nil, crdsource.NoCRD(src, len(files))
 	}
 	return out, crdFiles, nil
 }
@@ -98,16 +68,22 @@ func CRDs(arg string, stdin io.Reader, l *lint.Linter, rv Reviewer, res *report.
 // LiveCRDs reads from the cluster the CRD of each of NEW's, as OLD; a CRD
 // the cluster lacks is left for upgrade.Judge to report.
 func LiveCRDs(ctx context.Context, c *cluster.Client, l *lint.Linter, newCRDs []upgrade.CRD) ([]upgrade.CRD, error) {
+	names := make([]string, len(newCRDs))
+	for i, n := range newCRDs {
+		names[i] = n.Def.Name()
+	}
+	files, err := crdsource.Load(ctx, &crdsource.Cluster{Client: c, Names: names})
+	if err != nil {
+		return nil, err
+	}
 	var out []upgrade.CRD
-	for _, n := range newCRDs {
-		f, err := c.CRD(ctx, n.Def.Name())
+	for _, cf := range files {
+		f, _, err := cf.Parse()
 		if err != nil {
 			return nil, err
 		}
-		if f != nil {
-			crds, _, _ := upgrade.FileCRDs(f, l)
-			out = append(out, crds...)
-		}
+		crds, _, _ := upgrade.FileCRDs(f, l)
+		out = append(out, crds...)
 	}
 	return out, nil
 }
@@ -155,17 +131,14 @@ func Objects(ctx context.Context, in *input.Set, ps *upgrade.Pairs, rv Reviewer,
 func LiveObjects(ctx context.Context, c *cluster.Client, ps *upgrade.Pairs, rv Reviewer, res *report.Result) error {
 	for _, p := range ps.List {
 		var mu sync.Mutex
-		err := c.Visit(ctx, []string{cluster.StorageRef(p.Old.Def.V1)}, func(page []*unstructured.Unstructured) error {
-			files, _, err := c.Files(page)
-			if err != nil {
-				return err
-			}
+		err := c.Pages(ctx, []string{cluster.StorageRef(p.Old.Def.V1)}, func(page cluster.Page) error {
+			files := page.Files
 			findings := make([][]report.Finding, len(files))
 			sums := make([]report.Summary, len(files))
 			// A cancelled run judges no more objects: none is counted
 			// that was not judged.
 			if err := input.Parallel(ctx, len(files), func(i int) error {
-				fs, sum := ps.Stored(files[i], cluster.WrittenIn(page[i]))
+				fs, sum := ps.Stored(files[i], cluster.WrittenIn(page.Objects[i]))
 				findings[i], sums[i] = rv.Text(files[i].Path, nil, fs), sum
 				return nil
 			}); err != nil {

@@ -1,0 +1,37 @@
+package crdsource
+
+import (
+	"context"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/gitrev"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// Git is PATH at git revision REV of the working directory's repository
+// (pkg/gitrev): the file, or a directory's files as a directory on disk
+// gives them, each named REV:PATH/name.yaml.
+type Git struct {
+	Rev, Path string
+
+	// dir: PATH is a directory at REV (NoCRD says so).
+	dir bool
+}
+
+func (g *Git) String() string { return g.Rev + ":" + g.Path }
+
+// Load reads the files at the revision.
+func (g *Git) Load(_ context.Context, fn func([]File) error) error {
+	gfs, dir, err := gitrev.Read(g.Rev, g.Path, source.Extensions)
+	if err != nil {
+		return &source.InputError{Err: err}
+	}
+	g.dir = dir
+	fs := make([]File, len(gfs))
+	for i, f := range gfs {
+		fs[i] = File{Name: g.Rev + ":" + f.Path, Data: f.Data}
+		if fs[i].Data == nil {
+			fs[i].Data = []byte{}
+		}
+	}
+	return fn(fs)
+}
