@@ -15,7 +15,7 @@ const module = "github.com/kubectl-crdlint/kubectl-crdlint/"
 // io are the imports that read or write files, run git or reach a
 // cluster.
 var io = []string{"os", "os/exec", "io/fs", "io/ioutil", "net", "net/http", "syscall", "k8s.io/client-go",
-	module + "pkg/input", module + "pkg/gitrev", module + "pkg/cluster"}
+	module + "pkg/input", module + "pkg/gitrev", module + "pkg/cluster", module + "pkg/crdsource"}
 
 // TestLayers holds pkg/upgrade to its split: the comparison is pure and
 // asks the server nothing but which formats it validates (pkg/crd); the
@@ -33,7 +33,7 @@ func TestLayers(t *testing.T) {
 		{"compare", []string{"pkg/crd", "pkg/report"}, false},
 		{"replay", []string{"pkg/crd", "pkg/fieldvalidation", "pkg/report", "pkg/source", "pkg/upgrade/compare"}, false},
 		{".", []string{"pkg/crd", "pkg/fieldvalidation", "pkg/lint", "pkg/report", "pkg/source", "pkg/upgrade/compare", "pkg/upgrade/replay"}, false},
-		{"read", []string{"pkg/cluster", "pkg/gitrev", "pkg/input", "pkg/lint", "pkg/report", "pkg/source", "pkg/upgrade"}, true},
+		{"read", []string{"pkg/cluster", "pkg/crdsource", "pkg/input", "pkg/lint", "pkg/report", "pkg/source", "pkg/upgrade"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {

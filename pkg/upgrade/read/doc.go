@@ -3,13 +3,14 @@
 //
 //   - CRDs reads OLD's or NEW's CRDs from a revision argument: files or
 //     directories (stdin for "-"), or REV:PATH, a file or a directory at
-//     a git revision (pkg/gitrev);
+//     a git revision (crdsource.Arg);
 //   - LiveCRDs reads OLD's from the cluster, each of NEW's CRDs as the
-//     cluster has it (pkg/cluster);
+//     cluster has it (crdsource.Cluster);
 //   - Objects reads the files of objects that exist today, in parallel,
-//     and LiveObjects a cluster's stored objects a page at a time; each
-//     file or object is handed to pkg/upgrade's Pairs to replay as it is
-//     read, so that no more than a page is held.
+//     and LiveObjects a cluster's stored objects a page at a time
+//     (cluster.Client.Pages); each file or object is handed to
+//     pkg/upgrade's Pairs to replay as it is read, so that no more than a
+//     page is held.
 //
 // Each file's findings go through the command's Review (its configuration
 // and inline suppressions, with the file's text), and what was read is
