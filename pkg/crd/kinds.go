@@ -104,6 +104,11 @@ var ConfigKindsKnown = []schema.GroupKind{
 	// reads the file by its name and ignores its apiVersion; kyverno.io
 	// serves policies, and no Test.
 	{Group: "kyverno.io", Kind: "Test"},
+	// kuttl before kuttl.dev, when it was KUDO's test harness: kudo.dev
+	// serves KUDO's Operator, OperatorVersion and Instance.
+	{Group: "kudo.dev", Kind: "TestSuite"},
+	{Group: "kudo.dev", Kind: "TestStep"},
+	{Group: "kudo.dev", Kind: "TestAssert"},
 }
 
 // kinds is what the schemes say, built once.

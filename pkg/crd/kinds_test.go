@@ -140,6 +140,7 @@ func TestConfigKinds(t *testing.T) {
 		{Group: "cli.kyverno.io", Kind: "Context"},
 		{Group: "cli.kyverno.io", Kind: "UserInfo"},
 		{Group: "kyverno.io", Kind: "Test"},
+		{Group: "kudo.dev", Kind: "TestSuite"},
 	} {
 		if !ConfigGroupKind(gk) {
 			t.Errorf("%s is not configuration", gk)
@@ -154,7 +155,7 @@ func TestConfigKinds(t *testing.T) {
 		}
 	}
 	// A custom resource stays one, also beside a configuration kind.
-	for _, gk := range []schema.GroupKind{{Group: "example.com", Kind: "Widget"}, {Group: "gateway.envoyproxy.io", Kind: "EnvoyProxy"}, {Group: "kyverno.io", Kind: "ClusterPolicy"}} {
+	for _, gk := range []schema.GroupKind{{Group: "example.com", Kind: "Widget"}, {Group: "gateway.envoyproxy.io", Kind: "EnvoyProxy"}, {Group: "kyverno.io", Kind: "ClusterPolicy"}, {Group: "kudo.dev", Kind: "Instance"}} {
 		if ConfigGroupKind(gk) {
 			t.Errorf("%s is configuration", gk)
 		}

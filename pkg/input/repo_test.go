@@ -1,10 +1,14 @@
 package input
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 const crdPatch = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  conversion:\n    strategy: Webhook\n"
@@ -151,6 +155,24 @@ func TestOpenOutsideRepository(t *testing.T) {
 	for f, why := range want {
 		if got[f] != why {
 			t.Errorf("%s: got %q, want %q", f, got[f], why)
+		}
+	}
+}
+
+// TestSkipReasonsDocumented: docs/configuration.md's table of what is not
+// manifests has a row for every reason a command counts a skip by.
+func TestSkipReasonsDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "configuration.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, why := range []string{
+		SkipKustomization, SkipKustomizePatch, SkipHelmTemplate, SkipTestAssertion, SkipSnapshot, SkipExcluded,
+		source.SkipTemplate, source.SkipNotObject, source.SkipPartialCRD, source.SkipSubstitution,
+		crd.SkipBuiltin, crd.SkipConfig,
+	} {
+		if !strings.Contains(string(doc), "\n| `"+why+"` |") {
+			t.Errorf("docs/configuration.md has no row for %q", why)
 		}
 	}
 }
