@@ -13,6 +13,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/read"
 )
 
 // UpgradeOptions judges the upgrade of CRDs from one revision to another.
@@ -178,7 +179,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		suppressions[path] = scan(path, data)
 		return o.review(path, suppressions[path], fs)
 	}
-	newCRDs, err := upgrade.ReadCRDs(o.newArg, o.In, l, reviewCRDs, &res)
+	newCRDs, err := read.CRDs(o.newArg, o.In, l, reviewCRDs, &res)
 	if err != nil {
 		return inputError(err)
 	}
@@ -190,7 +191,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if oldCRDs, err = upgrade.LiveCRDs(ctx, c, l, newCRDs); err != nil {
+		if oldCRDs, err = read.LiveCRDs(ctx, c, l, newCRDs); err != nil {
 			return clusterError(err)
 		}
 	} else {
@@ -199,7 +200,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		// that a finding positioned in OLD (a field removed) joins its
 		// CRD's case in NEW.
 		n := len(res.Summary.Checked)
-		if oldCRDs, err = upgrade.ReadCRDs(o.oldArg, o.In, l, reviewCRDs, &res); err != nil {
+		if oldCRDs, err = read.CRDs(o.oldArg, o.In, l, reviewCRDs, &res); err != nil {
 			return inputError(err)
 		}
 		res.Summary.Checked = res.Summary.Checked[:n]
@@ -213,7 +214,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		if err != nil {
 			return inputError(err)
 		}
-		if err := pairs.ReplayFiles(ctx, in, reviewObjects, &res); err != nil {
+		if err := read.Objects(ctx, in, pairs, reviewObjects, &res); err != nil {
 			return inputError(err)
 		}
 	} else if o.Cluster.Live {
@@ -221,7 +222,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := pairs.ReplayLive(ctx, c, reviewObjects, &res); err != nil {
+		if err := read.LiveObjects(ctx, c, pairs, reviewObjects, &res); err != nil {
 			return clusterError(err)
 		}
 	}

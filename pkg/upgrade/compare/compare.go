@@ -1,4 +1,4 @@
-package upgrade
+package compare
 
 import (
 	"cmp"
@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// Compare reports what upgrading a CRD from old to new breaks or changes
+// Revisions reports what upgrading a CRD from old to new breaks or changes
 // for clients and stored objects. Both are CRDs as the server stores them:
 // decoded from apiextensions.k8s.io/v1 and defaulted (the comparison reads
 // defaulted fields such as the conversion strategy and list types as the
@@ -20,7 +20,7 @@ import (
 // and empty when old and new differ only in documentation (descriptions,
 // titles, examples, external docs) or not at all. Nil CRDs compare as
 // nothing.
-func Compare(old, new *apiextensionsv1.CustomResourceDefinition, opts Options) []Change {
+func Revisions(old, new *apiextensionsv1.CustomResourceDefinition, opts Options) []Change {
 	if old == nil || new == nil {
 		return nil
 	}

@@ -1,6 +1,10 @@
-package upgrade
+package compare
 
-import "github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+import (
+	"strings"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+)
 
 // Rule IDs. They are part of the tool's interface (--disable, JSON, SARIF,
 // .crdlint.yaml): never rename or reuse one. Each rule has one severity,
@@ -47,15 +51,16 @@ const (
 	RuleVersionUnserved        = "upgrade-version-unserved"
 )
 
-// Rules is the catalogue of the breaking-change report, sorted by ID.
+// Rules are the comparison's rules, sorted by ID, each with its severity
+// and a line of doc; their Why and Fix are the command's (upgrade.Rules).
 // Severity follows one principle (docs/upgrade.md): Error when something
 // that works today stops working or is lost (the server refuses the CRD
 // update, refuses to create or update an object it accepted under OLD, or
 // drops stored data); Warning when clients may notice but the server and
 // the stored data do not. A rule's severity is the one without objects;
-// a tightening the objects judge (judgedRules) and none of them breaks is
-// a warning instead (Replayer.Changes).
-var Rules = withProse([]report.Rule{
+// a tightening the objects judge and none of them breaks is a warning
+// instead (pkg/upgrade/replay's Replayer.Changes).
+var Rules = []report.Rule{
 	{ID: RuleBoundTightened, Severity: report.Error, Doc: "upgrade: a minimum, maximum, length, items or properties bound is added or tightened (or made exclusive): values OLD accepted are refused. With objects, a warning when none of the objects judged breaks it."},
 	{ID: RuleCELRuleAdded, Severity: report.Error, Doc: "upgrade: an x-kubernetes-validations rule without oldSelf is added to an existing field: it may refuse objects OLD accepted. With objects, a warning when none of the objects judged breaks it."},
 	{ID: RuleCELRuleChanged, Severity: report.Error, Doc: "upgrade: an x-kubernetes-validations rule's expression (or optionalOldSelf) changed: it may refuse objects OLD accepted. With objects, a warning when none of the objects judged breaks it."},
@@ -95,7 +100,7 @@ var Rules = withProse([]report.Rule{
 	{ID: RuleVersionDeprecated, Severity: report.Warning, Doc: "upgrade: a version becomes deprecated: clients get a warning on every request."},
 	{ID: RuleVersionRemoved, Severity: report.Error, Doc: "upgrade: a served version not in status.storedVersions is removed: requests for it fail."},
 	{ID: RuleVersionUnserved, Severity: report.Error, Doc: "upgrade: a version is no longer served: requests for it fail."},
-})
+}
 
 // severity is each rule's severity; a Change always carries its rule's.
 var severity = func() map[string]report.Severity {
@@ -105,3 +110,21 @@ var severity = func() map[string]report.Severity {
 	}
 	return m
 }()
+
+// ServerRule is the comparison's rule for an error of the server's
+// verdict on the CRD update (field in the user's notation, message the
+// server's) that a comparison rule also reports: a stored version removed,
+// the scope or kind changed. The server's refusal is reported once, with
+// that rule and in the server's words, and the comparison's change of the
+// rule is left out. "" for other errors.
+func ServerRule(field, message string) string {
+	switch {
+	case strings.Contains(message, "was previously a storage version"):
+		return RuleStoredVersionRemoved
+	case field == "spec.scope" && strings.Contains(message, "field is immutable"):
+		return RuleScopeChanged
+	case field == "spec.names.kind" && strings.Contains(message, "field is immutable"):
+		return RuleKindChanged
+	}
+	return ""
+}

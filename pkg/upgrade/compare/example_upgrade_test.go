@@ -1,4 +1,4 @@
-package upgrade
+package compare
 
 import (
 	"encoding/json"
@@ -7,18 +7,19 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/crdtest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
-const exampleDir = "../../examples/upgrade"
+const exampleDir = "../../../examples/upgrade"
 
 // TestExampleUpgrade keeps examples/upgrade honest: widget-v1.yaml to
 // widget-v2.yaml reports what widget-v2.yaml's header says, with the
 // objects of objects.yaml as Options.Present, and the full output is the
 // golden file testdata/example-upgrade.json.
 func TestExampleUpgrade(t *testing.T) {
-	old := readCRD(t, filepath.Join(exampleDir, "widget-v1.yaml"))
-	new := readCRD(t, filepath.Join(exampleDir, "widget-v2.yaml"))
+	old := crdtest.Read(t, filepath.Join(exampleDir, "widget-v1.yaml"))
+	new := crdtest.Read(t, filepath.Join(exampleDir, "widget-v2.yaml"))
 	data, err := os.ReadFile(filepath.Join(exampleDir, "objects.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +43,7 @@ func TestExampleUpgrade(t *testing.T) {
 		}
 		return false
 	}
-	cs := Compare(old.crd, new.crd, Options{Present: present})
+	cs := Revisions(old.CRD, new.CRD, Options{Present: present})
 	checkPaths(t, old, new, cs)
 	var got []string
 	for _, c := range cs {
@@ -55,7 +56,7 @@ func TestExampleUpgrade(t *testing.T) {
 		t.Errorf("rules %q, want %q", got, want)
 	}
 	// Without the objects, tls.secretName is only a warning.
-	for _, c := range Compare(old.crd, new.crd, Options{}) {
+	for _, c := range Revisions(old.CRD, new.CRD, Options{}) {
 		if c.Rule == RuleRequiredAdded {
 			t.Errorf("without objects: %s at %s", c.Rule, c.Path)
 		}

@@ -1,4 +1,4 @@
-package upgrade
+package replay
 
 import (
 	"fmt"
@@ -7,16 +7,17 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/compare"
 )
 
-// Severities that follow the evidence. Compare alone cannot know whether a
-// tightening (a bound, an enum, a list type, a CEL rule, ...) refuses
-// anything: only objects can, so without them it is an error (nothing
-// shows it is safe). The Replayer judges each such change on the objects
-// replayed in its version; when at least one was judged and none of them
-// is broken by it, nothing that exists stops working, and the change is a
-// warning saying how many objects were judged. An object that does break
-// it keeps the error, at the object, and so does the change.
+// Severities that follow the evidence. The comparison alone cannot know
+// whether a tightening (a bound, an enum, a list type, a CEL rule, ...)
+// refuses anything: only objects can, so without them it is an error
+// (nothing shows it is safe). The Replayer judges each such change on the
+// objects replayed in its version; when at least one was judged and none of
+// them is broken by it, nothing that exists stops working, and the change
+// is a warning saying how many objects were judged. An object that does
+// break it keeps the error, at the object, and so does the change.
 
 // judgedRules are the comparison's rules whose harm the replay observes
 // on each object: a refusal of its create or its labels-only update, or a
@@ -31,30 +32,30 @@ import (
 // refuse are refused whatever the objects hold, so it stays an error
 // (followsEvidence).
 var judgedRules = map[string]bool{
-	RuleBoundTightened:         true,
-	RuleCELRuleAdded:           true,
-	RuleCELRuleChanged:         true,
-	RuleEmbeddedChanged:        true,
-	RuleEnumAdded:              true,
-	RuleEnumRemoved:            true,
-	RuleFieldRemoved:           true,
-	RuleFormatChanged:          true,
-	RuleIntOrStringRemoved:     true,
-	RuleJunctorChanged:         true,
-	RuleListTypeChanged:        true,
-	RuleMultipleOfChanged:      true,
-	RuleNullableRemoved:        true,
-	RulePatternChanged:         true,
-	RulePreserveUnknownRemoved: true,
-	RuleRequiredAdded:          true,
-	RuleRequiredAddedOptional:  true,
-	RuleTransitionRuleAdded:    true,
-	RuleTypeChanged:            true,
+	compare.RuleBoundTightened:         true,
+	compare.RuleCELRuleAdded:           true,
+	compare.RuleCELRuleChanged:         true,
+	compare.RuleEmbeddedChanged:        true,
+	compare.RuleEnumAdded:              true,
+	compare.RuleEnumRemoved:            true,
+	compare.RuleFieldRemoved:           true,
+	compare.RuleFormatChanged:          true,
+	compare.RuleIntOrStringRemoved:     true,
+	compare.RuleJunctorChanged:         true,
+	compare.RuleListTypeChanged:        true,
+	compare.RuleMultipleOfChanged:      true,
+	compare.RuleNullableRemoved:        true,
+	compare.RulePatternChanged:         true,
+	compare.RulePreserveUnknownRemoved: true,
+	compare.RuleRequiredAdded:          true,
+	compare.RuleRequiredAddedOptional:  true,
+	compare.RuleTransitionRuleAdded:    true,
+	compare.RuleTypeChanged:            true,
 }
 
 // followsEvidence says a change's severity follows the objects: a warning
 // when some judged it and none is broken.
-func followsEvidence(c Change) bool {
+func followsEvidence(c compare.Change) bool {
 	return judgedRules[c.Rule] && c.Severity == report.Error && (c.CEL == nil || !c.CEL.Transition)
 }
 
@@ -66,17 +67,17 @@ type judgeKey struct {
 	inOld                           bool
 }
 
-func keyOf(c Change) judgeKey {
+func keyOf(c compare.Change) judgeKey {
 	rule := c.Rule
-	if rule == RuleRequiredAddedOptional {
-		rule = RuleRequiredAdded
+	if rule == compare.RuleRequiredAddedOptional {
+		rule = compare.RuleRequiredAdded
 	}
 	return judgeKey{rule, c.Version, c.OldVersion, c.Path, c.InOld}
 }
 
 // judgement is one change and what the objects said of it.
 type judgement struct {
-	change Change
+	change compare.Change
 	// checked counts the objects judged in the change's version; set,
 	// those of them that hold the field (setField).
 	checked, set int
@@ -89,9 +90,9 @@ type judgement struct {
 // setField is the field whose presence tells whether an object is
 // concerned by the change: a newly required field's parent, else the
 // change's field; nil when every object is.
-func (j *judgement) setField() DataPath {
+func (j *judgement) setField() compare.DataPath {
 	f := j.change.Field
-	if keyOf(j.change).rule == RuleRequiredAdded && len(f) > 0 {
+	if keyOf(j.change).rule == compare.RuleRequiredAdded && len(f) > 0 {
 		f = f[:len(f)-1]
 	}
 	return f
@@ -144,8 +145,8 @@ func errorKey(fld, msg string) string { return fld + "\x00" + msg }
 // by objects that store a status: manifests have none (and the status
 // subresource drops it from creates), so they show nothing about what
 // controllers write there; objects read from a cluster do.
-func (t *trace) judges(c Change) bool {
-	if c.Version == "" || (underStatus(c) && !Has(t.stored, DataPath{"status"})) {
+func (t *trace) judges(c compare.Change) bool {
+	if c.Version == "" || (underStatus(c) && !compare.Has(t.stored, compare.DataPath{"status"})) {
 		return false
 	}
 	if c.OldVersion != "" && c.OldVersion != c.Version {
@@ -155,14 +156,14 @@ func (t *trace) judges(c Change) bool {
 }
 
 // underStatus says a change is about the object's status.
-func underStatus(c Change) bool {
+func underStatus(c compare.Change) bool {
 	return len(c.Field) > 0 && c.Field[0] == "status"
 }
 
 // breaks says the object's harm may be the change's doing: a refusal or
 // loss at or below its field, or one without a field; or, for nullable
 // removed, a null stored there (dropped or refused from now on).
-func (t *trace) breaks(c Change) bool {
+func (t *trace) breaks(c compare.Change) bool {
 	if t.unplaced {
 		return true
 	}
@@ -171,7 +172,7 @@ func (t *trace) breaks(c Change) bool {
 			return true
 		}
 	}
-	return c.Rule == RuleNullableRemoved && holdsNull(t.stored, c.Field)
+	return c.Rule == compare.RuleNullableRemoved && compare.HasNull(t.stored, c.Field)
 }
 
 // addHarm records an outcome of the object's replay.
@@ -208,18 +209,18 @@ func isCELSkipped(msg string) bool {
 // a map key, however many plain segments the key was split into. Where it
 // cannot tell, it says yes: a refusal wrongly blamed keeps an error, one
 // wrongly cleared would hide it.
-func under(field string, p DataPath) bool {
+func under(field string, p compare.DataPath) bool {
 	return underSegs(source.ParsePath(field), p)
 }
 
-func underSegs(segs []source.Segment, p DataPath) bool {
+func underSegs(segs []source.Segment, p compare.DataPath) bool {
 	if len(p) == 0 {
 		return true
 	}
 	if len(segs) == 0 {
 		return false
 	}
-	if p[0] == Any {
+	if p[0] == compare.Any {
 		for i := range segs {
 			if i > 0 && segs[i].Bracket {
 				break
@@ -238,11 +239,6 @@ func underSegs(segs []source.Segment, p DataPath) bool {
 	})
 }
 
-// holdsNull says obj holds null at p (Any: at any item or value).
-func holdsNull(obj any, p DataPath) bool {
-	return holds(obj, p, func(v any) bool { return v == nil })
-}
-
 // record judges every change on one replayed object.
 func (r *Replayer) record(res *ObjectResult, t *trace) {
 	name := res.Name
@@ -252,7 +248,7 @@ func (r *Replayer) record(res *ObjectResult, t *trace) {
 			continue // CEL rules are evaluated by judgeCEL
 		}
 		j.checked++
-		if f := j.setField(); len(f) == 0 || Has(t.stored, f) {
+		if f := j.setField(); len(f) == 0 || compare.Has(t.stored, f) {
 			j.set++
 		}
 		if t.breaks(c) {
@@ -307,25 +303,4 @@ func judgedMessage(msg string, j *judgement, replayed int) string {
 		return fmt.Sprintf("%s: it refuses %d that OLD accepted: %s", what, j.broken, named)
 	}
 	return fmt.Sprintf("%s: %d of them may break it (see their findings): %s", what, j.broken, named)
-}
-
-// CountBreaking sets each summary's BreakingChanges from the findings as
-// the run reports them (configuration and suppressions applied): the
-// comparison's changes that are errors on its CRD. The summary then says
-// what fails the run beside the objects, and never "none broken" alone
-// for a run that exits 1 on the CRDs' changes.
-func CountBreaking(sums []report.UpgradeSummary, fs []report.Finding) {
-	at := make(map[string]int, len(sums))
-	for i := range sums {
-		sums[i].BreakingChanges = 0
-		at[sums[i].CRD] = i
-	}
-	for _, f := range fs {
-		i, ok := at[f.Object.Name]
-		if _, rule := severity[f.Rule]; !ok || !rule || f.Severity != report.Error || f.Suppressed != nil ||
-			f.Object.Kind != "CustomResourceDefinition" {
-			continue
-		}
-		sums[i].BreakingChanges++
-	}
 }

@@ -1,11 +1,10 @@
-package upgrade
+package compare
 
 import (
 	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
@@ -14,7 +13,7 @@ import (
 type Change struct {
 	// Rule is one of Rules' IDs.
 	Rule string `json:"rule"`
-	// Severity is always the rule's catalogue severity; configuration may
+	// Severity is always the rule's severity in Rules; configuration may
 	// override it later.
 	Severity report.Severity `json:"severity"`
 	// Version names the version of NEW the change is about ("" for
@@ -100,6 +99,11 @@ func Has(obj any, p DataPath) bool {
 	return holds(obj, p, func(any) bool { return true })
 }
 
+// HasNull reports whether obj holds null at p (Any: at any item or value).
+func HasNull(obj any, p DataPath) bool {
+	return holds(obj, p, func(v any) bool { return v == nil })
+}
+
 // holds says obj has a value at p for which leaf is true (Any: at some
 // item or value).
 func holds(obj any, p DataPath, leaf func(any) bool) bool {
@@ -142,9 +146,4 @@ type Options struct {
 	// under an optional parent is then an error (RuleRequiredAdded)
 	// rather than a warning, because those objects would be refused.
 	Present func(version string, field DataPath) bool
-	// Validate is the field validation of the creates the replay judges
-	// (kubectl's --validate; the zero value is Warn, the server's
-	// default): under Strict a manifest with a field the version's schema
-	// does not know is refused. Compare does not use it.
-	Validate fieldvalidation.Directive
 }

@@ -1,4 +1,4 @@
-package upgrade
+package compare
 
 import (
 	"encoding/json"
@@ -12,10 +12,12 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/version"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/crdtest"
 )
 
 var (
-	update      = flag.Bool("update", false, "rewrite the golden files of pkg/upgrade from the current output")
+	update      = flag.Bool("update", false, "rewrite the golden files of pkg/upgrade/compare from the current output")
 	historyDump = flag.String("history-dump", "", "write every history pair's changes as JSON into this directory")
 )
 
@@ -24,7 +26,7 @@ const historyDir = "testdata/history"
 // historyPair is two consecutive releases of one CRD.
 type historyPair struct {
 	name     string // project/crd old..new
-	old, new *crdFile
+	old, new *crdtest.File
 }
 
 // historyCRDs lists testdata/history/<project>/<crd>/ directories, sorted.
@@ -49,7 +51,7 @@ func historyCRDs(tb testing.TB) []string {
 
 // releases reads one CRD's releases, oldest first (tags sorted as
 // versions).
-func releases(tb testing.TB, dir string) []*crdFile {
+func releases(tb testing.TB, dir string) []*crdtest.File {
 	tb.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	if err != nil {
@@ -72,10 +74,10 @@ func releases(tb testing.TB, dir string) []*crdFile {
 	if len(files) < 2 {
 		tb.Fatalf("%s: %d releases, want at least 2", dir, len(files))
 	}
-	out := make([]*crdFile, len(files))
+	out := make([]*crdtest.File, len(files))
 	for i, f := range files {
-		out[i] = readCRD(tb, f)
-		if got, want := out[i].crd.Name, filepath.Base(dir); got != want {
+		out[i] = crdtest.Read(tb, f)
+		if got, want := out[i].CRD.Name, filepath.Base(dir); got != want {
 			tb.Fatalf("%s: CRD %s in the directory of %s", f, got, want)
 		}
 	}
@@ -89,7 +91,7 @@ func historyPairs(tb testing.TB) []historyPair {
 		rs := releases(tb, dir)
 		rel, _ := filepath.Rel(historyDir, dir)
 		for i := 1; i < len(rs); i++ {
-			tagOf := func(f *crdFile) string { return strings.TrimSuffix(filepath.Base(f.path), ".yaml") }
+			tagOf := func(f *crdtest.File) string { return strings.TrimSuffix(filepath.Base(f.Path), ".yaml") }
 			out = append(out, historyPair{name: rel + " " + tagOf(rs[i-1]) + ".." + tagOf(rs[i]), old: rs[i-1], new: rs[i]})
 		}
 	}
@@ -107,10 +109,10 @@ func TestHistory(t *testing.T) {
 	var lines []string
 	exact, inexact := 0, 0
 	for _, p := range pairs {
-		if cs := Compare(p.old.crd, p.old.crd.DeepCopy(), Options{}); len(cs) != 0 {
-			t.Errorf("%s: comparing %s with itself: %d changes, first %+v", p.name, p.old.path, len(cs), cs[0])
+		if cs := Revisions(p.old.CRD, p.old.CRD.DeepCopy(), Options{}); len(cs) != 0 {
+			t.Errorf("%s: comparing %s with itself: %d changes, first %+v", p.name, p.old.Path, len(cs), cs[0])
 		}
-		cs := Compare(p.old.crd, p.new.crd, Options{})
+		cs := Revisions(p.old.CRD, p.new.CRD, Options{})
 		checkPaths(t, p.old, p.new, cs)
 		per := map[string]int{}
 		for _, c := range cs {
@@ -119,9 +121,9 @@ func TestHistory(t *testing.T) {
 			}
 			per[c.Rule]++
 			total[c.Rule]++
-			doc := p.new.doc
+			doc := p.new.Doc
 			if c.InOld {
-				doc = p.old.doc
+				doc = p.old.Doc
 			}
 			if _, ok := doc.Locate(c.Path); ok {
 				exact++
@@ -138,7 +140,7 @@ func TestHistory(t *testing.T) {
 			}
 		}
 	}
-	if cs := Compare(pairs[len(pairs)-1].new.crd, pairs[len(pairs)-1].new.crd.DeepCopy(), Options{}); len(cs) != 0 {
+	if cs := Revisions(pairs[len(pairs)-1].new.CRD, pairs[len(pairs)-1].new.CRD.DeepCopy(), Options{}); len(cs) != 0 {
 		t.Errorf("newest release compared with itself: %d changes", len(cs))
 	}
 	n := 0
@@ -146,7 +148,7 @@ func TestHistory(t *testing.T) {
 		n += v
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# go test ./pkg/upgrade -run TestHistory -update\n")
+	fmt.Fprintf(&b, "# go test ./pkg/upgrade/compare -run TestHistory -update\n")
 	fmt.Fprintf(&b, "# %d pairs of consecutive releases, %d changes; paths found in the files: %d exactly, %d at an ancestor (fields the server's defaulting adds)\n", len(pairs), n, exact, inexact)
 	fmt.Fprintf(&b, "total: %s\n\n", countLine(total))
 	for _, l := range lines {
@@ -188,7 +190,7 @@ func golden(t *testing.T, path, got string) {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
 	if string(want) != got {
-		t.Errorf("%s differs from the output (go test ./pkg/upgrade -update to accept):\n%s", path, lineDiff(string(want), got))
+		t.Errorf("%s differs from the output (go test ./pkg/upgrade/compare -update to accept):\n%s", path, lineDiff(string(want), got))
 	}
 }
 

@@ -1,4 +1,4 @@
-package upgrade
+package compare
 
 import (
 	"path/filepath"
@@ -7,6 +7,7 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/crdtest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 )
 
@@ -33,18 +34,18 @@ func readAllCRDs(t *testing.T) []*apiextensionsv1.CustomResourceDefinition {
 	t.Helper()
 	var out []*apiextensionsv1.CustomResourceDefinition
 	for _, f := range testutil.Files(t, "crds") {
-		out = append(out, readCRD(t, f).crd)
+		out = append(out, crdtest.Read(t, f).CRD)
 	}
 	corpus := len(out)
 	for _, dir := range historyCRDs(t) {
 		for _, r := range releases(t, dir) {
-			out = append(out, r.crd)
+			out = append(out, r.CRD)
 		}
 	}
 	fixtures, _ := filepath.Glob(filepath.Join(rulesDir, "*", "*.yaml"))
 	for _, f := range fixtures {
 		fx := readFixture(t, f)
-		out = append(out, fx.old.crd, fx.new.crd)
+		out = append(out, fx.old.CRD, fx.new.CRD)
 	}
 	if corpus < testutil.AtLeast(t, 100, 40) || len(out) < corpus+200 {
 		t.Fatalf("read %d corpus CRDs and %d in all: is the test data there?", corpus, len(out))
@@ -57,7 +58,7 @@ func readAllCRDs(t *testing.T) []*apiextensionsv1.CustomResourceDefinition {
 // nothing.
 func TestSelfCompare(t *testing.T) {
 	for _, crd := range allCRDs(t) {
-		if cs := Compare(crd, crd.DeepCopy(), Options{}); len(cs) > 0 {
+		if cs := Revisions(crd, crd.DeepCopy(), Options{}); len(cs) > 0 {
 			t.Errorf("%s compared with itself: %d changes, first: %s %s", crd.Name, len(cs), cs[0].Path, cs[0].Message)
 		}
 	}
@@ -72,7 +73,7 @@ func TestDocsOnly(t *testing.T) {
 		doc := crd.DeepCopy()
 		nodes += redocument(doc)
 		for _, pair := range [][2]*apiextensionsv1.CustomResourceDefinition{{crd, doc}, {doc, crd}} {
-			if cs := Compare(pair[0], pair[1], Options{}); len(cs) > 0 {
+			if cs := Revisions(pair[0], pair[1], Options{}); len(cs) > 0 {
 				t.Errorf("%s: documentation changes reported: %d changes, first: %s %s", crd.Name, len(cs), cs[0].Path, cs[0].Message)
 			}
 		}

@@ -1,4 +1,4 @@
-package upgrade
+package read
 
 import (
 	"errors"
@@ -12,9 +12,9 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
-// TestReadCRDs: a revision's CRDs with each file reviewed once with its
+// TestCRDs: a revision's CRDs with each file reviewed once with its
 // text, and a revision without any CRD is an input error.
-func TestReadCRDs(t *testing.T) {
+func TestCRDs(t *testing.T) {
 	l := lint.New(lint.Options{})
 	var reviewed []string
 	review := func(path string, data []byte, fs []report.Finding) []report.Finding {
@@ -25,7 +25,7 @@ func TestReadCRDs(t *testing.T) {
 		return fs
 	}
 	var res report.Result
-	crds, err := ReadCRDs(filepath.Join("..", "..", "examples", "upgrade", "widget-v1.yaml"), nil, l, review, &res)
+	crds, err := CRDs(filepath.Join("..", "..", "..", "examples", "upgrade", "widget-v1.yaml"), nil, l, review, &res)
 	if err != nil || len(crds) != 1 || crds[0].Def.Name() != "widgets.example.org" {
 		t.Fatalf("got %d CRDs, %v; want widgets.example.org", len(crds), err)
 	}
@@ -42,7 +42,7 @@ func TestReadCRDs(t *testing.T) {
 	// they do not excuse this revision for having no CRD.
 	before := report.Result{Findings: []report.Finding{{Rule: "config-invalid", Severity: report.Error}}, Summary: report.Summary{Errors: 1}}
 	for name, res := range map[string]*report.Result{"empty": {}, "after other findings": &before} {
-		_, err = ReadCRDs(dir, nil, l, review, res)
+		_, err = CRDs(dir, nil, l, review, res)
 		if !errors.As(err, &ie) || !strings.HasSuffix(err.Error(), ": no CustomResourceDefinition found") {
 			t.Errorf("%s: got %v, want an input error: no CustomResourceDefinition found", name, err)
 		}

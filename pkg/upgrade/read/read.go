@@ -1,4 +1,4 @@
-package upgrade
+package read
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade"
 )
 
 // Review is the command's reading of one file's findings: the
@@ -22,18 +23,18 @@ import (
 // have none). Files may be reviewed concurrently.
 type Review func(path string, data []byte, fs []report.Finding) []report.Finding
 
-// ReadCRDs reads the CRDs of a revision argument: files or directories
+// CRDs reads the CRDs of a revision argument: files or directories
 // (stdin for "-"), or REV:PATH, a file or a directory at a git revision
 // (a directory's files as a directory on disk gives them, each named
 // REV:PATH/name.yaml). The findings of reading each file, reviewed, and
 // the files counted go into res. A revision without a CRD is an input
 // error, unless reading it reported why.
-func ReadCRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *report.Result) ([]CRD, error) {
-	type read struct {
+func CRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *report.Result) ([]upgrade.CRD, error) {
+	type parsed struct {
 		f    *source.File
 		data []byte
 	}
-	var files []read
+	var files []parsed
 	noCRD := fmt.Errorf("%s: no CustomResourceDefinition found", arg)
 	if rev, path, ok := gitrev.Split(arg); ok {
 		gfs, dir, err := gitrev.Read(rev, path, source.Extensions)
@@ -41,11 +42,15 @@ func ReadCRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *r
 			return nil, &source.InputError{Err: err}
 		}
 		for _, g := range gfs {
-			files = append(files, read{source.Parse(rev+":"+g.Path, g.Data), g.Data})
+			files = append(files, parsed{source.Parse(rev+":"+g.Path, g.Data), g.Data})
 		}
 		if dir {
+			n := "1 file"
+			if len(gfs) != 1 {
+				n = fmt.Sprintf("%d files", len(gfs))
+			}
 			noCRD = fmt.Errorf("%s: no CustomResourceDefinition in the %s under %s at git revision %s",
-				arg, plural(len(gfs), "file"), path, rev)
+				arg, n, path, rev)
 		}
 	} else {
 		in, err := input.Open([]string{arg}, stdin, nil)
@@ -57,15 +62,15 @@ func ReadCRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *r
 			if err != nil {
 				return nil, err
 			}
-			files = append(files, read{f, data})
+			files = append(files, parsed{f, data})
 		}
 	}
 	// What reading this argument reported, not what res held before
 	// (NEW's findings, the configuration's).
 	findings, errors := len(res.Findings), res.Summary.Errors
-	var out []CRD
+	var out []upgrade.CRD
 	for _, r := range files {
-		crds, fs, sum := CRDs(r.f, l)
+		crds, fs, sum := upgrade.FileCRDs(r.f, l)
 		out = append(out, crds...)
 		res.Summary.Add(sum)
 		res.Findings = append(res.Findings, review(r.f.Path, r.data, fs)...)
@@ -77,27 +82,27 @@ func ReadCRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *r
 }
 
 // LiveCRDs reads from the cluster the CRD of each of NEW's, as OLD; a CRD
-// the cluster lacks is left for Judge to report.
-func LiveCRDs(ctx context.Context, c *cluster.Client, l *lint.Linter, newCRDs []CRD) ([]CRD, error) {
-	var out []CRD
+// the cluster lacks is left for upgrade.Judge to report.
+func LiveCRDs(ctx context.Context, c *cluster.Client, l *lint.Linter, newCRDs []upgrade.CRD) ([]upgrade.CRD, error) {
+	var out []upgrade.CRD
 	for _, n := range newCRDs {
 		f, err := c.CRD(ctx, n.Def.Name())
 		if err != nil {
 			return nil, err
 		}
 		if f != nil {
-			crds, _, _ := CRDs(f, l)
+			crds, _, _ := upgrade.FileCRDs(f, l)
 			out = append(out, crds...)
 		}
 	}
 	return out, nil
 }
 
-// ReplayFiles replays the custom resources of the object files of in, in
-// parallel, into res in input order: each file's findings reviewed with
-// its text, the file counted, its summary added (a file in.Skip names
-// counted as skipped).
-func (ps *Pairs) ReplayFiles(ctx context.Context, in *input.Set, review Review, res *report.Result) error {
+// Objects reads the object files of in, in parallel, and replays their
+// custom resources through ps (Pairs.File) into res in input order: each
+// file's findings reviewed with its text, the file counted, its summary
+// added (a file in.Skip names counted as skipped).
+func Objects(ctx context.Context, in *input.Set, ps *upgrade.Pairs, review Review, res *report.Result) error {
 	type result struct {
 		findings []report.Finding
 		sum      report.Summary
@@ -128,11 +133,12 @@ func (ps *Pairs) ReplayFiles(ctx context.Context, in *input.Set, review Review, 
 	return nil
 }
 
-// ReplayLive replays every stored object of each pair's CRD, read from
-// the cluster a page at a time (in the namespaces c's flags say), the
-// objects of a page in parallel, into res: each object's findings
-// reviewed, the object counted, its summary added.
-func (ps *Pairs) ReplayLive(ctx context.Context, c *cluster.Client, review Review, res *report.Result) error {
+// LiveObjects reads every stored object of each pair's CRD from the
+// cluster a page at a time (in the namespaces c's flags say) and replays
+// it through ps (Pairs.Stored), the objects of a page in parallel, into
+// res: each object's findings reviewed, the object counted, its summary
+// added.
+func LiveObjects(ctx context.Context, c *cluster.Client, ps *upgrade.Pairs, review Review, res *report.Result) error {
 	for _, p := range ps.List {
 		var mu sync.Mutex
 		err := c.Visit(ctx, []string{cluster.StorageRef(p.Old.Def.V1)}, func(page []*unstructured.Unstructured) error {

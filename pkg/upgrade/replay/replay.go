@@ -1,4 +1,4 @@
-package upgrade
+package replay
 
 import (
 	"fmt"
@@ -17,6 +17,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/compare"
 )
 
 // The replay: the custom resources that exist under OLD, put through what
@@ -42,9 +43,8 @@ import (
 // that would need one is reported as not replayed, never guessed.
 
 // Replay rule IDs: findings about existing objects, positioned in the
-// objects' files. Like Rules, never renamed or reused.
+// objects' files. Like the comparison's, never renamed or reused.
 const (
-	RuleCRDUnpaired             = "upgrade-crd-unpaired"
 	RuleObjectCreateRefused     = "upgrade-object-create-refused"
 	RuleObjectDataLost          = "upgrade-object-data-lost"
 	RuleObjectNotReplayed       = "upgrade-object-not-replayed"
@@ -54,10 +54,9 @@ const (
 	RuleObjectVersionUnserved   = "upgrade-object-version-unserved"
 )
 
-// ReplayRules are the rules of the replay and of pairing CRDs, sorted by
-// ID: the command's catalogue is lint.Rules, Rules and ReplayRules.
-var ReplayRules = withProse([]report.Rule{
-	{ID: RuleCRDUnpaired, Severity: report.Warning, Doc: "upgrade: a CRD is only in OLD or only in NEW (or not installed in the cluster): nothing to compare; applying NEW leaves a CRD only in OLD as it is."},
+// Rules are the replay's rules, sorted by ID, each with its severity and
+// a line of doc; their Why and Fix are the command's (upgrade.Rules).
+var Rules = []report.Rule{
 	{ID: RuleObjectCreateRefused, Severity: report.Error, Doc: "upgrade: NEW refuses a create of an existing object's manifest that OLD accepts (new objects from the same templates fail); the server's message."},
 	{ID: RuleObjectDataLost, Severity: report.Error, Doc: "upgrade: NEW prunes a field an existing object has stored: the value is gone at the object's next write."},
 	{ID: RuleObjectNotReplayed, Severity: report.Warning, Doc: "upgrade: an existing object cannot be replayed offline (a conversion webhook would convert it, or OLD does not serve or decode it); nothing is said about it."},
@@ -65,16 +64,16 @@ var ReplayRules = withProse([]report.Rule{
 	{ID: RuleObjectStoredVersionGone, Severity: report.Error, Doc: "upgrade: an existing object is stored in a version NEW removes: the server refuses the CRD update until the object is rewritten in another version."},
 	{ID: RuleObjectUpdateRefused, Severity: report.Error, Doc: "upgrade: NEW refuses an update of an existing object that changes only its labels, with ratcheting, where OLD accepts it (controllers cannot write it); the server's message."},
 	{ID: RuleObjectVersionUnserved, Severity: report.Error, Doc: "upgrade: an existing object's manifest is in a version NEW does not serve: creates, reads and updates in it fail."},
-})
+}
 
 // controllerWrite is the field validation of the replayed update: a
 // controller's client (client-go) names none, so the server's default,
 // Warn, applies whatever --validate says of manifests.
 const controllerWrite = fieldvalidation.Warn
 
-// ReplayLabel is the label the replayed update adds, as a controller's
-// write changes labels only.
-const ReplayLabel = "kubectl-crdlint/replay"
+// Label is the label the replayed update adds, as a controller's write
+// changes labels only.
+const Label = "kubectl-crdlint/replay"
 
 // Outcome is one finding about a replayed object.
 type Outcome struct {
@@ -124,8 +123,8 @@ type Replayer struct {
 
 	mu       sync.Mutex
 	versions map[versionKey]*compiled
-	// queries are the Present questions Compare asks, answered by the
-	// objects seen.
+	// queries are the Present questions the comparison asks, answered
+	// by the objects seen.
 	queries map[presentKey]bool
 	// judged are the changes the objects judge (judgedRules), by key.
 	judged  []*judgement
@@ -145,17 +144,29 @@ type compiled struct {
 
 type presentKey struct {
 	version string
-	field   string // DataPath joined
+	field   string // compare.DataPath joined
 }
 
 // maxNamed bounds the objects a judged change names.
 const maxNamed = 5
 
-// NewReplayer prepares a replay of OLD's objects into NEW. Both are CRDs
-// as the server stores them (decoded and defaulted); they are copied, not
-// kept. opts.StoredVersions is OLD's status.storedVersions as in Compare;
-// opts.Present is ignored: the objects answer it (Changes).
-func NewReplayer(old, new *apiextensionsv1.CustomResourceDefinition, opts Options) *Replayer {
+// Options tune the replay. The zero value replays with OLD's own
+// status.storedVersions and the server's default field validation.
+type Options struct {
+	// StoredVersions overrides OLD's status.storedVersions, as in
+	// compare.Options.
+	StoredVersions []string
+	// Validate is the field validation of the creates the replay judges
+	// (kubectl's --validate; the zero value is Warn, the server's
+	// default): under Strict a manifest with a field the version's schema
+	// does not know is refused.
+	Validate fieldvalidation.Directive
+}
+
+// New prepares a replay of OLD's objects into NEW. Both are CRDs as the
+// server stores them (decoded and defaulted); they are copied, not kept.
+// The objects answer the comparison's Present question (Changes).
+func New(old, new *apiextensionsv1.CustomResourceDefinition, opts Options) *Replayer {
 	r := &Replayer{
 		old: old.DeepCopy(), new: new.DeepCopy(), opts: opts,
 		gk:       schema.GroupKind{Group: old.Spec.Group, Kind: old.Spec.Names.Kind},
@@ -163,17 +174,16 @@ func NewReplayer(old, new *apiextensionsv1.CustomResourceDefinition, opts Option
 		queries:  map[presentKey]bool{},
 		byKey:    map[judgeKey]*judgement{},
 	}
-	r.opts.Present = nil
 	r.oldStorage, r.newStorage = storageVersion(r.old), storageVersion(r.new)
 	r.summary.CRD = old.Name
 	// A dry run of the comparison: the questions it asks Present, and
 	// the changes the objects judge.
-	dry := r.opts
-	dry.Present = func(version string, p DataPath) bool {
+	dry := compare.Options{StoredVersions: r.opts.StoredVersions}
+	dry.Present = func(version string, p compare.DataPath) bool {
 		r.queries[presentKey{version, strings.Join(p, "\x00")}] = false
 		return false
 	}
-	for _, c := range Compare(r.old, r.new, dry) {
+	for _, c := range compare.Revisions(r.old, r.new, dry) {
 		if judgedRules[c.Rule] {
 			j := &judgement{change: c}
 			r.judged = append(r.judged, j)
@@ -593,7 +603,7 @@ func (r *Replayer) judgeCEL(res *ObjectResult, t *trace, read map[string]any) {
 		}
 		r.mu.Lock()
 		j.checked++
-		if len(c.Field) == 0 || Has(t.stored, j.setField()) {
+		if len(c.Field) == 0 || compare.Has(t.stored, j.setField()) {
 			j.set++
 		}
 		if len(newErrs) > 0 && !refusedByOld {
@@ -650,7 +660,8 @@ func dottedKeys(segs []source.Segment, try func(key string, rest []source.Segmen
 	return false
 }
 
-// answer records the objects' answers to Compare's Present questions.
+// answer records the objects' answers to the comparison's Present
+// questions.
 func (r *Replayer) answer(version string, obj map[string]any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -658,29 +669,29 @@ func (r *Replayer) answer(version string, obj map[string]any) {
 		if yes || q.version != version {
 			continue
 		}
-		var p DataPath
+		var p compare.DataPath
 		if q.field != "" {
 			p = strings.Split(q.field, "\x00")
 		}
-		if Has(obj, p) {
+		if compare.Has(obj, p) {
 			r.queries[q] = true
 		}
 	}
 }
 
 // Changes is the comparison of OLD and NEW with the objects replayed so
-// far answering Options.Present, and the changes the objects judge
+// far answering compare.Options.Present, and the changes the objects judge
 // (judgedRules) judged on them: their messages say how many objects were
 // judged and which the change breaks; a tightening none of them breaks
 // is a warning (followsEvidence).
-func (r *Replayer) Changes() []Change {
+func (r *Replayer) Changes() []compare.Change {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	opts := r.opts
-	opts.Present = func(version string, p DataPath) bool {
+	opts := compare.Options{StoredVersions: r.opts.StoredVersions}
+	opts.Present = func(version string, p compare.DataPath) bool {
 		return r.queries[presentKey{version, strings.Join(p, "\x00")}]
 	}
-	cs := Compare(r.old, r.new, opts)
+	cs := compare.Revisions(r.old, r.new, opts)
 	if r.summary.Objects == 0 {
 		return cs
 	}
@@ -719,7 +730,7 @@ func (r *Replayer) Summary() report.UpgradeSummary {
 // replaySeverity is each replay rule's severity.
 var replaySeverity = func() map[string]report.Severity {
 	m := map[string]report.Severity{}
-	for _, r := range ReplayRules {
+	for _, r := range Rules {
 		m[r.ID] = r.Severity
 	}
 	return m
@@ -781,7 +792,7 @@ func asManifest(obj map[string]any) map[string]any {
 	return m
 }
 
-// withLabel is a copy of obj with ReplayLabel set: the labels-only write.
+// withLabel is a copy of obj with Label set: the labels-only write.
 func withLabel(obj map[string]any) map[string]any {
 	m := runtime.DeepCopyJSON(obj)
 	md, ok := m["metadata"].(map[string]any)
@@ -794,7 +805,7 @@ func withLabel(obj map[string]any) map[string]any {
 		labels = map[string]any{}
 		md["labels"] = labels
 	}
-	labels[ReplayLabel] = "true"
+	labels[Label] = "true"
 	return m
 }
 
@@ -888,22 +899,4 @@ func vdObject(vd *crd.Verdict) map[string]any {
 		return nil
 	}
 	return vd.Object.Object
-}
-
-// ServerRule is the rule of this catalogue for an error of the server's
-// verdict on the CRD update (field in the user's notation, message the
-// server's) that a comparison rule also reports: a stored version removed,
-// the scope or kind changed. The server's refusal is reported once, with
-// that rule and in the server's words, and the comparison's change of the
-// rule is left out. "" for other errors.
-func ServerRule(field, message string) string {
-	switch {
-	case strings.Contains(message, "was previously a storage version"):
-		return RuleStoredVersionRemoved
-	case field == "spec.scope" && strings.Contains(message, "field is immutable"):
-		return RuleScopeChanged
-	case field == "spec.names.kind" && strings.Contains(message, "field is immutable"):
-		return RuleKindChanged
-	}
-	return ""
 }

@@ -1,4 +1,4 @@
-package upgrade
+package replay
 
 import (
 	"fmt"
@@ -11,11 +11,13 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/crdtest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/compare"
 )
 
 // replayCRD builds a one-kind CRD (group example.org, kind Gizmo) whose
@@ -36,7 +38,7 @@ func replayCRD(t testing.TB, versions []string, schema string, extra string) *ap
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := decodeJSON(js)
+	c, err := crdtest.Decode(js)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, b.String())
 	}
@@ -150,7 +152,7 @@ func TestReplay(t *testing.T) {
 				newV = base
 			}
 			old, new := replayCRD(t, oldV, tt.old, tt.oldX), replayCRD(t, newV, tt.new, tt.newX)
-			r := NewReplayer(old, new, Options{Validate: tt.validate})
+			r := New(old, new, Options{Validate: tt.validate})
 			obj := object(t, tt.obj)
 			before := fmt.Sprint(obj)
 			res := r.Replay(Object{Value: obj, Stored: tt.stored, WrittenIn: tt.writtenIn})
@@ -165,7 +167,7 @@ func TestReplay(t *testing.T) {
 			}
 			for _, o := range res.Outcomes {
 				if s, ok := replaySeverity[o.Rule]; !ok || s != o.Severity {
-					t.Errorf("%s: severity %v, not the catalogue's", o.Rule, o.Severity)
+					t.Errorf("%s: severity %v, not the rule's", o.Rule, o.Severity)
 				}
 			}
 			s := r.Summary()
@@ -186,13 +188,13 @@ func TestReplayJudgesCEL(t *testing.T) {
 	v := []string{"v1,served,storage"}
 	old := replayCRD(t, v, withRule("!has(self.size) || self.size < 10"), "")
 	new := replayCRD(t, v, withRule("!has(self.size) || self.size < 5"), "")
-	r := NewReplayer(old, new, Options{})
+	r := New(old, new, Options{})
 	for _, y := range []string{"metadata: {name: small, namespace: lab}\nspec: {size: 1}", "metadata: {name: mid, namespace: lab}\nspec: {size: 7}"} {
 		r.Replay(Object{Value: object(t, "apiVersion: example.org/v1\nkind: Gizmo\n"+y)})
 	}
 	var msg string
 	for _, c := range r.Changes() {
-		if c.Rule == RuleCELRuleChanged {
+		if c.Rule == compare.RuleCELRuleChanged {
 			msg = c.Message
 		}
 	}
@@ -201,14 +203,14 @@ func TestReplayJudgesCEL(t *testing.T) {
 		t.Errorf("message %q, want it to end in %q", msg, want)
 	}
 	// Without objects the change stays "unknown".
-	for _, c := range NewReplayer(old, new, Options{}).Changes() {
-		if c.Rule == RuleCELRuleChanged && !strings.Contains(c.Message, "unknown without objects") {
+	for _, c := range New(old, new, Options{}).Changes() {
+		if c.Rule == compare.RuleCELRuleChanged && !strings.Contains(c.Message, "unknown without objects") {
 			t.Errorf("without objects: %q", c.Message)
 		}
 	}
 }
 
-// TestReplayPresent: the objects answer Compare's Present question, which
+// TestReplayPresent: the objects answer the comparison's Present question, which
 // makes a field required under an optional parent an error when an
 // object sets the parent.
 func TestReplayPresent(t *testing.T) {
@@ -235,13 +237,13 @@ properties:
 		}
 		return out
 	}
-	r := NewReplayer(old, new, Options{})
+	r := New(old, new, Options{})
 	r.Replay(Object{Value: object(t, v1+"spec: {}")})
-	if got := rules(r); !slices.Equal(got, []string{RuleRequiredAddedOptional}) {
+	if got := rules(r); !slices.Equal(got, []string{compare.RuleRequiredAddedOptional}) {
 		t.Errorf("no object sets tls: %q", got)
 	}
 	r.Replay(Object{Value: object(t, v1+"spec: {tls: {issuer: le}}")})
-	if got := rules(r); !slices.Equal(got, []string{RuleRequiredAdded}) {
+	if got := rules(r); !slices.Equal(got, []string{compare.RuleRequiredAdded}) {
 		t.Errorf("an object sets tls: %q", got)
 	}
 }
@@ -253,7 +255,7 @@ properties:
 func TestReplaySelf(t *testing.T) {
 	byGK := map[string]*apiextensionsv1.CustomResourceDefinition{}
 	for _, f := range testutil.Files(t, "crds") {
-		c := readCRD(t, f).crd
+		c := crdtest.Read(t, f).CRD
 		byGK[c.Spec.Group+"/"+c.Spec.Names.Kind] = c
 	}
 	replayers := map[string]*Replayer{}
@@ -271,7 +273,7 @@ func TestReplaySelf(t *testing.T) {
 			}
 			r := replayers[c.Name]
 			if r == nil {
-				r = NewReplayer(c, c, Options{})
+				r = New(c, c, Options{})
 				replayers[c.Name] = r
 			}
 			var obj map[string]any
@@ -304,14 +306,14 @@ func TestReplaySelf(t *testing.T) {
 	t.Logf("%d corpus objects replayed through their own CRD (%d CRDs): none broken; %d refused or not replayable under it as under OLD", n, len(replayers), refused)
 }
 
-// FuzzReplay replays arbitrary objects through examples/upgrade's
-// upgrade and through widget-v1 to itself: no panic, the same result
-// twice, outcomes from the catalogue, and nothing broken by an upgrade
+// FuzzReplay replays arbitrary objects through examples/upgrade's upgrade
+// and through widget-v1 to itself: no panic, the same result twice,
+// outcomes with their rules' severities, and nothing broken by an upgrade
 // that changes nothing.
 func FuzzReplay(f *testing.F) {
-	old := readCRD(f, "../../examples/upgrade/widget-v1.yaml").crd
-	new := readCRD(f, "../../examples/upgrade/widget-v2.yaml").crd
-	data, err := os.ReadFile("../../examples/upgrade/objects.yaml")
+	old := crdtest.Read(f, "../../../examples/upgrade/widget-v1.yaml").CRD
+	new := crdtest.Read(f, "../../../examples/upgrade/widget-v2.yaml").CRD
+	data, err := os.ReadFile("../../../examples/upgrade/objects.yaml")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -320,7 +322,7 @@ func FuzzReplay(f *testing.F) {
 	}
 	f.Add([]byte(`{"apiVersion":"example.org/v1","kind":"Widget","metadata":{"name":"x","labels":{"a":"b"},"resourceVersion":"9"},"spec":{"size":"tiny","tls":null,"replicas":1.5},"status":{"readyReplicas":2}}`), true)
 	f.Add([]byte(`{"apiVersion":"example.org/v1","kind":"Widget","metadata":"oops"}`), false)
-	up, same := NewReplayer(old, new, Options{}), NewReplayer(old, old, Options{})
+	up, same := New(old, new, Options{}), New(old, old, Options{})
 	f.Fuzz(func(t *testing.T, js []byte, stored bool) {
 		var obj map[string]any
 		if err := utiljson.Unmarshal(js, &obj); err != nil || obj == nil {
@@ -333,7 +335,7 @@ func FuzzReplay(f *testing.F) {
 		}
 		for _, oc := range a.Outcomes {
 			if s, ok := replaySeverity[oc.Rule]; !ok || s != oc.Severity {
-				t.Fatalf("%s: severity %v, not the catalogue's", oc.Rule, oc.Severity)
+				t.Fatalf("%s: severity %v, not the rule's", oc.Rule, oc.Severity)
 			}
 		}
 		o.WrittenIn = nil
@@ -362,7 +364,7 @@ properties:
           a: {type: string}`
 	}
 	v := []string{"v1,served,storage"}
-	r := NewReplayer(replayCRD(t, v, schema("        x-kubernetes-preserve-unknown-fields: true"), ""), replayCRD(t, v, schema(""), ""), Options{})
+	r := New(replayCRD(t, v, schema("        x-kubernetes-preserve-unknown-fields: true"), ""), replayCRD(t, v, schema(""), ""), Options{})
 	res := r.Replay(Object{Value: object(t, v1+"spec: {settings: {a: x, example.com/team: web}}")})
 	if want := []string{"spec.settings.example.com/team"}; !slices.Equal(res.Pruned, want) {
 		t.Errorf("pruned %q, want %q", res.Pruned, want)
@@ -382,7 +384,7 @@ func TestReplayOldNotDefaultedInRequestVersion(t *testing.T) {
 		c.Spec.Versions[1].Schema = replayCRD(t, []string{"v2,served,storage"}, v2, "").Spec.Versions[0].Schema
 		return c
 	}
-	r := NewReplayer(crdOf(v1Schema), crdOf(v2Schema), Options{})
+	r := New(crdOf(v1Schema), crdOf(v2Schema), Options{})
 	res := r.Replay(Object{Value: object(t, strings.Replace(v1, "/v1", "/v2", 1)+"spec: {size: 7}")})
 	if len(res.UpdateErrors) != 1 || res.UpdateVersion != "v2" {
 		t.Errorf("update in %s: errors %q, want spec's rule (not ratcheted: the new object's spec has the default)", res.UpdateVersion, res.UpdateErrors)

@@ -1,4 +1,4 @@
-package upgrade
+package compare
 
 import (
 	"encoding/json"
@@ -12,6 +12,8 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/crdtest"
 )
 
 var (
@@ -25,7 +27,7 @@ func fuzzCRDs(tb testing.TB) []*apiextensionsv1.CustomResourceDefinition {
 	fuzzOnce.Do(func() {
 		for _, dir := range historyCRDs(tb) {
 			rs := releases(tb, dir)
-			fuzzBases = append(fuzzBases, rs[len(rs)-1].crd)
+			fuzzBases = append(fuzzBases, rs[len(rs)-1].CRD)
 		}
 	})
 	return fuzzBases
@@ -228,11 +230,11 @@ func FuzzCompare(f *testing.F) {
 		new := old.DeepCopy()
 		vi := int(v) % len(new.Spec.Versions)
 		m := mutate(new, vi, node, op, salt)
-		cs := Compare(old, new, Options{})
-		if self := Compare(new, new.DeepCopy(), Options{}); len(self) > 0 {
+		cs := Revisions(old, new, Options{})
+		if self := Revisions(new, new.DeepCopy(), Options{}); len(self) > 0 {
 			t.Fatalf("%s after %s compared with itself: %+v", old.Name, m.what, self[0])
 		}
-		Compare(new, old, Options{}) // the other way round must not panic either
+		Revisions(new, old, Options{}) // the other way round must not panic either
 		switch {
 		case m.none:
 			if len(cs) > 0 {
@@ -255,25 +257,25 @@ func FuzzCompare(f *testing.F) {
 func FuzzCompareJSON(f *testing.F) {
 	for _, p := range []string{"upgrade-storage-version-changed/storage-pair.yaml", "upgrade-conversion-changed/webhook-moved.yaml", "upgrade-field-removed/removed.yaml", "upgrade-list-type-changed/list-types.yaml"} {
 		fx := readFixture(f, filepath.Join(rulesDir, p))
-		a, _ := json.Marshal(fx.old.crd)
-		b, _ := json.Marshal(fx.new.crd)
+		a, _ := json.Marshal(fx.old.CRD)
+		b, _ := json.Marshal(fx.new.CRD)
 		f.Add(a, b)
 	}
 	f.Add([]byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"versions":[{"name":"v1"},{"name":"v1","storage":true}]}}`),
 		[]byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"conversion":{"strategy":"Webhook"},"versions":[{"name":"v1","schema":{"openAPIV3Schema":{"properties":{"a":{"items":{}}}}}}]}}`))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
-		old, err := decodeJSON(a)
+		old, err := crdtest.Decode(a)
 		if err != nil {
 			return
 		}
-		new, err := decodeJSON(b)
+		new, err := crdtest.Decode(b)
 		if err != nil {
 			return
 		}
-		Compare(old, new, Options{})
-		Compare(new, old, Options{})
+		Revisions(old, new, Options{})
+		Revisions(new, old, Options{})
 		for _, c := range []*apiextensionsv1.CustomResourceDefinition{old, new} {
-			if cs := Compare(c, c.DeepCopy(), Options{}); len(cs) > 0 {
+			if cs := Revisions(c, c.DeepCopy(), Options{}); len(cs) > 0 {
 				t.Fatalf("compared with itself: %+v", cs[0])
 			}
 		}
@@ -295,8 +297,8 @@ func TestMutations(t *testing.T) {
 				new := old.DeepCopy()
 				v := int(node) % len(new.Spec.Versions)
 				m := mutate(new, v, node, op, node*7919)
-				cs := Compare(old, new, Options{})
-				if self := Compare(new, new.DeepCopy(), Options{}); len(self) > 0 {
+				cs := Revisions(old, new, Options{})
+				if self := Revisions(new, new.DeepCopy(), Options{}); len(self) > 0 {
 					t.Fatalf("%s after %s compared with itself: %+v", old.Name, m.what, self[0])
 				}
 				switch {

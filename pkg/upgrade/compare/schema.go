@@ -1,4 +1,4 @@
-package upgrade
+package compare
 
 import (
 	"fmt"

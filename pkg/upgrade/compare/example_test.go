@@ -1,4 +1,4 @@
-package upgrade_test
+package compare_test
 
 import (
 	"fmt"
@@ -6,10 +6,10 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/compare"
 )
 
-func ExampleCompare() {
+func ExampleRevisions() {
 	// Real callers decode and default the CRDs as the server stores them
 	// (the server's codec); these two need no defaults.
 	decode := func(s string) *apiextensionsv1.CustomResourceDefinition {
@@ -58,7 +58,7 @@ spec:
               size: {type: string, enum: [small, large], description: The widget's size.}
               replicas: {type: integer, maximum: 5}
 `)
-	for _, c := range upgrade.Compare(old, new, upgrade.Options{}) {
+	for _, c := range compare.Revisions(old, new, compare.Options{}) {
 		where := "NEW"
 		if c.InOld {
 			where = "OLD"

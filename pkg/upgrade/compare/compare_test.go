@@ -1,4 +1,4 @@
-package upgrade
+package compare
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/crdtest"
 )
 
 // ver renders one version of a test CRD. spec is the YAML of the spec
@@ -48,7 +50,7 @@ func mkCRD(t *testing.T, specExtra, status string, versions ...string) *apiexten
 	if err != nil {
 		t.Fatalf("%v\n%s", err, b.String())
 	}
-	crd, err := decodeJSON(js)
+	crd, err := crdtest.Decode(js)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, b.String())
 	}
@@ -317,7 +319,7 @@ x-kubernetes-validations:
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := brief(Compare(tt.old(t), tt.new(t), tt.opts))
+			got := brief(Revisions(tt.old(t), tt.new(t), tt.opts))
 			slices.Sort(got)
 			want := slices.Clone(tt.want)
 			slices.Sort(want)
@@ -332,16 +334,16 @@ func TestCompareNil(t *testing.T) {
 	crd := mkCRD(t, "", "", ver("v1", true, sizeSpec))
 	empty := &apiextensionsv1.CustomResourceDefinition{}
 	for _, pair := range [][2]*apiextensionsv1.CustomResourceDefinition{{nil, crd}, {crd, nil}, {nil, nil}} {
-		if got := Compare(pair[0], pair[1], Options{}); got != nil {
-			t.Errorf("Compare with nil: %v", got)
+		if got := Revisions(pair[0], pair[1], Options{}); got != nil {
+			t.Errorf("Revisions with nil: %v", got)
 		}
 	}
 	// A CRD with nothing in it: every version of the other is removed or
 	// added; nothing panics.
-	if got := brief(Compare(crd, empty, Options{})); !slices.Equal(got, []string{"kind-changed spec.names.kind", "names-changed spec.names.listKind", "scope-changed spec.scope", "stored-version-removed v[0] (old)"}) {
+	if got := brief(Revisions(crd, empty, Options{})); !slices.Equal(got, []string{"kind-changed spec.names.kind", "names-changed spec.names.listKind", "scope-changed spec.scope", "stored-version-removed v[0] (old)"}) {
 		t.Errorf("got %q", got)
 	}
-	if got := brief(Compare(empty, crd, Options{})); !slices.Equal(got, []string{"kind-changed spec.names.kind", "scope-changed spec.scope"}) {
+	if got := brief(Revisions(empty, crd, Options{})); !slices.Equal(got, []string{"kind-changed spec.names.kind", "scope-changed spec.scope"}) {
 		t.Errorf("got %q", got)
 	}
 }
@@ -366,7 +368,7 @@ properties:
 			asked = append(asked, version+" "+p.String())
 			return answer
 		}}
-		cs := Compare(old, new, opts)
+		cs := Revisions(old, new, opts)
 		if len(cs) != 1 {
 			t.Fatalf("got %d changes, want 1", len(cs))
 		}
@@ -441,14 +443,14 @@ func TestUsesOldSelf(t *testing.T) {
 func TestSorted(t *testing.T) {
 	pairs := historyPairs(t)
 	for _, p := range pairs {
-		a := Compare(p.old.crd, p.new.crd, Options{})
+		a := Revisions(p.old.CRD, p.new.CRD, Options{})
 		if !slices.IsSortedFunc(a, func(x, y Change) int {
 			return strings.Compare(x.Version+"\x00"+x.OldVersion+"\x00"+x.Path+"\x00"+x.Rule+"\x00"+x.Message,
 				y.Version+"\x00"+y.OldVersion+"\x00"+y.Path+"\x00"+y.Rule+"\x00"+y.Message)
 		}) {
 			t.Errorf("%s: changes not sorted", p.name)
 		}
-		if b := Compare(p.old.crd, p.new.crd, Options{}); !reflect.DeepEqual(a, b) {
+		if b := Revisions(p.old.CRD, p.new.CRD, Options{}); !reflect.DeepEqual(a, b) {
 			t.Errorf("%s: two runs differ", p.name)
 		}
 	}
