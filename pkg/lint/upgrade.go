@@ -33,5 +33,5 @@ func (l *Linter) CRDUpdate(d *source.Document, def *crd.Definition, v *crd.CRDVe
 	if done {
 		return out
 	}
-	return l.filter(dedupeFindings(out))
+	return dedupeFindings(out)
 }

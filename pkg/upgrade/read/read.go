@@ -17,19 +17,31 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade"
 )
 
-// Review is the command's reading of one file's findings: the
-// configuration's severities and rules off, and the inline suppressions
-// of data, the file's text (nil for objects read from a cluster, which
-// have none). Files may be reviewed concurrently.
-type Review func(path string, data []byte, fs []report.Finding) []report.Finding
+// Reviewer decides what the user sees of one file's findings, given its
+// text (nil for an object read from a cluster, which has none):
+// *review.Reviewer, the configuration's levels and the file's inline
+// suppressions. Files may be reviewed concurrently.
+type Reviewer interface {
+	Text(name string, text []byte, findings []report.Finding) []report.Finding
+}
+
+// File is a file of CRDs that CRDs read, with its text: findings
+// positioned in it later (the update's and the comparison's) are
+// reviewed with its comments too.
+type File struct {
+	Path string
+	Data []byte
+}
 
 // CRDs reads the CRDs of a revision argument: files or directories
 // (stdin for "-"), or REV:PATH, a file or a directory at a git revision
 // (a directory's files as a directory on disk gives them, each named
-// REV:PATH/name.yaml). The findings of reading each file, reviewed, and
-// the files counted go into res. A revision without a CRD is an input
-// error, unless reading it reported why.
-func CRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *report.Result) ([]upgrade.CRD, error) {
+// REV:PATH/name.yaml). The findings of reading each file, reviewed (rv)
+// with its text, and the files counted go into res; it returns the CRDs
+// and the files read. A revision without a CRD is an input error, unless
+// reading it reported why (a finding the review kept: one of a rule
+// turned off explains nothing).
+func CRDs(arg string, stdin io.Reader, l *lint.Linter, rv Reviewer, res *report.Result) ([]upgrade.CRD, []File, error) {
 	type parsed struct {
 		f    *source.File
 		data []byte
@@ -39,7 +51,7 @@ func CRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *repor
 	if rev, path, ok := gitrev.Split(arg); ok {
 		gfs, dir, err := gitrev.Read(rev, path, source.Extensions)
 		if err != nil {
-			return nil, &source.InputError{Err: err}
+			return nil, nil, &source.InputError{Err: err}
 		}
 		for _, g := range gfs {
 			files = append(files, parsed{source.Parse(rev+":"+g.Path, g.Data), g.Data})
@@ -55,30 +67,32 @@ func CRDs(arg string, stdin io.Reader, l *lint.Linter, review Review, res *repor
 	} else {
 		in, err := input.Open([]string{arg}, stdin, nil)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, p := range in.Files {
 			f, data, err := in.Read(p)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			files = append(files, parsed{f, data})
 		}
 	}
 	// What reading this argument reported, not what res held before
 	// (NEW's findings, the configuration's).
-	findings, errors := len(res.Findings), res.Summary.Errors
+	findings := len(res.Findings)
 	var out []upgrade.CRD
+	var crdFiles []File
 	for _, r := range files {
 		crds, fs, sum := upgrade.FileCRDs(r.f, l)
 		out = append(out, crds...)
 		res.Summary.Add(sum)
-		res.Findings = append(res.Findings, review(r.f.Path, r.data, fs)...)
+		res.Findings = append(res.Findings, rv.Text(r.f.Path, r.data, fs)...)
+		crdFiles = append(crdFiles, File{Path: r.f.Path, Data: r.data})
 	}
-	if len(out) == 0 && res.Summary.Errors == errors && len(res.Findings) == findings {
-		return nil, &source.InputError{Err: noCRD}
+	if len(out) == 0 && len(res.Findings) == findings {
+		return nil, nil, &source.InputError{Err: noCRD}
 	}
-	return out, nil
+	return out, crdFiles, nil
 }
 
 // LiveCRDs reads from the cluster the CRD of each of NEW's, as OLD; a CRD
@@ -100,9 +114,9 @@ func LiveCRDs(ctx context.Context, c *cluster.Client, l *lint.Linter, newCRDs []
 
 // Objects reads the object files of in, in parallel, and replays their
 // custom resources through ps (Pairs.File) into res in input order: each
-// file's findings reviewed with its text, the file counted, its summary
+// file's findings reviewed (rv) with its text, the file counted, its summary
 // added (a file in.Skip names counted as skipped).
-func Objects(ctx context.Context, in *input.Set, ps *upgrade.Pairs, review Review, res *report.Result) error {
+func Objects(ctx context.Context, in *input.Set, ps *upgrade.Pairs, rv Reviewer, res *report.Result) error {
 	type result struct {
 		findings []report.Finding
 		sum      report.Summary
@@ -119,7 +133,7 @@ func Objects(ctx context.Context, in *input.Set, ps *upgrade.Pairs, review Revie
 			return err
 		}
 		fs, sum := ps.File(f)
-		r.findings, r.sum = review(f.Path, data, fs), sum
+		r.findings, r.sum = rv.Text(f.Path, data, fs), sum
 		return nil
 	})
 	if err != nil {
@@ -136,9 +150,9 @@ func Objects(ctx context.Context, in *input.Set, ps *upgrade.Pairs, review Revie
 // LiveObjects reads every stored object of each pair's CRD from the
 // cluster a page at a time (in the namespaces c's flags say) and replays
 // it through ps (Pairs.Stored), the objects of a page in parallel, into
-// res: each object's findings reviewed, the object counted, its summary
+// res: each object's findings reviewed (rv), the object counted, its summary
 // added.
-func LiveObjects(ctx context.Context, c *cluster.Client, ps *upgrade.Pairs, review Review, res *report.Result) error {
+func LiveObjects(ctx context.Context, c *cluster.Client, ps *upgrade.Pairs, rv Reviewer, res *report.Result) error {
 	for _, p := range ps.List {
 		var mu sync.Mutex
 		err := c.Visit(ctx, []string{cluster.StorageRef(p.Old.Def.V1)}, func(page []*unstructured.Unstructured) error {
@@ -152,7 +166,7 @@ func LiveObjects(ctx context.Context, c *cluster.Client, ps *upgrade.Pairs, revi
 			// that was not judged.
 			if err := input.Parallel(ctx, len(files), func(i int) error {
 				fs, sum := ps.Stored(files[i], cluster.WrittenIn(page[i]))
-				findings[i], sums[i] = review(files[i].Path, nil, fs), sum
+				findings[i], sums[i] = rv.Text(files[i].Path, nil, fs), sum
 				return nil
 			}); err != nil {
 				return err

@@ -1,4 +1,4 @@
-package check
+package review
 
 import (
 	"errors"
@@ -13,12 +13,18 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
-// baseline applies the Baseline (findings it records are suppressed, and
-// its entries no finding matches any more are counted as fixed) or writes
-// the WriteBaseline; the findings just written are then accepted as the
-// Baseline would accept them, so that the run that records them passes.
-func (c *checker) baseline(res *report.Result) error {
-	o, in := c.o, c.run.Inputs
+// baseline applies the Baseline file: the findings it records are
+// suppressed (kind "baseline"), and its entries that no finding matches
+// any more are counted as fixed (Summary.StaleBaseline). With
+// WriteBaseline it records the findings instead, and then accepts them as
+// the baseline would, so that the run that records them passes.
+//
+// It matches what would be reported: findings a comment or the
+// configuration silenced are neither recorded nor matched.
+type baseline struct{ perRun }
+
+func (baseline) run(r *Reviewer, res *report.Result, files []string) error {
+	o := r.o
 	var live, done []report.Finding
 	for _, f := range res.Findings {
 		if f.Suppressed == nil {
@@ -30,7 +36,7 @@ func (c *checker) baseline(res *report.Result) error {
 	var b *baselinepkg.Baseline
 	if o.WriteBaseline != "" {
 		var err error
-		if b, err = writeBaseline(o.WriteBaseline, in.Files, live); err != nil {
+		if b, err = writeBaseline(o.WriteBaseline, files, live); err != nil {
 			return &WriteError{err}
 		}
 		n := "1 finding"
@@ -54,7 +60,7 @@ func (c *checker) baseline(res *report.Result) error {
 			return err
 		}
 	}
-	fresh, baselined, stale := b.Only(in.Files).Match(live)
+	fresh, baselined, stale := b.Only(files).Match(live)
 	for _, f := range baselined {
 		done = append(done, f.Marked())
 	}
@@ -68,6 +74,14 @@ func (c *checker) baseline(res *report.Result) error {
 	}
 	return nil
 }
+
+// WriteError is a baseline that could not be written: the path the user
+// named is at fault, not an input, which a caller may tell apart (cmd
+// calls it a usage error).
+type WriteError struct{ Err error }
+
+func (e *WriteError) Error() string { return e.Err.Error() }
+func (e *WriteError) Unwrap() error { return e.Err }
 
 // writeBaseline records the live findings of a run over files in path.
 // An existing baseline keeps its entries about files the run did not
