@@ -135,7 +135,7 @@ func (ps *Pairs) ReplayFiles(ctx context.Context, in *input.Set, review Review, 
 func (ps *Pairs) ReplayLive(ctx context.Context, c *cluster.Client, review Review, res *report.Result) error {
 	for _, p := range ps.List {
 		var mu sync.Mutex
-		err := c.Visit(ctx, []string{cluster.StorageRef(p.Old.Def.V1)}, func(page []*unstructured.Unstructured) error {
+		err := c.Visit(ctx, []string{cluster.StorageRef(p.Old.Def.Object())}, func(page []*unstructured.Unstructured) error {
 			files, _, err := c.Files(page)
 			if err != nil {
 				return err
