@@ -20,7 +20,8 @@
 //   - Custom resources: Compile (one version, as the CRD handler serves
 //     it) gives a Version, whose methods run a request through the
 //     server's steps: Create, Update and UpdateFromStorage (with
-//     ratcheting and transition rules), Prune, storage's Read and the
+//     ratcheting and transition rules), UpdateStatus (the status
+//     subresource), Prune, storage's Read and the
 //     None strategy's Convert, one CEL rule alone (RuleErrors), which
 //     errors are CEL's (CELErrors), which part reported an error
 //     (Explain), field selectors (FieldSet, FieldType,

@@ -46,6 +46,8 @@ type Version struct {
 
 	strategy  rest.RESTCreateStrategy
 	validator apiservervalidation.SchemaValidator
+	// status is the status subresource, nil without one.
+	status *statusSubresource
 	// facts let Explain skip re-runs that cannot change its answers.
 	facts explainFacts
 
@@ -133,12 +135,54 @@ func compile(crd *apiextensionsv1.CustomResourceDefinition, name string) (v *Ver
 	}
 	v.facts = newExplainFacts(v.structural, props, scale)
 	// The server also builds a validator for the status schema, used only
-	// by updates of the status subresource, which no command makes: the
-	// strategy gets none, which saves converting every status schema
-	// again. It cannot fail where the whole schema's conversion above
-	// succeeded, since status is part of it.
+	// by updates of the status subresource (UpdateStatus), which most runs
+	// never make: it is built on first use, from the status schema kept
+	// here, which saves converting every status schema again. It cannot
+	// fail where the whole schema's conversion above succeeded, since
+	// status is part of it.
 	v.strategy = customresource.NewStrategy(typer{}, v.Namespaced, v.GVK, validator, nil, v.structural, status, scale, v.Spec.SelectableFields)
+	if status != nil {
+		v.status = &statusSubresource{spec: status, scale: scale}
+		if props != nil {
+			if s, ok := props.Properties["status"]; ok {
+				v.status.schema = &s
+			}
+		}
+	}
 	return v, nil
+}
+
+// statusSubresource is what the status subresource's strategy is built
+// from, on first use (UpdateStatus).
+type statusSubresource struct {
+	spec  *apiextensions.CustomResourceSubresourceStatus
+	scale *apiextensions.CustomResourceSubresourceScale
+	// schema is the status property's schema, nil without one; let go
+	// once the strategy is built.
+	schema *apiextensions.JSONSchemaProps
+
+	once     sync.Once
+	strategy rest.RESTUpdateStrategy
+	err      error
+}
+
+// statusStrategy is the strategy of the version's status subresource, as
+// the CRD handler builds it: the custom resource strategy with a
+// validator for the status schema, wrapped by NewStatusStrategy.
+func (v *Version) statusStrategy() (rest.RESTUpdateStrategy, error) {
+	st := v.status
+	st.once.Do(func() {
+		var statusValidator apiservervalidation.SchemaValidator
+		if st.schema != nil {
+			statusValidator, _, st.err = apiservervalidation.NewSchemaValidator(st.schema)
+			if st.err != nil {
+				return
+			}
+		}
+		st.strategy = customresource.NewStatusStrategy(customresource.NewStrategy(typer{}, v.Namespaced, v.GVK, v.validator, statusValidator, v.structural, st.spec, st.scale, v.Spec.SelectableFields))
+		st.schema = nil
+	})
+	return st.strategy, st.err
 }
 
 // WithoutSchemas is a copy of crd whose versions have no schema; the rest
@@ -374,7 +418,19 @@ func (v *Version) ConvertFieldLabel(label, value string) (string, string, error)
 // which ratchets unchanged invalid values and runs CEL transition rules
 // (oldSelf) with the runtime budget.
 func (v *Version) Update(oldObj, newObj map[string]any, namespace string) (vd *Verdict) {
-	return v.update(oldObj, newObj, namespace, true)
+	return v.update(oldObj, newObj, namespace, true, false)
+}
+
+// UpdateStatus runs an update of the status subresource (a PUT of
+// .../status) from oldObj to newObj as Update does, with the status
+// subresource's strategy: PrepareForUpdate keeps everything of the old
+// object but the new one's status, and ValidateUpdate validates the
+// status against the status schema alone, ratcheting unchanged invalid
+// values, then the list types and CEL rules. A version without the
+// status subresource has no such endpoint: the verdict's DecodeError
+// says so (the server answers 404 Not Found).
+func (v *Version) UpdateStatus(oldObj, newObj map[string]any, namespace string) *Verdict {
+	return v.update(oldObj, newObj, namespace, true, true)
 }
 
 // UpdateFromStorage is Update with oldObj as storage reads it (Read in the
@@ -382,16 +438,20 @@ func (v *Version) Update(oldObj, newObj map[string]any, namespace string) (vd *V
 // again in this version, as the server's storage codec defaults only in
 // the stored version, before converting (versioning codec Decode).
 func (v *Version) UpdateFromStorage(oldObj, newObj map[string]any, namespace string) *Verdict {
-	return v.update(oldObj, newObj, namespace, false)
+	return v.update(oldObj, newObj, namespace, false, false)
 }
 
-func (v *Version) update(oldObj, newObj map[string]any, namespace string, defaultOld bool) (vd *Verdict) {
+func (v *Version) update(oldObj, newObj map[string]any, namespace string, defaultOld, status bool) (vd *Verdict) {
 	vd = &Verdict{}
 	defer func() {
 		if r := recover(); r != nil {
 			vd.Panic = fmt.Sprint(r)
 		}
 	}()
+	if status && v.status == nil {
+		vd.DecodeError = fmt.Errorf("the server could not find the requested resource: version %q of %s has no status subresource", v.GVK.Version, v.crd.Name)
+		return vd
+	}
 	us := &unstructured.Unstructured{Object: newObj}
 	old := &unstructured.Unstructured{Object: oldObj}
 	if _, err := v.coerce(old); err != nil {
@@ -436,6 +496,12 @@ func (v *Version) update(oldObj, newObj map[string]any, namespace string, defaul
 	if !ok {
 		vd.DecodeError = fmt.Errorf("the custom resource strategy cannot update")
 		return vd
+	}
+	if status {
+		if strategy, err = v.statusStrategy(); err != nil {
+			vd.DecodeError = err
+			return vd
+		}
 	}
 	strategy.PrepareForUpdate(ctx, us, old)
 	// rest.ValidateUpdate: the common ObjectMeta checks (as on create, and
