@@ -9,8 +9,6 @@ import (
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	sigsyaml "sigs.k8s.io/yaml"
-
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 )
 
 // gizmos is a CRD with two versions, v1alpha1 served and v1 the storage
@@ -85,32 +83,6 @@ func obj(t *testing.T, y string) map[string]any {
 		t.Fatal(err)
 	}
 	return m
-}
-
-func TestInstalled(t *testing.T) {
-	d := gizmos(t, nil)
-	c := engine.Installed(d.v1)
-	if !slices.Equal(c.Status.StoredVersions, []string{"v1"}) {
-		t.Errorf("stored versions %q, want the storage version", c.Status.StoredVersions)
-	}
-	established := false
-	for _, cond := range c.Status.Conditions {
-		established = established || cond.Type == apiextensionsv1.Established && cond.Status == apiextensionsv1.ConditionTrue
-	}
-	if !established || c.Status.AcceptedNames.Kind != "Gizmo" {
-		t.Errorf("status %+v: want established with its names accepted", c.Status)
-	}
-	// (Decoding a v1 CRD defaults its stored versions already.)
-	if len(d.v1.Status.Conditions) != 0 {
-		t.Errorf("Installed changed its argument")
-	}
-	// A CRD read from a cluster keeps its own status.
-	d.v1.Status.StoredVersions = []string{"v1alpha1", "v1"}
-	d.v1.Status.Conditions = []apiextensionsv1.CustomResourceDefinitionCondition{{Type: apiextensionsv1.Established, Status: apiextensionsv1.ConditionFalse}}
-	c = engine.Installed(d.v1)
-	if !slices.Equal(c.Status.StoredVersions, []string{"v1alpha1", "v1"}) || len(c.Status.Conditions) != 1 {
-		t.Errorf("a cluster's status was replaced: %+v", c.Status)
-	}
 }
 
 // TestValidateUpdate: the server's verdict on updates from gizmos to an

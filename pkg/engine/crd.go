@@ -98,12 +98,15 @@ func ValidateCreate(crd *apiextensionsv1.CustomResourceDefinition, costs *CostCa
 // Neither is changed. The verdict's Unknown is the caller's to fill.
 //
 // What storage holds for old that a file lacks is filled in as an
-// installation of old would have left it (Installed). A CRD read from a
-// cluster keeps its own.
+// installation of old would have left it (installed): status.storedVersions,
+// when empty, is old's storage version; with no status conditions at all
+// the CRD is taken as Established (names accepted), which makes the
+// server refuse scope and kind changes. A CRD read from a cluster keeps
+// its own.
 func ValidateUpdate(old, new *apiextensionsv1.CustomResourceDefinition) *CRDVerdict {
 	v := &CRDVerdict{}
 	inOld, inNew := &apiextensions.CustomResourceDefinition{}, &apiextensions.CustomResourceDefinition{}
-	if err := scheme.Convert(Installed(old), inOld, nil); err != nil {
+	if err := scheme.Convert(installed(old), inOld, nil); err != nil {
 		v.DecodeError = err
 		return v
 	}
@@ -115,12 +118,12 @@ func ValidateUpdate(old, new *apiextensionsv1.CustomResourceDefinition) *CRDVerd
 	return v
 }
 
-// Installed returns a copy of crd with the status an installation leaves
+// installed returns a copy of crd with the status an installation leaves
 // where crd has none: status.storedVersions its storage version, and the
 // NamesAccepted and Established conditions with its names accepted. A
 // CRD read from a cluster (with stored versions and conditions) is
 // copied as it is.
-func Installed(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
+func installed(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
 	c := crd.DeepCopy()
 	if len(c.Status.StoredVersions) == 0 {
 		for _, ver := range c.Spec.Versions {
@@ -149,7 +152,7 @@ func validateInternal(in, old *apiextensions.CustomResourceDefinition) (errs fie
 		}
 	}()
 	if old == nil && in.Name == "" && in.GenerateName != "" {
-		in.Name = GenerateName(in.GenerateName)
+		in.Name = generateName(in.GenerateName)
 	}
 	// kubectl sends no namespace for a cluster-scoped kind; the server
 	// clears one set in the object.

@@ -13,10 +13,9 @@
 //
 //   - CRDs: DecodeCRD (a request body, strictly decoded and defaulted),
 //     ValidateCreate and ValidateUpdate (the registry's create and update
-//     of a CRD: CRDVerdict), Installed (what storage holds of a CRD a file
-//     has), CELCosts (the static cost estimates, with a CostCache shared
-//     across a run's CRDs), UnrecognizedFormats, UsesOldSelf,
-//     EscapeProperty.
+//     of a CRD: CRDVerdict), CELCosts (the static cost estimates, with a
+//     CostCache shared across a run's CRDs), UnrecognizedFormats,
+//     UsesOldSelf, EscapeProperty, WithoutSchemas.
 //   - Custom resources: Compile (one version, as the CRD handler serves
 //     it) gives a Version, whose methods run a request through the
 //     server's steps: Create, Update and UpdateFromStorage (with

@@ -265,7 +265,7 @@ func (v *Version) Create(obj map[string]any, namespace string) (vd *Verdict) {
 		return vd
 	}
 	if u.GetName() == "" && u.GetGenerateName() != "" {
-		u.SetName(GenerateName(u.GetGenerateName()))
+		u.SetName(generateName(u.GetGenerateName()))
 	}
 	v.strategy.PrepareForCreate(ctx, u)
 	vd.Errors = restValidateCreate(ctx, u, v.strategy)
@@ -355,12 +355,12 @@ func (v *Version) celValidator() *cel.Validator {
 	return v.celCached
 }
 
-// GenerateName is the name the registry gives an object with only
+// generateName is the name the registry gives an object with only
 // generateName (Store.create, before BeforeCreate): names.SimpleNameGenerator
 // truncates the base to 58 characters and appends 5 random characters of
 // its alphabet; a fixed suffix from that alphabet keeps verdicts
 // deterministic.
-func GenerateName(base string) string {
+func generateName(base string) string {
 	const maxBase = 63 - 5
 	if len(base) > maxBase {
 		base = base[:maxBase]
