@@ -45,7 +45,7 @@ golden: ## Rewrite golden files from the current output
 	go test ./pkg/report -update
 	go test ./pkg/catalogue -run TestRulesDoc -update-rules
 	go test ./pkg/lint -run TestGoldenOutputs -update-golden
-	go test ./pkg/upgrade -update
+	go test ./pkg/upgrade/compare -update
 	go test ./pkg/fields -run TestListingGolden -update
 
 bench: ## crdlint vs kubeconform and kubectl-validate, offline (BENCH_RUNS, BENCH_KV_DOCS...; docs/performance.md)

@@ -83,6 +83,9 @@ type Config struct {
 	Overrides []Override
 	// Baseline is the baseline file, as written (relative to Dir).
 	Baseline string
+	// Tests are where kubectl crdlint test finds its suites (files and
+	// directories), joined with Dir.
+	Tests []string
 
 	exclude  *Patterns
 	defaults map[string]report.Severity

@@ -152,7 +152,7 @@ func validateInternal(in, old *apiextensions.CustomResourceDefinition) (errs fie
 		}
 	}()
 	if old == nil && in.Name == "" && in.GenerateName != "" {
-		in.Name = generateName(in.GenerateName)
+		in.Name = GenerateName(in.GenerateName)
 	}
 	// kubectl sends no namespace for a cluster-scoped kind; the server
 	// clears one set in the object.

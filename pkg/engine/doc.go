@@ -20,12 +20,13 @@
 //     it) gives a Version, whose methods run a request through the
 //     server's steps: Create, Update and UpdateFromStorage (with
 //     ratcheting and transition rules), UpdateStatus (the status
-//     subresource), Prune, storage's Read and the
-//     None strategy's Convert, one CEL rule alone (RuleErrors), which
-//     errors are CEL's (CELErrors), which part reported an error
-//     (Explain), field selectors (FieldSet, FieldType,
-//     ConvertFieldLabel), the deprecation warning, and its Size for a
-//     cache's budget.
+//     subresource, when HasStatus; ErrNoStatus otherwise), Prune,
+//     storage's Read and the None strategy's Convert, one CEL rule alone
+//     (RuleErrors), which errors are CEL's (CELErrors), which part
+//     reported an error (Explain), field selectors (FieldSet, FieldType,
+//     ConvertFieldLabel), the deprecation warning, its Resource, and its
+//     Size for a cache's budget; GenerateName is the name the registry
+//     gives an object with only generateName.
 //
 // Every call whose API differs between the supported minors goes through
 // one small function in a compat_*.go file, which a minor with another

@@ -207,6 +207,13 @@ func specOnly(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.Cu
 	return own
 }
 
+// Resource is the version's resource, as request paths name it: the
+// CRD's spec.names.plural.
+func (v *Version) Resource() string { return v.crd.Spec.Names.Plural }
+
+// HasStatus says whether the version has the status subresource.
+func (v *Version) HasStatus() bool { return v.status != nil }
+
 // typer answers the strategy's kind questions for unstructured objects.
 type typer struct{}
 
@@ -265,7 +272,7 @@ func (v *Version) Create(obj map[string]any, namespace string) (vd *Verdict) {
 		return vd
 	}
 	if u.GetName() == "" && u.GetGenerateName() != "" {
-		u.SetName(generateName(u.GetGenerateName()))
+		u.SetName(GenerateName(u.GetGenerateName()))
 	}
 	v.strategy.PrepareForCreate(ctx, u)
 	vd.Errors = restValidateCreate(ctx, u, v.strategy)
@@ -355,12 +362,12 @@ func (v *Version) celValidator() *cel.Validator {
 	return v.celCached
 }
 
-// generateName is the name the registry gives an object with only
+// GenerateName is the name the registry gives an object with only
 // generateName (Store.create, before BeforeCreate): names.SimpleNameGenerator
 // truncates the base to 58 characters and appends 5 random characters of
 // its alphabet; a fixed suffix from that alphabet keeps verdicts
 // deterministic.
-func generateName(base string) string {
+func GenerateName(base string) string {
 	const maxBase = 63 - 5
 	if len(base) > maxBase {
 		base = base[:maxBase]
@@ -441,6 +448,10 @@ func (v *Version) UpdateFromStorage(oldObj, newObj map[string]any, namespace str
 	return v.update(oldObj, newObj, namespace, false, false)
 }
 
+// ErrNoStatus is UpdateStatus's DecodeError for a version without the
+// status subresource (the server's 404).
+var ErrNoStatus = fmt.Errorf("the server could not find the requested resource")
+
 func (v *Version) update(oldObj, newObj map[string]any, namespace string, defaultOld, status bool) (vd *Verdict) {
 	vd = &Verdict{}
 	defer func() {
@@ -449,7 +460,7 @@ func (v *Version) update(oldObj, newObj map[string]any, namespace string, defaul
 		}
 	}()
 	if status && v.status == nil {
-		vd.DecodeError = fmt.Errorf("the server could not find the requested resource: version %q of %s has no status subresource", v.GVK.Version, v.crd.Name)
+		vd.DecodeError = ErrNoStatus
 		return vd
 	}
 	us := &unstructured.Unstructured{Object: newObj}

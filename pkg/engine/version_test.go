@@ -34,11 +34,11 @@ func TestDeprecationWarning(t *testing.T) {
 }
 
 func TestGenerateName(t *testing.T) {
-	if got := generateName("web-"); got != "web-crdlt" {
+	if got := GenerateName("web-"); got != "web-crdlt" {
 		t.Errorf("got %q", got)
 	}
 	long := strings.Repeat("a", 70)
-	if got := generateName(long); len(got) != 63 {
+	if got := GenerateName(long); len(got) != 63 {
 		t.Errorf("got length %d, want 63 (58 + 5, as names.SimpleNameGenerator)", len(got))
 	}
 }

@@ -32,20 +32,20 @@ func (l *Linter) CRD(d *source.Document, def *crd.Definition) []report.Finding {
 	}
 	out = append(out, beyondServer(d, obj, v)...)
 	out = append(out, mutability(d, def)...)
-	return l.filter(dedupeFindings(out))
+	return dedupeFindings(out)
 }
 
 // verdict positions the server's verdict on a create or update (op) of
 // the CRD document d, decoded as obj: decoding, a panic, unknown fields, each error with
 // its rule ID, the server's warnings. done says the request stops before
 // validation (a decoding error, or unknown fields under Strict): out is
-// then final, filtered.
+// then final.
 func (l *Linter) verdict(d *source.Document, obj *apiextensionsv1.CustomResourceDefinition, v *engine.CRDVerdict, op string) (out []report.Finding, done bool) {
 	if v.DecodeError != nil {
 		segs, _ := decodeValue(d.JSON, v.DecodeError)
 		out = append(out, valueFinding(d, RuleCRDDecode, source.JoinPath(schemaBrackets(segs)),
 			"CustomResourceDefinition in version \"v1\" cannot be handled as a CustomResourceDefinition: "+v.DecodeError.Error()))
-		return l.filter(out), true
+		return out, true
 	}
 	if v.Panic != "" {
 		out = append(out, finding(d, RuleCRDServerPanic, report.Error, "",
@@ -60,7 +60,7 @@ func (l *Linter) verdict(d *source.Document, obj *apiextensionsv1.CustomResource
 	out = append(out, unknown...)
 	if refused {
 		// Strict field validation stops the request at decoding (400).
-		return l.filter(dedupeFindings(out)), true
+		return dedupeFindings(out), true
 	}
 	var costs map[string]uint64
 	for _, e := range v.Errors {

@@ -24,8 +24,6 @@ type Options struct {
 	// and Warn (kubectl sends its last value: the server never sees it)
 	// and no finding under Ignore.
 	Validate fieldvalidation.Directive
-	// Disabled silences rules by ID.
-	Disabled map[string]bool
 	// Catalog holds the CRDs custom resources are validated against; nil
 	// skips custom resources.
 	Catalog *crd.Catalog
@@ -114,7 +112,7 @@ func (l *Linter) File(f *source.File) ([]report.Finding, report.Summary) {
 			sum.Check(Checked(d, why))
 		}
 	}
-	return l.filter(out), sum
+	return out, sum
 }
 
 // Checked is d as a summary lists it (report.Summary.Check); skipped says
@@ -166,19 +164,6 @@ func (l *Linter) unknown(d *source.Document, fields, messages []string) (out []r
 		}
 	}
 	return out, len(fields) > 0 && l.opts.Validate.Refuses()
-}
-
-func (l *Linter) filter(fs []report.Finding) []report.Finding {
-	if len(l.opts.Disabled) == 0 {
-		return fs
-	}
-	out := fs[:0]
-	for _, f := range fs {
-		if !l.opts.Disabled[f.Rule] {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // finding positions a finding about field of d: the one place a verdict

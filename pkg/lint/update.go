@@ -103,7 +103,7 @@ func (l *Linter) Updates(oldRev, newRev *Revision, defaultNS string) []report.Fi
 				fmt.Sprintf("%s %s is only in the old revision: the new revision does not update it", k.Kind, k.name())))
 		}
 	}
-	return l.filter(out)
+	return out
 }
 
 // Update is the server's verdict on updating od to nd (a PUT of nd over

@@ -35,5 +35,5 @@ func (l *Linter) CRDUpdate(d *source.Document, def *crd.Definition, v *engine.CR
 	if done {
 		return out
 	}
-	return l.filter(dedupeFindings(out))
+	return dedupeFindings(out)
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/compare"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/replay"
 )
 
 // CRD is one CRD of OLD or NEW: its document, where its findings are
@@ -21,11 +23,11 @@ type CRD struct {
 	Def *crd.Definition
 }
 
-// CRDs takes the CRDs of one file of OLD or NEW, counted in a Summary of
+// FileCRDs takes the CRDs of one file of OLD or NEW, counted in a Summary of
 // one file. A CRD that does not decode has nothing to compare: it is
 // reported as check reports it and left out. Documents that are not CRDs
 // are counted as skipped.
-func CRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.Summary) {
+func FileCRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.Summary) {
 	sum := report.Summary{Files: 1, Documents: f.Count}
 	fs := l.Loaded(f.Findings)
 	sum.Add(f.Skips())
@@ -72,9 +74,9 @@ type JudgeOptions struct {
 type Pair struct {
 	Old, New CRD
 	verdict  *engine.CRDVerdict
-	replayer *Replayer
+	replayer *replay.Replayer
 	// refused are the comparison rules the server's verdict reports
-	// (ServerRule): their changes are left out, so that each refusal is
+	// (compare.ServerRule): their changes are left out, so that each refusal is
 	// reported once.
 	refused map[string]bool
 }
@@ -141,13 +143,13 @@ func (p *Pair) judge(l *lint.Linter, opts JudgeOptions) []report.Finding {
 	p.refused = map[string]bool{}
 	var out []report.Finding
 	for _, f := range l.CRDUpdate(p.New.Doc, p.New.Def, p.verdict) {
-		if r := ServerRule(f.Field, f.Message); r != "" && f.Severity == report.Error {
+		if r := compare.ServerRule(f.Field, f.Message); r != "" && f.Severity == report.Error {
 			f.Rule = r
 			p.refused[r] = true
 		}
 		out = append(out, f)
 	}
-	p.replayer = NewReplayer(p.Old.Def.Object(), p.New.Def.Object(), Options{StoredVersions: opts.StoredVersions, Validate: opts.Validate})
+	p.replayer = replay.New(p.Old.Def.Object(), p.New.Def.Object(), replay.Options{StoredVersions: opts.StoredVersions, Validate: opts.Validate})
 	return out
 }
 
@@ -159,7 +161,7 @@ func (ps *Pairs) File(f *source.File) ([]report.Finding, report.Summary) {
 	sum.Add(f.Skips())
 	fs := ps.l.Loaded(f.Findings)
 	for _, d := range f.Documents {
-		more, ok := ps.replay(d, false, nil)
+		more, ok := ps.replayDoc(d, false, nil)
 		why := ""
 		if ok {
 			sum.CustomResources++
@@ -181,7 +183,7 @@ func (ps *Pairs) Stored(f *source.File, writtenIn []string) ([]report.Finding, r
 	var fs []report.Finding
 	sum := report.Summary{Documents: f.Count, CustomResources: len(f.Documents)}
 	for _, d := range f.Documents {
-		more, _ := ps.replay(d, true, writtenIn)
+		more, _ := ps.replayDoc(d, true, writtenIn)
 		fs = append(fs, more...)
 		if ps.objects {
 			sum.Check(lint.Checked(d, ""))
@@ -190,25 +192,25 @@ func (ps *Pairs) Stored(f *source.File, writtenIn []string) ([]report.Finding, r
 	return fs, sum
 }
 
-// replay replays one document; ok is false for a document that is not a
+// replayDoc replays one document; ok is false for a document that is not a
 // custom resource.
-func (ps *Pairs) replay(d *source.Document, stored bool, writtenIn []string) ([]report.Finding, bool) {
+func (ps *Pairs) replayDoc(d *source.Document, stored bool, writtenIn []string) ([]report.Finding, bool) {
 	if !crd.IsCustomResource(d) {
 		return nil, false
 	}
 	gk := crd.GVK(d).GroupKind()
 	p := ps.byKind[gk]
 	if p == nil {
-		return []report.Finding{lint.At(d, RuleObjectNotReplayed, report.Warning, "kind",
+		return []report.Finding{lint.At(d, replay.RuleObjectNotReplayed, report.Warning, "kind",
 			fmt.Sprintf("no CRD of OLD defines kind %s: the object is not replayed", gk))}, true
 	}
 	obj, ok := d.TakeValue()
 	if !ok {
 		if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
-			return []report.Finding{lint.At(d, RuleObjectNotReplayed, report.Warning, "", "the object does not decode: "+err.Error())}, true
+			return []report.Finding{lint.At(d, replay.RuleObjectNotReplayed, report.Warning, "", "the object does not decode: "+err.Error())}, true
 		}
 	}
-	r := p.replayer.Replay(Object{Value: obj, Stored: stored, WrittenIn: writtenIn})
+	r := p.replayer.Replay(replay.Object{Value: obj, Stored: stored, WrittenIn: writtenIn})
 	out := make([]report.Finding, 0, len(r.Outcomes))
 	for _, oc := range r.Outcomes {
 		out = append(out, lint.At(d, oc.Rule, oc.Severity, oc.Field, oc.Message))
@@ -240,3 +242,33 @@ func (ps *Pairs) Report() ([]report.Finding, []report.UpgradeSummary) {
 	}
 	return fs, sums
 }
+
+// CountBreaking sets each summary's BreakingChanges from the findings as
+// the run reports them (configuration and suppressions applied): the
+// comparison's changes that are errors on its CRD. The summary then says
+// what fails the run beside the objects, and never "none broken" alone
+// for a run that exits 1 on the CRDs' changes.
+func CountBreaking(sums []report.UpgradeSummary, fs []report.Finding) {
+	at := make(map[string]int, len(sums))
+	for i := range sums {
+		sums[i].BreakingChanges = 0
+		at[sums[i].CRD] = i
+	}
+	for _, f := range fs {
+		i, ok := at[f.Object.Name]
+		if !ok || !changeRule[f.Rule] || f.Severity != report.Error || f.Suppressed != nil ||
+			f.Object.Kind != "CustomResourceDefinition" {
+			continue
+		}
+		sums[i].BreakingChanges++
+	}
+}
+
+// changeRule says a rule ID is the comparison's.
+var changeRule = func() map[string]bool {
+	m := make(map[string]bool, len(compare.Rules))
+	for _, r := range compare.Rules {
+		m[r.ID] = true
+	}
+	return m
+}()
