@@ -1,14 +1,12 @@
 package crd
 
 import (
-	"context"
 	"reflect"
 	"strings"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
-	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -282,7 +280,7 @@ func (x *Explanation) Embedded(e *field.Error) bool {
 		return false
 	}
 	if x.embedded == nil {
-		x.embedded = keys(schemaobjectmeta.Validate(context.Background(), nil, x.obj, x.v.Structural, false))
+		x.embedded = keys(EmbeddedMeta(x.obj, x.v.Structural))
 	}
 	return x.embedded[e.Error()]
 }

@@ -1,8 +1,6 @@
 package crd
 
 import (
-	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
-	"k8s.io/apiserver/pkg/cel/environment"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 )
 
@@ -17,5 +15,5 @@ func UnrecognizedFormats(format, typ string) []string {
 	if typ != "" {
 		ss.Type = spec.StringOrArray{typ}
 	}
-	return apiservervalidation.GetUnrecognizedFormats(ss, environment.DefaultCompatibilityVersion())
+	return unrecognizedFormats(ss)
 }

@@ -9,7 +9,6 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	"k8s.io/apiserver/pkg/registry/rest"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 )
@@ -174,7 +173,7 @@ func validateInternal(in, old *apiextensions.CustomResourceDefinition) (errs fie
 	strategy := customresourcedefinition.NewStrategy(scheme)
 	if old == nil {
 		strategy.PrepareForCreate(ctx, in)
-		errs = rest.ValidateCreate(ctx, in, strategy)
+		errs = RESTValidateCreate(ctx, in, strategy)
 		if len(errs) == 0 {
 			warnings = strategy.WarningsOnCreate(ctx, in)
 		}
@@ -203,7 +202,7 @@ func validateInternal(in, old *apiextensions.CustomResourceDefinition) (errs fie
 	}
 	// ObjectMeta update validation (name, immutable metadata), then the
 	// strategy's.
-	errs = rest.ValidateUpdate(ctx, in, old, strategy)
+	errs = RESTValidateUpdate(ctx, in, old, strategy)
 	if len(errs) == 0 {
 		warnings = strategy.WarningsOnUpdate(ctx, in, old)
 	}

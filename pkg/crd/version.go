@@ -187,7 +187,7 @@ func (v *Version) Create(obj map[string]any, namespace string) (vd *Verdict) {
 		u.SetName(GenerateName(u.GetGenerateName()))
 	}
 	v.strategy.PrepareForCreate(ctx, u)
-	vd.Errors = rest.ValidateCreate(ctx, u, v.strategy)
+	vd.Errors = RESTValidateCreate(ctx, u, v.strategy)
 	if len(vd.Errors) == 0 {
 		// rest.BeforeCreate returns the 422 before adding warnings.
 		vd.Warnings = v.strategy.WarningsOnCreate(ctx, u)
@@ -404,7 +404,7 @@ func (v *Version) update(oldObj, newObj map[string]any, namespace string, defaul
 	// rest.ValidateUpdate: the common ObjectMeta checks (as on create, and
 	// the update's immutable metadata), then the strategy's. Warnings come
 	// only with an accepted update, as rest.BeforeUpdate adds them.
-	vd.Errors = rest.ValidateUpdate(ctx, us, old, strategy)
+	vd.Errors = RESTValidateUpdate(ctx, us, old, strategy)
 	if len(vd.Errors) == 0 {
 		vd.Warnings = strategy.WarningsOnUpdate(ctx, us, old)
 	}
