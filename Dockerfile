@@ -12,6 +12,9 @@ FROM gcr.io/distroless/static-debian12:nonroot
 
 ARG TARGETPLATFORM
 COPY $TARGETPLATFORM/kubectl-crdlint /usr/local/bin/kubectl-crdlint
+# The older Kubernetes minors' engines, found beside the main binary
+# (--kubernetes-version; docs/versions.md).
+COPY $TARGETPLATFORM/crdlint-k8s* /usr/local/bin/
 COPY LICENSE /usr/share/doc/kubectl-crdlint/LICENSE
 
 # distroless's nonroot user; numeric, so that runAsNonRoot can verify it.

@@ -105,3 +105,30 @@ func TestModfiles(t *testing.T) {
 		t.Skip("no release's pins in the module cache")
 	}
 }
+
+// TestReleaseCarriesEngines: the release archives and the image carry an
+// engine for every supported minor but the main binary's, built with its
+// modfile and tag.
+func TestReleaseCarriesEngines(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Supported {
+		if r.Tag() == "" {
+			continue
+		}
+		for _, want := range []string{
+			"binary: " + EngineName(r.Minor) + "\n",
+			"flags: [-trimpath, -modfile=" + filepath.ToSlash(Modfile(r.Minor)) + ", -tags=" + r.Tag() + "]",
+			"      - engine-" + r.Minor + "\n",
+		} {
+			if !strings.Contains(string(b), want) {
+				t.Errorf(".goreleaser.yaml lacks %q", want)
+			}
+		}
+	}
+	if n := strings.Count(string(b), "binary: crdlint-k8s"); n != len(Supported)-1 {
+		t.Errorf(".goreleaser.yaml builds %d engines, want %d", n, len(Supported)-1)
+	}
+}

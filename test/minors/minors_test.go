@@ -19,6 +19,8 @@ import (
 	"bytes"
 	"debug/buildinfo"
 	"encoding/json"
+	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,6 +31,7 @@ import (
 	"testing"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/kubeminor"
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
@@ -127,49 +130,82 @@ func expectations(t *testing.T, file string) map[string][]string {
 	return out
 }
 
+// verdicts runs every minor's engine on file and lists, per object, the
+// minors that give it a finding of severity whose rule starts with rule.
+func verdicts(t *testing.T, file string, args []string, severity report.Severity, rule string) map[string][]string {
+	t.Helper()
+	got := map[string][]string{}
+	for _, r := range kubeminor.Supported {
+		o := runJSON(t, binary(t, r.Minor), append([]string{"check", "--kubernetes-version", r.Minor, file}, args...)...)
+		if o.Summary.KubernetesVersion != r.Minor {
+			t.Errorf("%s: the summary names Kubernetes %q, want %s", r.Minor, o.Summary.KubernetesVersion, r.Minor)
+		}
+		seen := map[string]bool{}
+		for _, f := range o.Findings {
+			if f.Severity != severity || !strings.HasPrefix(f.Rule, rule) || f.File != file || seen[f.Object.Name] {
+				continue
+			}
+			seen[f.Object.Name] = true
+			got[f.Object.Name] = append(got[f.Object.Name], r.Minor)
+		}
+	}
+	return got
+}
+
+type verdictCase struct {
+	file     string
+	args     []string
+	severity report.Severity
+	rule     string
+}
+
+var verdictCases = []verdictCase{
+	{file: "cel-libraries.yaml", severity: report.Error},
+	{file: "custom-resources.yaml", args: []string{"--crd", "cel-libraries.yaml"}, severity: report.Error, rule: "cr-cel"},
+	{file: "formats.yaml", severity: report.Warning, rule: "crd-unrecognized-format"},
+}
+
 // TestVerdictsPerMinor: each minor's engine refuses exactly the CRDs, and
 // reports errors on exactly the custom resources, and warns on exactly
 // the formats, that the minor's own libraries do.
 func TestVerdictsPerMinor(t *testing.T) {
-	cases := []struct {
-		file     string
-		args     []string
-		severity report.Severity
-		rule     string
-	}{
-		{file: "cel-libraries.yaml", severity: report.Error},
-		{file: "custom-resources.yaml", args: []string{"--crd", "cel-libraries.yaml"}, severity: report.Error, rule: "cr-cel"},
-		{file: "formats.yaml", severity: report.Warning, rule: "crd-unrecognized-format"},
-	}
-	for _, c := range cases {
-		want := map[string][]string{}
-		for name, minors := range expectations(t, c.file) {
-			want[name] = minors
-		}
-		got := map[string][]string{}
-		for name := range want {
-			got[name] = nil
-		}
-		for _, r := range kubeminor.Supported {
-			o := runJSON(t, binary(t, r.Minor), append([]string{"check", "--kubernetes-version", r.Minor, c.file}, c.args...)...)
-			if o.Summary.KubernetesVersion != r.Minor {
-				t.Errorf("%s: the summary names Kubernetes %q, want %s", r.Minor, o.Summary.KubernetesVersion, r.Minor)
-			}
-			seen := map[string]bool{}
-			for _, f := range o.Findings {
-				if f.Severity != c.severity || !strings.HasPrefix(f.Rule, c.rule) || f.File != c.file || seen[f.Object.Name] {
-					continue
-				}
-				seen[f.Object.Name] = true
-				got[f.Object.Name] = append(got[f.Object.Name], r.Minor)
-			}
-		}
-		for name, w := range want {
+	for _, c := range verdictCases {
+		got := verdicts(t, c.file, c.args, c.severity, c.rule)
+		for name, w := range expectations(t, c.file) {
 			if !slices.Equal(got[name], w) {
 				t.Errorf("%s: %s: %s in %v, want %v", c.file, name, c.severity, got[name], w)
 			}
 		}
 	}
+}
+
+var update = flag.Bool("update", false, "rewrite docs/versions.md's generated sections")
+
+// TestVersionsDoc: docs/versions.md's table of CEL libraries is what the
+// engines answer for a new CRD using each.
+func TestVersionsDoc(t *testing.T) {
+	c := verdictCases[0]
+	refused := verdicts(t, c.file, c.args, c.severity, c.rule)
+	b, err := os.ReadFile(filepath.Join("testdata", c.file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	out.WriteString("| library | a rule using it | new CRDs may use it from |\n| --- | --- | --- |\n")
+	rule := regexp.MustCompile(`(?m)^            - rule: "(.*)"$`)
+	for _, doc := range strings.Split(string(b), "\n---\n")[1:] {
+		lib := strings.TrimPrefix(strings.SplitN(doc, "\n", 2)[0], "# ")
+		name := nameLine.FindStringSubmatch(doc)[1]
+		from := kubeminor.Supported[0].Minor + " (every supported minor)"
+		if r := refused[name]; len(r) == len(kubeminor.Supported) {
+			from = "no supported minor"
+		} else if len(r) > 0 {
+			i := slices.IndexFunc(kubeminor.Supported, func(x kubeminor.Release) bool { return x.Minor == r[len(r)-1] })
+			from = kubeminor.Supported[i+1].Minor
+		}
+		fmt.Fprintf(&out, "| %s | `%s` | %s |\n", lib, rule.FindStringSubmatch(doc)[1], from)
+	}
+	testutil.Section(t, filepath.Join("..", "..", "docs", "versions.md"), "cel", out.String(), *update)
 }
 
 // key is a finding without the minors it holds for.
