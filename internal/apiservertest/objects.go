@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
@@ -307,4 +308,37 @@ func (s *Server) waitUnserved(ctx context.Context, cs apiextensionsclient.Interf
 		}
 		return true, nil
 	})
+}
+
+// Put writes obj into etcd as the stored custom resource, bypassing the
+// server's validation: an object stored long ago, under an older schema,
+// which an update then changes (ratcheting, transition rules). The
+// server reads it back as it reads any stored object (pruned and
+// defaulted by its decoder). resource is the plural; namespace is "" for
+// a cluster-scoped kind.
+func (s *Server) Put(t testing.TB, group, resource, namespace string, obj map[string]any) {
+	t.Helper()
+	u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
+	if u.GetUID() == "" {
+		u.SetUID(types.UID(fmt.Sprintf("00000000-0000-0000-0000-%012d", time.Now().UnixNano()%1e12)))
+	}
+	if ts := u.GetCreationTimestamp(); ts.IsZero() {
+		u.SetCreationTimestamp(metav1.Now())
+	}
+	if u.GetGeneration() == 0 {
+		u.SetGeneration(1)
+	}
+	u.SetNamespace(namespace)
+	key := s.prefix + "/" + group + "/" + resource + "/"
+	if namespace != "" {
+		key += namespace + "/"
+	}
+	key += u.GetName()
+	js, err := json.Marshal(u.Object)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.etcd.Client.Put(context.Background(), key, string(js)); err != nil {
+		t.Fatalf("apiservertest: etcd put %s: %v", key, err)
+	}
 }

@@ -144,7 +144,7 @@ var updateCRRules = []string{
 func join() []report.Rule {
 	var out []report.Rule
 	seen := map[string]bool{}
-	for _, rs := range [][]report.Rule{lint.Rules, config.Rules, suppress.Rules, upgrade.Rules, upgrade.ReplayRules} {
+	for _, rs := range [][]report.Rule{lint.Rules, config.Rules, suppress.Rules, upgrade.Rules} {
 		for _, r := range rs {
 			if seen[r.ID] {
 				continue

@@ -1,8 +1,8 @@
 // Package check is the check command's work: every input of an input.Run
 // linted (CRDs in the collect phase, custom resources a document at a
 // time), with the verdict caches that let an unchanged file skip both,
-// reviewed by the configuration, inline suppressions and the baseline,
-// into one report.Result.
+// reviewed (pkg/review: the configuration, inline suppressions, Helm and
+// kustomize mapping, the baseline) into one report.Result.
 //
 // It is a library so that a run can be driven, and its caches tested,
 // without a command line: cmd builds the Options from flags and the
@@ -10,7 +10,6 @@
 package check
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"slices"
@@ -20,31 +19,29 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/verdictcache"
 	rulecatalogue "github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/helm"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/kustomize"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/review"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
 )
 
 // Options are what a check run needs besides its inputs.
 type Options struct {
-	// Validate, Disabled and Missing are the linter's (lint.Options);
-	// the caches are keyed by them. The run's catalogue must judge CRDs
+	// Validate and Missing are the linter's (lint.Options); the caches
+	// are keyed by them. Rules turned off are the review's (Review): the
+	// caches hold every rule's findings, whatever a run turns off. The run's catalogue must judge CRDs
 	// under the same field validation (crd.NewCatalog(Validate.Refuses())).
 	Validate fieldvalidation.Directive
-	Disabled map[string]bool
 	Missing  lint.Missing
 	// MaxDocumentSize bounds one document of a file (0: 64 MiB).
 	MaxDocumentSize int
-	// Settings are the resolved configuration, which reviews every
-	// finding (Review); it must not be nil.
-	Settings *config.Settings
+	// Review decides what the user sees of every file's findings, and
+	// applies the baseline to the result; it must not be nil.
+	Review *review.Reviewer
 	// Findings start the result: what is wrong in the configuration file.
 	Findings []report.Finding
 
@@ -60,14 +57,9 @@ type Options struct {
 	// Kustomize are kustomization directories rendered in-process, as
 	// kubectl apply -k renders them, and checked with the inputs.
 	Kustomize []string
-	// Baseline reports only findings not recorded in this file;
-	// WriteBaseline records the run's findings in it instead.
-	Baseline, WriteBaseline string
 	// Notices receives what the run tells a person on the side (stderr):
-	// the baseline written or missing, and, with ListFixed, each of its
-	// entries no finding matches any more. Nil: discarded.
-	Notices   io.Writer
-	ListFixed bool
+	// a verdict cache that cannot be used. Nil: discarded.
+	Notices io.Writer
 	// Progress, when set, is told how far the run has come.
 	Progress Progress
 	// Live, when set, are cluster objects judged after the inputs.
@@ -111,25 +103,18 @@ type Pager interface {
 	VisitFiles(ctx context.Context, refs []string, cat *crd.Catalog, fn func(files []*source.File, texts [][]byte) error) (int, error)
 }
 
-// WriteError is a baseline that could not be written: the path the user
-// named is at fault, not an input, which a caller may tell apart (cmd
-// calls it a usage error).
-type WriteError struct{ Err error }
-
-func (e *WriteError) Error() string { return e.Err.Error() }
-func (e *WriteError) Unwrap() error { return e.Err }
-
-// catalogue is every rule a finding can name: inline suppressions are
-// checked against it, and the result lists it.
+// catalogue is every rule a finding can name: the result lists it.
 var catalogue = rulecatalogue.Rules
 
 // Run lints every input of run (its Inputs, then o.Kustomize's renders,
-// which it adds to them) and o.Live's objects, and reviews the findings.
-// It sets run's MaxDocumentSize, Verdicts and Indexes (the cache's
-// answers for the CRD sources): the caller must not have read the CRD sources into
-// the catalogue yet, or they are judged without the cache. Errors are
-// the inputs' (source.InputError), the cluster's (cluster.Error), a
-// baseline's that cannot be read, or a WriteError.
+// which it adds to them) and o.Live's objects, and reviews the findings
+// (o.Review: each file's, then the result's, Reviewer.Finish; the caller
+// asks o.Review whether the run failed). It sets run's MaxDocumentSize,
+// Verdicts and Indexes (the cache's answers for the CRD sources): the
+// caller must not have read the CRD sources into the catalogue yet, or
+// they are judged without the cache. Errors are the inputs'
+// (source.InputError), the cluster's (cluster.Error), a baseline's that
+// cannot be read, or a review.WriteError.
 func Run(ctx context.Context, run *input.Run, o Options) (report.Result, error) {
 	c := &checker{o: o, run: run}
 	if c.o.Progress == nil {
@@ -173,7 +158,7 @@ func (c *checker) check(ctx context.Context) (report.Result, error) {
 	if c.rendered, err = render(run.Inputs, o.Kustomize); err != nil {
 		return report.Result{}, err
 	}
-	c.l = lint.New(lint.Options{Validate: o.Validate, Disabled: o.Disabled, Catalog: run.Catalog, MissingCRDs: o.Missing})
+	c.l = lint.New(lint.Options{Validate: o.Validate, Catalog: run.Catalog, MissingCRDs: o.Missing})
 	run.MaxDocumentSize = o.MaxDocumentSize
 	if !o.NoCache {
 		c.cache = openCache(o.CacheDir, o.Notices)
@@ -182,7 +167,7 @@ func (c *checker) check(ctx context.Context) (report.Result, error) {
 	if c.cache != nil {
 		run.Verdicts, run.Indexes = crdAnswers{c.cache}, crdAnswers{c.cache}
 	}
-	c.lintKey = lintOptionsKey(o.Validate, o.Disabled)
+	c.lintKey = lintOptionsKey(o.Validate)
 	// A cluster's CRDs have no JSON to name them by, and what they are
 	// is the cluster's to change: such runs judge every file.
 	if c.cache != nil && o.Live == nil && !o.ClusterCRDs {
@@ -200,7 +185,7 @@ func (c *checker) check(ctx context.Context) (report.Result, error) {
 		c.results[i].addTo(&res, &res.Summary.Files)
 	}
 	for _, f := range lint.Duplicates(run.Catalog) {
-		res.Findings = append(res.Findings, c.review(f.File, nil, []report.Finding{f})...)
+		res.Findings = append(res.Findings, o.Review.File(review.File{Name: f.File, Findings: []report.Finding{f}})...)
 	}
 	if o.Live != nil {
 		if err := c.live(ctx, &res); err != nil {
@@ -213,14 +198,10 @@ func (c *checker) check(ctx context.Context) (report.Result, error) {
 	if err := run.Done(); err != nil {
 		return res, err
 	}
-	if err := c.baseline(&res); err != nil {
+	if err := o.Review.Finish(&res, run.Inputs.Files); err != nil {
 		return res, err
 	}
 	return res, nil
-}
-
-func (c *checker) review(file string, set *suppress.Set, fs []report.Finding) []report.Finding {
-	return Review(c.o.Settings, file, set, fs)
 }
 
 // name is input i's name, as findings carry it.
@@ -232,12 +213,12 @@ func (c *checker) name(i int) string {
 // whose CRD findings come from the collect phase), or a document at a
 // time, or replayed from the file cache.
 func (c *checker) visitor() input.Visitor {
-	results, prog := c.results, c.o.Progress
+	results, prog, rv := c.results, c.o.Progress, c.o.Review
 	v := input.Visitor{
 		CRDs: func(i int, data []byte, found []crd.Found) {
 			r := &results[i]
 			if data != nil {
-				r.set = Scan(c.name(i), data)
+				r.comments = rv.Read(c.name(i), data, 1)
 			}
 			r.crds += len(found)
 			for _, fd := range found {
@@ -251,22 +232,20 @@ func (c *checker) visitor() input.Visitor {
 			fs, sum := c.whole(i, data, f)
 			r := &results[i]
 			if data != nil {
-				r.set = Scan(f.Path, data)
+				r.comments = rv.Read(f.Path, data, 1)
 			}
 			// r.sum holds the objects of the CRDs judged in the collect
-			// phase already.
-			r.findings = c.review(f.Path, r.set, append(r.findings, fs...))
+			// phase already, and r.findings their findings.
 			r.sum.Add(c.listed(sum))
-			if k := c.rendered[f.Path]; k != nil {
-				r.findings = mapKustomize(k, r.findings)
-				mapKustomizeChecked(k, r.sum.Checked)
-			} else if data != nil && bytes.Contains(data, []byte("# Source: ")) {
-				r.findings = mapHelm(helm.Parse(data), r.findings)
-			}
+			r.findings = rv.File(review.File{
+				Name: f.Path, Comments: r.comments, Kustomization: c.rendered[f.Path],
+				Findings: append(r.findings, fs...), Checked: r.sum.Checked,
+			})
 			return nil
 		},
 		// A file a document at a time: its CRDs' findings (from the
-		// collect pass) wait for their document's suppressions.
+		// collect pass) wait for their document, to be reviewed with
+		// it.
 		Begin: func(i int) {
 			r := &results[i]
 			r.pending = map[int][]report.Finding{}
@@ -276,53 +255,49 @@ func (c *checker) visitor() input.Visitor {
 			r.findings = nil
 		},
 		// Each document is judged counted from 0 (the base of its
-		// stream index is known in order, in Take): its suppressions
-		// come with it, for the CRD findings that wait for it.
+		// stream index is known in order, in Take); the comments of its
+		// text are read while it is at hand.
 		Doc: func(i int, f *source.File) (any, error) {
 			c.judge()
 			fs, sum := c.l.File(f)
-			d := docResult{sum: sum, count: f.Count}
+			d := docResult{findings: fs, sum: sum, count: f.Count, comments: rv.Read(f.Path, f.Text(0), f.Line)}
 			if c.files != nil {
-				// Review changes findings in place.
+				// The review changes findings in place.
 				d.raw, d.text, d.line, d.kinds = slices.Clone(fs), f.Text(0), f.Line, kindsOf(f)
 			}
-			d.findings, d.set = c.reviewDoc(f.Path, f.Text(0), f.Line, fs)
 			return d, nil
 		},
+		// Each document is reviewed in order, where its base is known,
+		// with the CRD findings that wait for it.
 		Take: func(i, base int, v any) {
 			d := v.(docResult)
 			r := &results[i]
 			if r.cr != nil {
 				r.cr.add(d)
 			}
-			fs := rebase(d.findings, base)
-			// The objects too, in r.sum's own copy: d.sum may be the
-			// cache's record.
+			// The objects, in r.sum's own copy: d.sum may be the cache's
+			// record.
 			n := len(r.sum.Checked)
 			r.sum.Add(c.listed(d.sum))
-			checked := r.sum.Checked[n:]
-			for j := range checked {
-				checked[j].Document += base
-			}
-			if k := c.rendered[c.name(i)]; k != nil {
-				fs = mapKustomize(k, fs) // by the rendered document's index
-				mapKustomizeChecked(k, checked)
-			}
-			r.findings = append(r.findings, fs...)
+			fs := d.findings
 			for n := base; n < base+d.count; n++ {
-				if fs := r.pending[n]; fs != nil {
-					fs = c.review(fs[0].File, d.set, rebase(fs, -base))
-					r.findings = append(r.findings, rebase(fs, base)...)
+				if p := r.pending[n]; p != nil {
+					fs = append(fs, rebase(p, -base)...)
 					delete(r.pending, n)
 				}
 			}
+			name := c.name(i)
+			r.findings = append(r.findings, rv.File(review.File{
+				Name: name, Comments: d.comments, Kustomization: c.rendered[name], Base: base,
+				Findings: fs, Checked: r.sum.Checked[n:],
+			})...)
 			prog.Docs(d.count)
 		},
 		Done: func(i int) error {
 			defer prog.File(0)
 			r := &results[i]
 			for _, fs := range r.pending {
-				r.findings = append(r.findings, c.review(c.name(i), nil, fs)...)
+				r.findings = append(r.findings, rv.File(review.File{Name: c.name(i), Findings: fs})...)
 			}
 			r.pending = nil
 			if r.cr != nil {
@@ -390,9 +365,8 @@ func (c *checker) replay(i int, data []byte) ([]input.Replayed, bool) {
 	out := make([]input.Replayed, len(rec.Docs))
 	for k := range rec.Docs {
 		d := &rec.Docs[k]
-		text := d.text(data)
-		fs, set := c.reviewDoc(name, text, d.Line, d.Findings)
-		out[k] = input.Replayed{Result: docResult{findings: fs, sum: d.sum(), set: set, count: d.Count}, Count: d.Count}
+		comments := c.o.Review.Read(name, d.text(data), d.Line)
+		out[k] = input.Replayed{Result: docResult{findings: d.Findings, sum: d.sum(), comments: comments, count: d.Count}, Count: d.Count}
 	}
 	return out, true
 }
@@ -407,7 +381,7 @@ func (c *checker) live(ctx context.Context, res *report.Result) error {
 		results := make([]fileResult, len(files))
 		input.Parallel(ctx, len(files), func(i int) error {
 			fs, sum := c.l.File(files[i])
-			results[i] = fileResult{findings: c.review(files[i].Path, nil, fs), sum: c.listed(sum)}
+			results[i] = fileResult{findings: c.o.Review.File(review.File{Name: files[i].Path, Findings: fs}), sum: c.listed(sum)}
 			return nil
 		})
 		for i := range results {
@@ -422,11 +396,11 @@ func (c *checker) live(ctx context.Context, res *report.Result) error {
 }
 
 // fileResult is what one input gave: its findings, what was judged, and
-// its inline suppressions (read while its text was at hand).
+// the comments of its text (read while it was at hand).
 type fileResult struct {
 	findings []report.Finding
 	sum      report.Summary
-	set      *suppress.Set
+	comments *review.Comments
 	crds     int
 	// pending are a streamed file's CRD findings waiting for their
 	// document, by document index.
@@ -437,13 +411,13 @@ type fileResult struct {
 }
 
 // docResult is what one document of a streamed file gave, counted from
-// document 0; with the file cache on, also what the cache keeps of it
-// (crDoc): the findings before review, the document's text and line, and
-// the kinds it names.
+// document 0, to be reviewed in Take; with the file cache on, also what
+// the cache keeps of it (crDoc): the findings, the document's text and
+// line, and the kinds it names.
 type docResult struct {
 	findings []report.Finding
 	sum      report.Summary
-	set      *suppress.Set
+	comments *review.Comments
 	count    int
 
 	raw   []report.Finding
@@ -483,3 +457,18 @@ func (noProgress) Start(int) {}
 func (noProgress) File(int)  {}
 func (noProgress) Docs(int)  {}
 func (noProgress) Stop()     {}
+
+// render renders each kustomization directory in-process and adds its
+// output to the inputs, named as `kustomize build DIR`.
+func render(in *input.Set, dirs []string) (map[string]*kustomize.Rendered, error) {
+	out := map[string]*kustomize.Rendered{}
+	for _, dir := range dirs {
+		r, err := kustomize.Render(dir)
+		if err != nil {
+			return nil, err
+		}
+		in.Add(r.Name, -1, r.YAML)
+		out[r.Name] = r
+	}
+	return out, nil
+}

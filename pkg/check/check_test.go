@@ -15,6 +15,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/review"
 )
 
 const widgetCRD = `apiVersion: apiextensions.k8s.io/v1
@@ -86,7 +87,7 @@ func TestRunWithoutCommandLine(t *testing.T) {
 		p := &countingProgress{}
 		res, err := Run(context.Background(), input.NewRun(in, nil, crd.NewCatalog(false)), Options{
 			Missing:  lint.MissingError,
-			Settings: settings,
+			Review:   review.New(review.Options{Settings: settings, Rules: catalogue}),
 			CacheDir: cacheDir,
 			Progress: p,
 		})
@@ -154,7 +155,7 @@ func TestObjectsListedOnlyWhenAsked(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, err := Run(context.Background(), input.NewRun(in, nil, crd.NewCatalog(false)), Options{
-			Missing: lint.MissingError, Settings: settings, CacheDir: cacheDir, Objects: objects,
+			Missing: lint.MissingError, Review: review.New(review.Options{Settings: settings, Rules: catalogue}), CacheDir: cacheDir, Objects: objects,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -178,5 +179,40 @@ func TestObjectsListedOnlyWhenAsked(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("with Objects, replayed: got\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+// TestHelmStreamOfCRDsOnly: the findings on a helm template stream that
+// holds only CRDs name the template each came from (Via), as those of a
+// stream that holds custom resources too do (main named none: a file of
+// CRDs only reached the review without its text).
+func TestHelmStreamOfCRDsOnly(t *testing.T) {
+	dir := t.TempDir()
+	// A property of type object without properties: crd-empty-object.
+	stream := "---\n# Source: shop/crds/widget.yaml\n" + strings.TrimRight(widgetCRD, "\n") + "\n              extra: {type: object}\n"
+	if err := os.WriteFile(filepath.Join(dir, "out.yaml"), []byte(stream), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	settings, err := config.Resolve(config.Default(catalogue), config.Flags{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := input.Open([]string{dir}, strings.NewReader(""), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), input.NewRun(in, nil, crd.NewCatalog(false)), Options{
+		Missing: lint.MissingError, Review: review.New(review.Options{Settings: settings, Rules: catalogue}), NoCache: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) == 0 {
+		t.Fatalf("no findings on %s; the test needs one", stream)
+	}
+	for _, f := range res.Findings {
+		if f.Via != "shop/crds/widget.yaml" {
+			t.Errorf("%s at %s:%d: via %q, want shop/crds/widget.yaml", f.Rule, f.File, f.Line, f.Via)
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/gob"
 	"fmt"
 	"io"
-	"sort"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/verdictcache"
@@ -39,18 +38,11 @@ func openCache(dir string, notices io.Writer) *verdictcache.Cache {
 }
 
 // lintOptionsKey is what of the linter's options a CRD's findings depend
-// on. What the run applies after linting (the configuration's severities
-// and suppressions, inline suppressions, the baseline) is not: cached
-// findings go through it as computed ones do.
-func lintOptionsKey(v fieldvalidation.Directive, off map[string]bool) []byte {
-	ids := make([]string, 0, len(off))
-	for id, o := range off {
-		if o {
-			ids = append(ids, id)
-		}
-	}
-	sort.Strings(ids)
-	return fmt.Appendf(nil, "validate=%s off=%q", v, ids)
+// on. What the run applies after linting (the review: rules turned off,
+// the configuration's severities, inline suppressions, the baseline) is
+// not: cached findings go through it as computed ones do.
+func lintOptionsKey(v fieldvalidation.Directive) []byte {
+	return fmt.Appendf(nil, "validate=%s", v)
 }
 
 // crdRecord is a file's cached CRD verdicts: the findings of its CRD

@@ -87,6 +87,9 @@ type Config struct {
 	// kubernetesVersions: (kubeminor.Parse), oldest first; nil when not
 	// said (the newest).
 	KubernetesVersions []string
+	// Tests are where kubectl crdlint test finds its suites (files and
+	// directories), joined with Dir.
+	Tests []string
 
 	exclude  *Patterns
 	defaults map[string]report.Severity

@@ -12,9 +12,8 @@
 // the defaults. The Settings it returns answer the questions a run asks:
 // is this path excluded (gitignore-style patterns, Patterns), what is
 // this rule's severity in this file (rules: then each matching
-// overrides: entry, later ones winning), which CRD sources to read, and
-// which findings are off (Apply, which marks them suppressed by
-// "config").
+// overrides: entry, later ones winning, and where that was said: Level),
+// which rules are off everywhere (Off), and which CRD sources to read.
 //
 // The package also writes configuration: Init scans a repository and
 // returns a commented starter file (CRD directories, Helm templates and
@@ -25,7 +24,8 @@
 //
 // Left to others: the rule catalogue (an input, from the lint package),
 // reading CRD sources (the source package for paths, the remote package
-// for URLs), inline suppressions (suppress) and baselines (baseline), and
+// for URLs), applying the levels to findings, inline suppressions and
+// baselines (the review package, which asks Level and Off), and
 // the flags themselves (the commands define them; this package only knows
 // their names).
 //

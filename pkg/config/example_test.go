@@ -46,14 +46,12 @@ overrides:
 	fmt.Println("validate:", s.Validate, "failOn:", s.FailOn)
 
 	fmt.Println("template excluded:", s.Excluded(filepath.Join(dir, "charts/app/templates/x.yaml"), false))
-	kept, off := s.Apply([]report.Finding{
-		{Rule: "crd-no-pruning", Severity: report.Warning, File: filepath.Join(dir, "vendor/a.yaml")},
-		{Rule: "crd-no-pruning", Severity: report.Warning, File: filepath.Join(dir, "crds/a.yaml")},
-	})
-	fmt.Println("kept:", len(kept), "off:", len(off), off[0].Suppression.Kind)
+	_, off := s.RuleSeverity("crd-no-pruning", filepath.Join(dir, "vendor/a.yaml"))
+	lvl, _ := s.Level("crd-empty-object", filepath.Join(dir, "crds/a.yaml"))
+	fmt.Println("crd-no-pruning off in vendor:", off, "- crd-empty-object:", lvl)
 	// Output:
 	// problems in the file: 0
 	// validate: strict failOn: warning
 	// template excluded: true
-	// kept: 1 off: 1 config
+	// crd-no-pruning off in vendor: true - crd-empty-object: off
 }

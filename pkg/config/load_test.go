@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite testdata/**/*.golden from the c
 func catalogue() []report.Rule {
 	var out []report.Rule
 	seen := map[string]bool{}
-	for _, rs := range [][]report.Rule{lint.Rules, Rules, suppress.Rules, upgrade.Rules, upgrade.ReplayRules} {
+	for _, rs := range [][]report.Rule{lint.Rules, Rules, suppress.Rules, upgrade.Rules} {
 		for _, r := range rs {
 			if !seen[r.ID] {
 				seen[r.ID] = true

@@ -25,7 +25,7 @@ import (
 
 // Keys are the top-level keys of a configuration file, in the order the
 // documentation and `config view` give them.
-var Keys = []string{"crds", "exclude", "configKinds", "validate", "strict", "failOn", "missingCRDs", "rules", "overrides", "baseline", "kubernetesVersion"}
+var Keys = []string{"crds", "exclude", "configKinds", "validate", "strict", "failOn", "missingCRDs", "rules", "overrides", "baseline", "tests", "kubernetesVersion"}
 
 var overrideKeys = []string{"files", "rules"}
 
@@ -281,6 +281,11 @@ func (p *parser) top(root *yaml.Node) {
 			c.Baseline = v.Value
 		case "kubernetesVersion", "kubernetesVersions":
 			c.KubernetesVersions = p.kubernetesVersions(v, key)
+		case "tests":
+			for _, it := range p.strings(v, "tests") {
+				t, _, _ := configPath(c.Dir, it.Value)
+				c.Tests = append(c.Tests, t)
+			}
 		default:
 			p.errorf(k, key, "unknown key %q%s; the keys are %s", key, suggest(key, Keys), strings.Join(Keys, ", "))
 		}

@@ -84,10 +84,11 @@ func TestPreCommitFlow(t *testing.T) {
 		fs, _ := l.File(source.Parse(p, data))
 		findings = append(findings, fs...)
 	}
-	findings, _ = s.Apply(findings)
 	var rules []string
 	for _, f := range findings {
-		rules = append(rules, f.Rule)
+		if _, off := s.RuleSeverity(f.Rule, f.File); !off {
+			rules = append(rules, f.Rule)
+		}
 	}
 	if !slices.Equal(rules, []string{lint.RuleCRSchema}) {
 		t.Errorf("findings %v, want one cr-schema (spec.size below its minimum), judged against the configured CRDs", findings)

@@ -165,6 +165,11 @@ func Schema(rules []report.Rule) ([]byte, error) {
 				{"description", "The baseline file (as --baseline), relative to this file, or absolute."},
 				{"anyOf", []any{obj{{"type", "null"}}, nonEmpty}},
 			}},
+			{"tests", obj{
+				{"description", "Where kubectl crdlint test finds CRD test suites: files and directories (their *.crdtest.yaml files), relative to this file."},
+				{"type", "array"},
+				{"items", nonEmpty},
+			}},
 		}},
 		{"definitions", obj{{"rules", ruleMap}}},
 	}

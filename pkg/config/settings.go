@@ -15,7 +15,6 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
 )
 
 // Flag names FlagsFrom reads; a command that lacks one simply never sets
@@ -161,6 +160,8 @@ type Settings struct {
 	// first (--kubernetes-version over kubernetesVersion:); never empty:
 	// the newest by default.
 	KubernetesVersions []string
+	// Tests are the file's tests: (kubectl crdlint test's suites).
+	Tests []string
 
 	flags   Flags
 	exclude *Patterns
@@ -194,6 +195,7 @@ func Resolve(c *Config, f Flags) (*Settings, error) {
 		return nil, fmt.Errorf("--%s: %v", FlagExclude, err)
 	}
 	s.ConfigKinds = c.ConfigKinds
+	s.Tests = c.Tests
 	// Flags over the file; in each, validate over the older strict (which
 	// FlagsFrom and Parse make agree when both are given).
 	for _, v := range []*fieldvalidation.Directive{directive(c.Strict), &c.Validate, directive(f.Strict), f.Validate} {
@@ -347,7 +349,7 @@ func (s *Settings) RuleSeverity(rule, file string) (sev report.Severity, off boo
 	if !ok {
 		sev = report.Warning
 	}
-	switch lvl, _ := s.level(rule, file); lvl {
+	switch lvl, _ := s.Level(rule, file); lvl {
 	case LevelOff:
 		return sev, true
 	case LevelError:
@@ -358,9 +360,12 @@ func (s *Settings) RuleSeverity(rule, file string) (sev report.Severity, off boo
 	return sev, false
 }
 
-// level is what the flags or the file say of rule in file, with where it
-// was said (a suppression's reason).
-func (s *Settings) level(rule, file string) (Level, string) {
+// Level is what the flags or the file say of rule in file, with where it
+// was said (the reason of the suppression a rule turned off gives its
+// findings); "" and "" when nothing says anything of it. --disable beats
+// the file; --missing-crds and --require-crds beat missingCRDs; in the
+// file, the last overrides: entry whose files: match wins.
+func (s *Settings) Level(rule, file string) (Level, string) {
 	if s.Disabled[rule] {
 		return LevelOff, "--" + FlagDisable + " " + rule
 	}
@@ -397,35 +402,10 @@ func (s *Settings) level(rule, file string) (Level, string) {
 	return lvl, from
 }
 
-// Apply gives each finding the severity its rule has in its file, and
-// takes out those whose rule is off there (kind "config", the reason
-// naming the flag or the file's entry). A finding the linter made an
-// error stays an error even where the rule is set to warning: under
-// --validate=strict an unknown field is a rejection, and a rejection is
-// never a warning. Apply does not change the slice it is given.
-func (s *Settings) Apply(findings []report.Finding) (kept []report.Finding, off []suppress.Suppressed) {
-	for _, f := range findings {
-		lvl, from := s.level(f.Rule, f.File)
-		switch lvl {
-		case LevelOff:
-			off = append(off, suppress.Suppressed{Finding: f, Suppression: suppress.Suppression{Kind: suppress.KindConfig, Reason: from}})
-			continue
-		case LevelError:
-			f.Severity = report.Error
-		case LevelWarning:
-			if f.Severity != report.Error {
-				f.Severity = report.Warning
-			}
-		}
-		kept = append(kept, f)
-	}
-	return kept, off
-}
-
 // Off lists the rules that are off for every file (--disable, or off in
 // rules: with no override setting them to anything else, or cr-no-crd
-// under missingCRDs: ignore), which a linter need not even compute. Their
-// findings are then absent rather than listed as suppressed.
+// under missingCRDs: ignore). The review takes their findings out
+// rather than listing them as suppressed, whichever code reported them.
 func (s *Settings) Off() map[string]bool {
 	out := map[string]bool{}
 	for id := range s.Disabled {

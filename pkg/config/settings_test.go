@@ -12,7 +12,6 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
 )
 
 // parseIn writes text as dir/.crdlint.yaml under a fresh directory,
@@ -271,72 +270,44 @@ func TestRuleSeverityPerPath(t *testing.T) {
 	}
 }
 
-// TestApply: severities per path, off rules taken out with their reason,
-// and the principle that an error stays an error.
-func TestApply(t *testing.T) {
+// TestLevel: what the flags and the file say of a rule in a file, and
+// where they said it (the reason a finding of a rule turned off gives);
+// nothing when neither says anything. pkg/review applies them.
+func TestLevel(t *testing.T) {
 	c := parseIn(t, ".", overridesConfig+"missingCRDs: ignore\n")
 	s, err := Resolve(c, Flags{Disable: []string{"crd-cel, crd-names"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := []report.Finding{
-		{Rule: "crd-empty-object", Severity: report.Warning, File: "a.yaml"},
-		{Rule: "crd-empty-object", Severity: report.Warning, File: "vendor/mine/a.yaml"},
-		{Rule: "crd-cel-cost", Severity: report.Warning, File: "a.yaml"},
-		{Rule: "unknown-field", Severity: report.Error, File: "a.yaml"}, // --strict made it an error
-		{Rule: "unknown-field", Severity: report.Warning, File: "b.yaml"},
-		{Rule: "crd-cel", Severity: report.Error, File: "a.yaml"},
-		{Rule: "cr-no-crd", Severity: report.Warning, File: "cr.yaml"},
-		{Rule: "crd-structural", Severity: report.Error, File: "x.json"},
-		{Rule: "crd-structural", Severity: report.Error, File: "x.yaml"},
-	}
-	orig := slices.Clone(in)
-	kept, off := s.Apply(in)
-	if !slices.Equal(in, orig) {
-		t.Error("Apply changed its input")
-	}
-	type k struct {
+	tests := []struct {
 		rule, file string
-		sev        report.Severity
+		lvl        Level
+		from       string
+	}{
+		{"crd-empty-object", "a.yaml", LevelOff, ".crdlint.yaml rules: crd-empty-object: off"},
+		{"crd-empty-object", "vendor/mine/a.yaml", LevelWarning, ".crdlint.yaml overrides[1] (vendor/mine/**): crd-empty-object: warning"},
+		{"crd-cel-cost", "a.yaml", LevelError, ".crdlint.yaml rules: crd-cel-cost: error"},
+		{"unknown-field", "a.yaml", LevelWarning, ".crdlint.yaml rules: unknown-field: warning"},
+		{"crd-cel", "a.yaml", LevelOff, "--disable crd-cel"},
+		{"crd-names", "vendor/mine/a.yaml", LevelOff, "--disable crd-names"},
+		{"cr-no-crd", "cr.yaml", LevelOff, ".crdlint.yaml missingCRDs: ignore"},
+		{"crd-structural", "x.json", LevelOff, ".crdlint.yaml overrides[2] (*.json): crd-structural: off"},
+		{"crd-structural", "x.yaml", "", ""},
+		{"no-such-rule", "a.yaml", "", ""},
 	}
-	var gotKept []k
-	for _, f := range kept {
-		gotKept = append(gotKept, k{f.Rule, f.File, f.Severity})
-	}
-	wantKept := []k{
-		{"crd-empty-object", "vendor/mine/a.yaml", report.Warning},
-		{"crd-cel-cost", "a.yaml", report.Error},
-		{"unknown-field", "a.yaml", report.Error},
-		{"unknown-field", "b.yaml", report.Warning},
-		{"crd-structural", "x.yaml", report.Error},
-	}
-	if !slices.Equal(gotKept, wantKept) {
-		t.Errorf("kept = %v\nwant %v", gotKept, wantKept)
-	}
-	var gotOff []string
-	for _, o := range off {
-		if o.Suppression.Kind != suppress.KindConfig {
-			t.Errorf("%s: kind %q, want config", o.Rule, o.Suppression.Kind)
+	for _, tt := range tests {
+		if lvl, from := s.Level(tt.rule, tt.file); lvl != tt.lvl || from != tt.from {
+			t.Errorf("Level(%s, %s) = %q, %q; want %q, %q", tt.rule, tt.file, lvl, from, tt.lvl, tt.from)
 		}
-		gotOff = append(gotOff, o.Rule+" "+o.File+": "+o.Suppression.Reason)
 	}
-	wantOff := []string{
-		"crd-empty-object a.yaml: .crdlint.yaml rules: crd-empty-object: off",
-		"crd-cel a.yaml: --disable crd-cel",
-		"cr-no-crd cr.yaml: .crdlint.yaml missingCRDs: ignore",
-		"crd-structural x.json: .crdlint.yaml overrides[2] (*.json): crd-structural: off",
-	}
-	if !slices.Equal(gotOff, wantOff) {
-		t.Errorf("off = %q\nwant %q", gotOff, wantOff)
-	}
-	wantGlobal := []string{"cr-no-crd", "crd-cel", "crd-names"} // crd-empty-object is back on in vendor/mine
-	var gotGlobal []string
+	wantOff := []string{"cr-no-crd", "crd-cel", "crd-names"} // crd-empty-object is back on in vendor/mine
+	var gotOff []string
 	for id := range s.Off() {
-		gotGlobal = append(gotGlobal, id)
+		gotOff = append(gotOff, id)
 	}
-	slices.Sort(gotGlobal)
-	if !slices.Equal(gotGlobal, wantGlobal) {
-		t.Errorf("Off() = %q, want %q", gotGlobal, wantGlobal)
+	slices.Sort(gotOff)
+	if !slices.Equal(gotOff, wantOff) {
+		t.Errorf("Off() = %q, want %q", gotOff, wantOff)
 	}
 }
 

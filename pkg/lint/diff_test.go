@@ -22,6 +22,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/pathtest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -279,4 +280,4 @@ func agreement(t testing.TB) string {
 // validateCreate is the validation of rest.BeforeCreate as the minor the
 // test is built with runs it (rest.ValidateCreate from 1.37; inline in
 // BeforeCreate before).
-var validateCreate = crd.RESTValidateCreate
+var validateCreate = engine.ServerValidateCreate

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -23,8 +24,6 @@ type Options struct {
 	// and Warn (kubectl sends its last value: the server never sees it)
 	// and no finding under Ignore.
 	Validate fieldvalidation.Directive
-	// Disabled silences rules by ID.
-	Disabled map[string]bool
 	// Catalog holds the CRDs custom resources are validated against; nil
 	// skips custom resources.
 	Catalog *crd.Catalog
@@ -58,7 +57,7 @@ type Linter struct {
 	opts Options
 	// costs are the CEL cost estimates of the run's CRDs, shared: CRDs
 	// repeat types with rules.
-	costs *crd.CostCache
+	costs *engine.CostCache
 	// rejected holds, by *crd.Definition, why the server refuses a CRD
 	// (rejectedBecause).
 	rejected sync.Map
@@ -66,7 +65,7 @@ type Linter struct {
 
 // New returns a Linter.
 func New(opts Options) *Linter {
-	return &Linter{opts: opts, costs: crd.NewCostCache()}
+	return &Linter{opts: opts, costs: engine.NewCostCache()}
 }
 
 // Reasons a document is skipped, as summaries count them (every command
@@ -113,7 +112,7 @@ func (l *Linter) File(f *source.File) ([]report.Finding, report.Summary) {
 			sum.Check(Checked(d, why))
 		}
 	}
-	return l.filter(out), sum
+	return out, sum
 }
 
 // Checked is d as a summary lists it (report.Summary.Check); skipped says
@@ -165,19 +164,6 @@ func (l *Linter) unknown(d *source.Document, fields, messages []string) (out []r
 		}
 	}
 	return out, len(fields) > 0 && l.opts.Validate.Refuses()
-}
-
-func (l *Linter) filter(fs []report.Finding) []report.Finding {
-	if len(l.opts.Disabled) == 0 {
-		return fs
-	}
-	out := fs[:0]
-	for _, f := range fs {
-		if !l.opts.Disabled[f.Rule] {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // finding positions a finding about field of d: the one place a verdict

@@ -22,19 +22,26 @@ func RenderGitHub(w io.Writer, r Result, _ Options) error {
 		case None:
 			cmd = "notice"
 		}
-		props := "file=" + escapeProperty(slashPath(f.File))
-		// A column without a line means nothing to GitHub.
-		if f.Line > 0 {
-			props += fmt.Sprintf(",line=%d", f.Line)
-			if f.Column > 0 {
-				props += fmt.Sprintf(",col=%d", f.Column)
-			}
-		}
-		props += ",title=" + escapeProperty(f.Rule)
-		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, props, escapeData(subject(f)+withField(f.Message, f.Field)))
+		b.WriteString(GitHubCommand(cmd, f.File, f.Line, f.Column, f.Rule, subject(f)+withField(f.Message, f.Field)))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// GitHubCommand is one workflow command (error, warning or notice) that
+// annotates file at line and column (0: none) with title and message,
+// escaped as the runner expects, ending in a newline.
+func GitHubCommand(cmd, file string, line, col int, title, message string) string {
+	props := "file=" + escapeProperty(slashPath(file))
+	// A column without a line means nothing to GitHub.
+	if line > 0 {
+		props += fmt.Sprintf(",line=%d", line)
+		if col > 0 {
+			props += fmt.Sprintf(",col=%d", col)
+		}
+	}
+	props += ",title=" + escapeProperty(title)
+	return fmt.Sprintf("::%s %s::%s\n", cmd, props, escapeData(message))
 }
 
 // The escaping mirrors @actions/core (command.ts), which is what the runner

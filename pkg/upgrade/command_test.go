@@ -10,13 +10,19 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/compare"
 )
 
 // passPrefix names the fixtures of a rule's directory that show its fix:
 // they must not produce the rule, where every other fixture must.
 const passPrefix = "pass-"
 
-const replayDir = "testdata/replay"
+const (
+	replayDir = "testdata/replay"
+	// rulesDir holds the comparison's rule fixtures, which
+	// compare.TestRuleFixtures checks against the comparison's output.
+	rulesDir = "testdata/rules"
+)
 
 // commandFindings runs a fixture (OLD, NEW, then the existing objects) as
 // `kubectl crdlint upgrade old.yaml new.yaml objects.yaml` runs it:
@@ -45,7 +51,7 @@ func commandFindings(t *testing.T, path string) (crdFindings, all []report.Findi
 	}
 	l := lint.New(lint.Options{})
 	read := func(name, text string) []CRD {
-		crds, fs, _ := CRDs(source.Parse(name, []byte(text)), l)
+		crds, fs, _ := FileCRDs(source.Parse(name, []byte(text)), l)
 		crdFindings = append(crdFindings, fs...)
 		return crds
 	}
@@ -86,11 +92,50 @@ func checkCommand(t *testing.T, rule, path string) {
 	}
 }
 
+// TestRuleFixtures runs the comparison's rule fixtures,
+// testdata/rules/<rule-id>/<case>.yaml (OLD, NEW, then existing
+// objects), as the command runs them: each reports its directory's rule,
+// but pass-*.yaml, an upgrade of valid CRDs that reports neither it nor
+// any error, so that a rule's page shows a fix that works. The directory
+// "none" is the comparison's alone.
+func TestRuleFixtures(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join(rulesDir, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for _, dir := range dirs {
+		rule := filepath.Base(dir)
+		if rule == "none" {
+			continue
+		}
+		if !changeRule[rule] {
+			t.Errorf("%s: no comparison rule %s", dir, rule)
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+		for _, path := range files {
+			ran++
+			t.Run(rule+"/"+strings.TrimSuffix(filepath.Base(path), ".yaml"), func(t *testing.T) {
+				checkCommand(t, rule, path)
+			})
+		}
+	}
+	if ran < 2*len(compare.Rules) {
+		t.Errorf("ran %d fixtures under %s, want a failing and a passing one for each of %d rules", ran, rulesDir, len(compare.Rules))
+	}
+}
+
 // TestReplayFixtures: testdata/replay/<rule-id>/<case>.yaml holds OLD, NEW
 // and the objects that exist; each fixture reports its directory's rule,
 // but pass-*.yaml, which shows the fix and reports neither it nor any
-// error.
+// error. The rules are the replay's and pairing's.
 func TestReplayFixtures(t *testing.T) {
+	rules := slices.DeleteFunc(slices.Clone(Rules), func(r report.Rule) bool { return changeRule[r.ID] })
+	known := map[string]bool{}
+	for _, r := range rules {
+		known[r.ID] = true
+	}
 	dirs, err := filepath.Glob(filepath.Join(replayDir, "*"))
 	if err != nil {
 		t.Fatal(err)
@@ -98,8 +143,8 @@ func TestReplayFixtures(t *testing.T) {
 	failing, passing := map[string]bool{}, map[string]bool{}
 	for _, dir := range dirs {
 		rule := filepath.Base(dir)
-		if _, ok := replaySeverity[rule]; !ok {
-			t.Errorf("%s: no replay rule %s in the catalogue", dir, rule)
+		if !known[rule] {
+			t.Errorf("%s: no replay or pairing rule %s in Rules", dir, rule)
 			continue
 		}
 		files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
@@ -114,7 +159,7 @@ func TestReplayFixtures(t *testing.T) {
 			})
 		}
 	}
-	for _, r := range ReplayRules {
+	for _, r := range rules {
 		if !failing[r.ID] || !passing[r.ID] {
 			t.Errorf("rule %s: want a failing and a %s*.yaml fixture under %s/%s", r.ID, passPrefix, replayDir, r.ID)
 		}

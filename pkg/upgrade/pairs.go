@@ -7,10 +7,13 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/compare"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/replay"
 )
 
 // CRD is one CRD of OLD or NEW: its document, where its findings are
@@ -20,11 +23,11 @@ type CRD struct {
 	Def *crd.Definition
 }
 
-// CRDs takes the CRDs of one file of OLD or NEW, counted in a Summary of
+// FileCRDs takes the CRDs of one file of OLD or NEW, counted in a Summary of
 // one file. A CRD that does not decode has nothing to compare: it is
 // reported as check reports it and left out. Documents that are not CRDs
 // are counted as skipped.
-func CRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.Summary) {
+func FileCRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.Summary) {
 	sum := report.Summary{Files: 1, Documents: f.Count}
 	fs := l.Loaded(f.Findings)
 	sum.Add(f.Skips())
@@ -32,7 +35,7 @@ func CRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.Summa
 	for _, fd := range crd.FindCRDs(f) {
 		sum.CRDs++
 		sum.Check(lint.Checked(fd.Doc, ""))
-		if fd.Def == nil || fd.Def.V1 == nil {
+		if fd.Def == nil || fd.Def.Object() == nil {
 			fs = append(fs, l.CRD(fd.Doc, fd.Def)...)
 			continue
 		}
@@ -70,10 +73,10 @@ type JudgeOptions struct {
 // Pair is a CRD of NEW with its OLD, judged.
 type Pair struct {
 	Old, New CRD
-	verdict  *crd.CRDVerdict
-	replayer *Replayer
+	verdict  *engine.CRDVerdict
+	replayer *replay.Replayer
 	// refused are the comparison rules the server's verdict reports
-	// (ServerRule): their changes are left out, so that each refusal is
+	// (compare.ServerRule): their changes are left out, so that each refusal is
 	// reported once.
 	refused map[string]bool
 }
@@ -125,7 +128,7 @@ func Judge(l *lint.Linter, oldCRDs, newCRDs []CRD, opts JudgeOptions) (*Pairs, [
 	}
 	for _, p := range ps.List {
 		out = append(out, p.judge(l, opts)...)
-		c := p.Old.Def.V1
+		c := p.Old.Def.Object()
 		ps.byKind[schema.GroupKind{Group: c.Spec.Group, Kind: c.Spec.Names.Kind}] = p
 	}
 	return ps, out
@@ -134,19 +137,19 @@ func Judge(l *lint.Linter, oldCRDs, newCRDs []CRD, opts JudgeOptions) (*Pairs, [
 // judge asks the server about the update and prepares the replay.
 func (p *Pair) judge(l *lint.Linter, opts JudgeOptions) []report.Finding {
 	if len(opts.StoredVersions) > 0 {
-		p.Old.Def.V1.Status.StoredVersions = opts.StoredVersions
+		p.Old.Def.Object().Status.StoredVersions = opts.StoredVersions
 	}
 	p.verdict = crd.ValidateUpdate(p.Old.Def, p.New.Def)
 	p.refused = map[string]bool{}
 	var out []report.Finding
 	for _, f := range l.CRDUpdate(p.New.Doc, p.New.Def, p.verdict) {
-		if r := ServerRule(f.Field, f.Message); r != "" && f.Severity == report.Error {
+		if r := compare.ServerRule(f.Field, f.Message); r != "" && f.Severity == report.Error {
 			f.Rule = r
 			p.refused[r] = true
 		}
 		out = append(out, f)
 	}
-	p.replayer = NewReplayer(p.Old.Def.V1, p.New.Def.V1, Options{StoredVersions: opts.StoredVersions, Validate: opts.Validate})
+	p.replayer = replay.New(p.Old.Def.Object(), p.New.Def.Object(), replay.Options{StoredVersions: opts.StoredVersions, Validate: opts.Validate})
 	return out
 }
 
@@ -158,7 +161,7 @@ func (ps *Pairs) File(f *source.File) ([]report.Finding, report.Summary) {
 	sum.Add(f.Skips())
 	fs := ps.l.Loaded(f.Findings)
 	for _, d := range f.Documents {
-		more, ok := ps.replay(d, false, nil)
+		more, ok := ps.replayDoc(d, false, nil)
 		why := ""
 		if ok {
 			sum.CustomResources++
@@ -180,7 +183,7 @@ func (ps *Pairs) Stored(f *source.File, writtenIn []string) ([]report.Finding, r
 	var fs []report.Finding
 	sum := report.Summary{Documents: f.Count, CustomResources: len(f.Documents)}
 	for _, d := range f.Documents {
-		more, _ := ps.replay(d, true, writtenIn)
+		more, _ := ps.replayDoc(d, true, writtenIn)
 		fs = append(fs, more...)
 		if ps.objects {
 			sum.Check(lint.Checked(d, ""))
@@ -189,25 +192,25 @@ func (ps *Pairs) Stored(f *source.File, writtenIn []string) ([]report.Finding, r
 	return fs, sum
 }
 
-// replay replays one document; ok is false for a document that is not a
+// replayDoc replays one document; ok is false for a document that is not a
 // custom resource.
-func (ps *Pairs) replay(d *source.Document, stored bool, writtenIn []string) ([]report.Finding, bool) {
+func (ps *Pairs) replayDoc(d *source.Document, stored bool, writtenIn []string) ([]report.Finding, bool) {
 	if !crd.IsCustomResource(d) {
 		return nil, false
 	}
 	gk := crd.GVK(d).GroupKind()
 	p := ps.byKind[gk]
 	if p == nil {
-		return []report.Finding{lint.At(d, RuleObjectNotReplayed, report.Warning, "kind",
+		return []report.Finding{lint.At(d, replay.RuleObjectNotReplayed, report.Warning, "kind",
 			fmt.Sprintf("no CRD of OLD defines kind %s: the object is not replayed", gk))}, true
 	}
 	obj, ok := d.TakeValue()
 	if !ok {
 		if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
-			return []report.Finding{lint.At(d, RuleObjectNotReplayed, report.Warning, "", "the object does not decode: "+err.Error())}, true
+			return []report.Finding{lint.At(d, replay.RuleObjectNotReplayed, report.Warning, "", "the object does not decode: "+err.Error())}, true
 		}
 	}
-	r := p.replayer.Replay(Object{Value: obj, Stored: stored, WrittenIn: writtenIn})
+	r := p.replayer.Replay(replay.Object{Value: obj, Stored: stored, WrittenIn: writtenIn})
 	out := make([]report.Finding, 0, len(r.Outcomes))
 	for _, oc := range r.Outcomes {
 		out = append(out, lint.At(d, oc.Rule, oc.Severity, oc.Field, oc.Message))
@@ -239,3 +242,33 @@ func (ps *Pairs) Report() ([]report.Finding, []report.UpgradeSummary) {
 	}
 	return fs, sums
 }
+
+// CountBreaking sets each summary's BreakingChanges from the findings as
+// the run reports them (configuration and suppressions applied): the
+// comparison's changes that are errors on its CRD. The summary then says
+// what fails the run beside the objects, and never "none broken" alone
+// for a run that exits 1 on the CRDs' changes.
+func CountBreaking(sums []report.UpgradeSummary, fs []report.Finding) {
+	at := make(map[string]int, len(sums))
+	for i := range sums {
+		sums[i].BreakingChanges = 0
+		at[sums[i].CRD] = i
+	}
+	for _, f := range fs {
+		i, ok := at[f.Object.Name]
+		if !ok || !changeRule[f.Rule] || f.Severity != report.Error || f.Suppressed != nil ||
+			f.Object.Kind != "CustomResourceDefinition" {
+			continue
+		}
+		sums[i].BreakingChanges++
+	}
+}
+
+// changeRule says a rule ID is the comparison's.
+var changeRule = func() map[string]bool {
+	m := make(map[string]bool, len(compare.Rules))
+	for _, r := range compare.Rules {
+		m[r.ID] = true
+	}
+	return m
+}()

@@ -11,6 +11,8 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/compare"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/replay"
 )
 
 // crdYAML is a CRD of kind in example.org serving versions, the last of
@@ -48,14 +50,14 @@ spec:
 // readCRDs takes the CRDs of a stream, failing the test on any finding.
 func readCRDs(t *testing.T, path string, docs ...string) []CRD {
 	t.Helper()
-	crds, fs, _ := CRDs(source.Parse(path, []byte(strings.Join(docs, "---\n"))), lint.New(lint.Options{}))
+	crds, fs, _ := FileCRDs(source.Parse(path, []byte(strings.Join(docs, "---\n"))), lint.New(lint.Options{}))
 	if len(fs) > 0 {
 		t.Fatalf("%s: %v", path, fs)
 	}
 	return crds
 }
 
-func TestCRDs(t *testing.T) {
+func TestFileCRDs(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
 		docs      []string
@@ -95,7 +97,7 @@ func TestCRDs(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := source.Parse("crds.yaml", []byte(strings.Join(tt.docs, "---\n")))
-			crds, fs, sum := CRDs(f, lint.New(lint.Options{}))
+			crds, fs, sum := FileCRDs(f, lint.New(lint.Options{}))
 			var names []string
 			for _, c := range crds {
 				names = append(names, c.Def.Name())
@@ -192,8 +194,8 @@ func TestJudgeStoredVersions(t *testing.T) {
 		wantRules   []string // of Judge's findings, then of Report's
 		wantRefused bool
 	}{
-		{"storage version only", nil, []string{RuleVersionRemoved}, false},
-		{"removed version stored", []string{"v1beta1", "v1"}, []string{RuleStoredVersionRemoved}, true},
+		{"storage version only", nil, []string{compare.RuleVersionRemoved}, false},
+		{"removed version stored", []string{"v1beta1", "v1"}, []string{compare.RuleStoredVersionRemoved}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			old := readCRDs(t, "old.yaml", crdYAML("Widget", "v1beta1", "v1"))
@@ -250,7 +252,7 @@ func TestPairsReplay(t *testing.T) {
 			}
 			var msgs []string
 			for _, f := range fs {
-				if f.Rule != RuleObjectNotReplayed || f.File != "objects.yaml" || f.Line == 0 {
+				if f.Rule != replay.RuleObjectNotReplayed || f.File != "objects.yaml" || f.Line == 0 {
 					t.Errorf("unexpected finding %+v", f)
 				}
 				msgs = append(msgs, f.Message)
@@ -285,7 +287,7 @@ func TestJudgeValidate(t *testing.T) {
 		t.Run(tt.validate.String(), func(t *testing.T) {
 			l := lint.New(lint.Options{Validate: tt.validate})
 			old := readCRDs(t, "old.yaml", crdYAML("Widget", "v1"))
-			crds, fs, _ := CRDs(source.Parse("new.yaml", []byte(newYAML)), l)
+			crds, fs, _ := FileCRDs(source.Parse("new.yaml", []byte(newYAML)), l)
 			if len(fs) > 0 {
 				t.Fatalf("new.yaml: %v", fs)
 			}
@@ -300,6 +302,37 @@ func TestJudgeValidate(t *testing.T) {
 			}
 			if _, sums := ps.Report(); len(sums) != 1 || sums[0].UpdateRefused != tt.wantRefused {
 				t.Errorf("summaries %+v, want UpdateRefused %t", sums, tt.wantRefused)
+			}
+		})
+	}
+}
+
+// TestCountBreaking: a CRD's breaking changes are the comparison's
+// errors reported on it after review; not its warnings, not what was
+// suppressed, not the replay's findings, not another CRD's.
+func TestCountBreaking(t *testing.T) {
+	crd := func(name string) report.ObjectRef {
+		return report.ObjectRef{Kind: "CustomResourceDefinition", Name: name}
+	}
+	widgets, gadgets := crd("widgets.example.org"), crd("gadgets.example.org")
+	tests := []struct {
+		name string
+		f    report.Finding
+		want int
+	}{
+		{"comparison error", report.Finding{Rule: compare.RuleFieldRemoved, Severity: report.Error, Object: widgets}, 1},
+		{"comparison warning", report.Finding{Rule: compare.RuleFieldRemoved, Severity: report.Warning, Object: widgets}, 0},
+		{"suppressed", report.Finding{Rule: compare.RuleFieldRemoved, Severity: report.Error, Object: widgets, Suppressed: &report.Suppression{}}, 0},
+		{"server's verdict on the update", report.Finding{Rule: "crd-invalid", Severity: report.Error, Object: widgets}, 0},
+		{"object", report.Finding{Rule: replay.RuleObjectDataLost, Severity: report.Error, Object: report.ObjectRef{Kind: "Widget", Name: "widgets.example.org"}}, 0},
+		{"another CRD", report.Finding{Rule: compare.RuleFieldRemoved, Severity: report.Error, Object: gadgets}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sums := []report.UpgradeSummary{{CRD: widgets.Name, BreakingChanges: 7}}
+			CountBreaking(sums, []report.Finding{tt.f})
+			if got := sums[0].BreakingChanges; got != tt.want {
+				t.Errorf("got %d breaking changes, want %d", got, tt.want)
 			}
 		})
 	}

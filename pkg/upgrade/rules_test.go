@@ -8,21 +8,26 @@ import (
 	"testing"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/compare"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/replay"
 )
 
 const upgradeDoc = "../../docs/upgrade.md"
 
-// TestRulesCatalogue: IDs unique, sorted, prefixed, each with a severity
-// and a doc line; every ID documented in docs/upgrade.md's rule table with
-// its severity; and every ID the package's source names is in the
-// catalogue.
-func TestRulesCatalogue(t *testing.T) {
-	for name, rules := range map[string][]report.Rule{"Rules": Rules, "ReplayRules": ReplayRules} {
+// TestRules: in each list IDs unique, sorted, prefixed, each with a
+// severity, a doc line and prose; every ID documented in docs/upgrade.md's
+// rule table with its severity; and every ID the packages' source names
+// is in Rules.
+func TestRules(t *testing.T) {
+	for name, rules := range map[string][]report.Rule{"Rules": Rules, "compare.Rules": compare.Rules, "replay.Rules": replay.Rules} {
 		if !slices.IsSortedFunc(rules, func(a, b report.Rule) int { return strings.Compare(a.ID, b.ID) }) {
 			t.Errorf("%s is not sorted by ID", name)
 		}
 	}
-	all := append(slices.Clone(Rules), ReplayRules...)
+	if got, want := len(Rules), len(compare.Rules)+len(replay.Rules)+1; got != want {
+		t.Errorf("%d rules, want %d: the comparison's, the replay's and %s", got, want, RuleCRDUnpaired)
+	}
+	all := Rules
 	seen := map[string]bool{}
 	for _, r := range all {
 		if seen[r.ID] {
@@ -38,6 +43,9 @@ func TestRulesCatalogue(t *testing.T) {
 		if !strings.HasPrefix(r.Doc, "upgrade: ") || strings.Contains(r.Doc, "\n") {
 			t.Errorf("%s: doc must be one line starting with \"upgrade: \"", r.ID)
 		}
+		if r.Why == "" || r.Fix == "" {
+			t.Errorf("%s: no Why or Fix in prose", r.ID)
+		}
 	}
 	doc, err := os.ReadFile(upgradeDoc)
 	if err != nil {
@@ -49,9 +57,9 @@ func TestRulesCatalogue(t *testing.T) {
 			t.Errorf("%s: no row \"| `%s` | %s |\" in %s", r.ID, r.ID, r.Severity, upgradeDoc)
 		}
 	}
-	// Every rule ID written in the package's code is in the catalogue.
+	// Every rule ID written in the packages' code is in Rules.
 	ids := regexp.MustCompile(`"(upgrade-[a-z-]+)"`)
-	for _, f := range []string{"rules.go", "compare.go", "schema.go", "cel.go", "replay.go"} {
+	for _, f := range []string{"prose.go", "pairs.go", "compare/rules.go", "compare/compare.go", "compare/schema.go", "compare/cel.go", "replay/replay.go"} {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

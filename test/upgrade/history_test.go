@@ -21,12 +21,13 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/apiservertest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/replay"
 )
 
-const historyDir = "../../pkg/upgrade/testdata/history"
+const historyDir = "../../pkg/upgrade/compare/testdata/history"
 
 // release is one CRD release of a history.
 type release struct {
@@ -35,7 +36,7 @@ type release struct {
 	info crdInfo
 }
 
-// histories reads pkg/upgrade/testdata/history: each CRD's releases,
+// histories reads pkg/upgrade/compare/testdata/history: each CRD's releases,
 // oldest first (tags sorted as versions).
 func histories(t *testing.T) map[string][]release {
 	t.Helper()
@@ -181,7 +182,7 @@ func TestHistoryAgainstServer(t *testing.T) {
 				objs := n.createUnderOld(t, srv, dyn, pair, i, old, stored, new, objects[gk])
 
 				oldDef, newDef := crd.Decode(old.json), crd.Decode(new.json)
-				oldDef.V1.Status.StoredVersions = slices.Clone(stored)
+				oldDef.Object().Status.StoredVersions = slices.Clone(stored)
 				predicted := verdictCauses(crd.ValidateUpdate(oldDef, newDef))
 				_, err = srv.TryUpdateCRD(new.json)
 				n.pairs++
@@ -196,10 +197,10 @@ func TestHistoryAgainstServer(t *testing.T) {
 					// The objects stored in a version NEW removes are
 					// what the replay names.
 					_, keeps := new.info.served[old.info.storage]
-					rp := upgrade.NewReplayer(oldDef.V1, newDef.V1, upgrade.Options{Validate: fieldvalidation.Warn})
+					rp := replay.New(oldDef.Object(), newDef.Object(), replay.Options{Validate: fieldvalidation.Warn})
 					for _, o := range objs {
-						res := rp.Replay(upgrade.Object{Value: o.u.DeepCopy().Object})
-						gone := slices.ContainsFunc(res.Outcomes, func(o upgrade.Outcome) bool { return o.Rule == upgrade.RuleObjectStoredVersionGone })
+						res := rp.Replay(replay.Object{Value: o.u.DeepCopy().Object})
+						gone := slices.ContainsFunc(res.Outcomes, func(o replay.Outcome) bool { return o.Rule == replay.RuleObjectStoredVersionGone })
 						if gone == keeps {
 							t.Errorf("%s: %s: the replay says stored-version-removed=%t, NEW keeps OLD's storage version %s: %t", pair, o.u.GetName(), gone, old.info.storage, keeps)
 						}
@@ -214,7 +215,7 @@ func TestHistoryAgainstServer(t *testing.T) {
 						objs = nil
 					}
 					stored = migrate(t, cs, name, new)
-					oldDef.V1.Status.StoredVersions = slices.Clone(stored)
+					oldDef.Object().Status.StoredVersions = slices.Clone(stored)
 					predicted = verdictCauses(crd.ValidateUpdate(oldDef, newDef))
 					_, err = srv.TryUpdateCRD(new.json)
 					n.migrated++
@@ -244,15 +245,15 @@ func TestHistoryAgainstServer(t *testing.T) {
 
 func kindOf(t *testing.T, r release) string {
 	def := crd.Decode(r.json)
-	if def.V1 == nil {
+	if def.Object() == nil {
 		t.Fatalf("%s: %v", r.path, def.DecodeError)
 	}
-	return def.V1.Spec.Names.Kind
+	return def.Object().Spec.Names.Kind
 }
 
 // verdictCauses are a verdict's errors as the server's status causes
 // read: "field: message", sorted, repeats dropped.
-func verdictCauses(v *crd.CRDVerdict) []string {
+func verdictCauses(v *engine.CRDVerdict) []string {
 	var out []string
 	for _, e := range v.Errors {
 		out = append(out, e.Field+": "+e.ErrorBody())
@@ -306,8 +307,8 @@ type historyObject struct {
 func (n *historyCounts) createUnderOld(t *testing.T, srv *apiservertest.Server, dyn dynamic.Interface, pair string, pairIndex int, old release, stored []string, new release, objs []*unstructured.Unstructured) []historyObject {
 	t.Helper()
 	oldDef, newDef := crd.Decode(old.json), crd.Decode(new.json)
-	oldDef.V1.Status.StoredVersions = slices.Clone(stored)
-	rp := upgrade.NewReplayer(oldDef.V1, newDef.V1, upgrade.Options{Validate: fieldvalidation.Warn})
+	oldDef.Object().Status.StoredVersions = slices.Clone(stored)
+	rp := replay.New(oldDef.Object(), newDef.Object(), replay.Options{Validate: fieldvalidation.Warn})
 	var out []historyObject
 	seen := map[string]bool{}
 	for i, src := range objs {
@@ -326,9 +327,9 @@ func (n *historyCounts) createUnderOld(t *testing.T, srv *apiservertest.Server, 
 			}
 		}
 		seen[u.GetName()] = true
-		res := rp.Replay(upgrade.Object{Value: u.DeepCopy().Object})
-		predictedRefused := slices.ContainsFunc(res.Outcomes, func(o upgrade.Outcome) bool {
-			return o.Rule == upgrade.RuleObjectRefusedByOld || o.Rule == upgrade.RuleObjectNotReplayed
+		res := rp.Replay(replay.Object{Value: u.DeepCopy().Object})
+		predictedRefused := slices.ContainsFunc(res.Outcomes, func(o replay.Outcome) bool {
+			return o.Rule == replay.RuleObjectRefusedByOld || o.Rule == replay.RuleObjectNotReplayed
 		})
 		gv := u.GroupVersionKind().GroupVersion()
 		ri := resource(dyn, old.info, gv.Version, u.GetNamespace())
@@ -365,9 +366,9 @@ func (n *historyCounts) replayUnderNew(t *testing.T, srv *apiservertest.Server, 
 		return
 	}
 	oldDef, newDef := crd.Decode(old.json), crd.Decode(new.json)
-	rp := upgrade.NewReplayer(oldDef.V1, newDef.V1, upgrade.Options{Validate: fieldvalidation.Warn})
+	rp := replay.New(oldDef.Object(), newDef.Object(), replay.Options{Validate: fieldvalidation.Warn})
 	for _, o := range objs {
-		res := rp.Replay(upgrade.Object{Value: o.u.DeepCopy().Object})
+		res := rp.Replay(replay.Object{Value: o.u.DeepCopy().Object})
 		want := &objectPrediction{create: rootFields(res.CreateErrors), update: rootFields(res.UpdateErrors), pruned: res.Pruned,
 			unserved: !new.info.served[o.u.GroupVersionKind().Version]}
 		got := reality(t, srv, dyn, o.u, old.info, new.info, o.before, nil)

@@ -1,7 +1,7 @@
 // Package upgrade checks kubectl crdlint upgrade against a real API server
 // started in-process (internal/apiservertest): its predictions are what
 // the server then does, and crd.ValidateUpdate and the replay agree with
-// the server over the real CRD histories of pkg/upgrade/testdata/history.
+// the server over the real CRD histories of pkg/upgrade/compare/testdata/history.
 package upgrade
 
 import (
@@ -28,7 +28,8 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/apiservertest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/compare"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/replay"
 )
 
 // scenario is one upgrade: OLD, NEW and objects created under OLD.
@@ -103,7 +104,7 @@ func predictionOf(t *testing.T, o output) *prediction {
 	for _, f := range o.Findings {
 		if !strings.HasPrefix(f.Rule, "upgrade-object-") {
 			switch {
-			case f.Severity == report.Error && (strings.HasPrefix(f.Rule, "crd-") || upgrade.ServerRule(f.Field, f.Message) != ""):
+			case f.Severity == report.Error && (strings.HasPrefix(f.Rule, "crd-") || compare.ServerRule(f.Field, f.Message) != ""):
 				p.server = append(p.server, f.Message)
 			case strings.HasPrefix(f.Rule, "upgrade-"):
 				p.changes = append(p.changes, f.Rule+" "+f.Field+" "+f.Message)
@@ -120,15 +121,15 @@ func predictionOf(t *testing.T, o output) *prediction {
 		}
 		fm := f.Field + ": " + f.Message
 		switch f.Rule {
-		case upgrade.RuleObjectCreateRefused:
+		case replay.RuleObjectCreateRefused:
 			op.create = append(op.create, fm)
-		case upgrade.RuleObjectUpdateRefused:
+		case replay.RuleObjectUpdateRefused:
 			op.update = append(op.update, fm)
-		case upgrade.RuleObjectDataLost:
+		case replay.RuleObjectDataLost:
 			op.pruned = append(op.pruned, f.Field)
-		case upgrade.RuleObjectVersionUnserved:
+		case replay.RuleObjectVersionUnserved:
 			op.unserved = true
-		case upgrade.RuleObjectStoredVersionGone:
+		case replay.RuleObjectStoredVersionGone:
 			op.storedGone = true
 		default:
 			op.other = append(op.other, f.Rule+" "+fm)
@@ -435,7 +436,7 @@ func reality(t *testing.T, srv *apiservertest.Server, dyn dynamic.Interface, u *
 	if labels == nil {
 		labels = map[string]string{}
 	}
-	labels[upgrade.ReplayLabel] = "true"
+	labels[replay.Label] = "true"
 	cur.SetLabels(labels)
 	_, err = client(rv).Update(ctx, cur, metav1.UpdateOptions{})
 	got.update = causes(err, true)

@@ -12,6 +12,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/check"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/review"
 )
 
 // CheckOptions lints files and directories.
@@ -182,29 +183,34 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	baseline := set.Baseline
+	if baseline == "" {
+		baseline = o.Baseline
+	}
+	rv := review.New(review.Options{
+		Settings:      set,
+		Rules:         catalogue,
+		Baseline:      baseline,
+		WriteBaseline: o.WriteBaseline,
+		Notices:       o.ErrOut,
+		ListFixed:     o.Output == report.Text,
+	})
 	opts := check.Options{
 		Validate:        set.Validate,
-		Disabled:        set.Off(),
 		Missing:         o.missing(),
 		MaxDocumentSize: o.MaxDocumentSize,
-		Settings:        set,
+		Review:          rv,
 		Findings:        o.configFindings,
 		CacheDir:        o.CacheDir,
 		NoCache:         o.NoCache,
 		ClusterCRDs:     o.Cluster.Live || o.Cluster.CRDFromCluster,
 		Kustomize:       o.Kustomize,
-		Baseline:        set.Baseline,
-		WriteBaseline:   o.WriteBaseline,
 		Notices:         o.ErrOut,
-		ListFixed:       o.Output == report.Text,
 		Progress:        newProgress(o.ErrOut, o.Output == report.Text),
 		Judging:         gcForCustomResources,
 		Objects:         o.Output == report.JUnit,
 	}
 	gcForCRDs()
-	if opts.Baseline == "" {
-		opts.Baseline = o.Baseline
-	}
 	if o.Cluster.Live {
 		c, err := o.Cluster.connect()
 		if err != nil {
@@ -213,13 +219,13 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 		opts.Live = &check.Live{Pages: c, Refs: o.paths, Empty: func() { noResources(o.ErrOut, c, o.Cluster.Flags.AllNamespaces) }}
 	}
 	res, err := check.Run(ctx, run, opts)
-	var we *check.WriteError
+	var we *review.WriteError
 	if errors.As(err, &we) {
 		return &UsageError{we.Err}
 	} else if err != nil {
 		return clusterError(inputError(err))
 	}
-	return o.sourceOptions.render(o.IOStreams, res, o.Output, severityFlag(set.FailOn), o.NoColor)
+	return o.sourceOptions.render(o.IOStreams, res, o.Output, rv, o.NoColor)
 }
 
 func (o *CheckOptions) listRules() error {

@@ -16,6 +16,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/review"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -183,14 +184,14 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	l := lint.New(lint.Options{Validate: set.Validate, Catalog: run.Catalog, MissingCRDs: o.missing(), Disabled: set.Off()})
+	l := lint.New(lint.Options{Validate: set.Validate, Catalog: run.Catalog, MissingCRDs: o.missing()})
 	res := report.Result{Rules: catalogue, Summary: lint.UpdateSummary(oldRev, newRev, o.Cluster.Live)}
-	kept, off := set.Apply(l.Updates(oldRev, newRev, o.defaultNS))
-	res.Findings = append(o.configFindings, kept...)
-	for _, f := range off {
-		res.Findings = append(res.Findings, f.Marked())
+	rv := review.New(review.Options{Settings: set, Rules: catalogue})
+	res.Findings = append(o.configFindings, rv.File(review.File{Findings: l.Updates(oldRev, newRev, o.defaultNS)})...)
+	if err := rv.Finish(&res, nil); err != nil {
+		return err
 	}
-	return o.sourceOptions.render(o.IOStreams, res, o.Output, severityFlag(set.FailOn), o.NoColor)
+	return o.sourceOptions.render(o.IOStreams, res, o.Output, rv, o.NoColor)
 }
 
 // liveRevision reads the old revision of NEW's objects from the cluster:

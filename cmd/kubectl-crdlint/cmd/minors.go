@@ -19,8 +19,10 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/kubeminor"
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/review"
 )
 
 // flagEngineProtocol, hidden, makes a run write its whole result for the
@@ -96,14 +98,14 @@ func (o *sourceOptions) resolveMinors(fs *pflag.FlagSet, s *config.Settings) err
 // render prints a result as render does, naming the minor that judged
 // when one was asked for; an engine writes it for the run that started
 // it instead.
-func (o *sourceOptions) render(s genericiooptions.IOStreams, res report.Result, format report.Format, failOn severityFlag, noColor bool) error {
+func (o *sourceOptions) render(s genericiooptions.IOStreams, res report.Result, format report.Format, rv *review.Reviewer, noColor bool) error {
 	if o.Minor.EngineProtocol > 0 {
 		return report.WriteEngine(s.Out, kubeminor.Own(), res)
 	}
 	if o.Minor.chosen {
 		res.Summary.KubernetesVersion = kubeminor.Own()
 	}
-	return render(s, res, format, failOn, noColor)
+	return render(s, res, format, rv, noColor)
 }
 
 // rangeCommands are the commands that report findings, which a run of
@@ -197,14 +199,16 @@ func runMinors(s genericiooptions.IOStreams, c *cobra.Command, args []string, d 
 	if fl := c.Flags().Lookup("no-color"); fl != nil {
 		noColor = fl.Value.String() == "true"
 	}
-	err := render(s, res, format, severityFlag(d.failOn), noColor)
-	switch {
-	case err == nil:
-		return ExitClean
-	case errors.Is(err, errFindings):
+	res.Count()
+	ro := report.Options{Color: useColor(s.Out, noColor), ToolVersion: version.Get().Version, SummaryLine: true}
+	if err := report.Render(s.Out, format, res, ro); err != nil {
+		return fail(err)
+	}
+	// Each engine reviewed its findings; the worst minor decides.
+	if res.Fails(d.failOn) {
 		return ExitFindings
 	}
-	return fail(err)
+	return ExitClean
 }
 
 // engineFor is minor's engine: this executable for its own minor.

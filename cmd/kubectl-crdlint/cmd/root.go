@@ -21,6 +21,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	rulecatalogue "github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/review"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -65,7 +66,7 @@ would reject and why, positioned at file:line:column, in the server's words.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &UsageError{fmt.Errorf("%w\nSee '%s --help' for usage.", err, c.CommandPath())}
 	})
-	root.AddCommand(NewCmdCheck(s), NewCmdPrune(s), NewCmdFields(s), NewCmdImmutable(s), NewCmdUpgrade(s), NewCmdConfig(s), NewCmdExplain(s), NewCmdVersion(s), NewCmdCompletion(s))
+	root.AddCommand(NewCmdCheck(s), NewCmdPrune(s), NewCmdFields(s), NewCmdImmutable(s), NewCmdTest(s), NewCmdUpgrade(s), NewCmdConfig(s), NewCmdExplain(s), NewCmdVersion(s), NewCmdCompletion(s))
 	return root
 }
 
@@ -184,14 +185,15 @@ func stdinOnce(paths []string) error {
 	return nil
 }
 
-// render prints a result and turns findings at --fail-on into exit 1.
-func render(s genericiooptions.IOStreams, res report.Result, format report.Format, failOn severityFlag, noColor bool) error {
+// render prints a result its review finished (Reviewer.Finish) and
+// turns the review's verdict, findings at --fail-on, into exit 1.
+func render(s genericiooptions.IOStreams, res report.Result, format report.Format, rv *review.Reviewer, noColor bool) error {
 	res.Count()
 	ro := report.Options{Color: useColor(s.Out, noColor), ToolVersion: version.Get().Version, SummaryLine: true}
 	if err := report.Render(s.Out, format, res, ro); err != nil {
 		return err
 	}
-	if res.Fails(report.Severity(failOn)) {
+	if rv.Failed() {
 		return errFindings
 	}
 	return nil

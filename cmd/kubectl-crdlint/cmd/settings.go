@@ -14,7 +14,6 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	rulecatalogue "github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/check"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
@@ -22,7 +21,6 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
 )
 
 // catalogue is every rule a run can report (pkg/catalogue joins them).
@@ -195,10 +193,16 @@ var httpClient *http.Client
 // configuration's crds:, then --crd), fetching URLs — only those listed —
 // through the cache.
 func (o *sourceOptions) crdSources(ctx context.Context, errOut io.Writer) (*input.Set, error) {
+	return o.openCRDs(ctx, errOut, o.settings.CRDs)
+}
+
+// openCRDs opens CRD sources as crdSources does (test's suites name their
+// own).
+func (o *sourceOptions) openCRDs(ctx context.Context, errOut io.Writer, crds []config.CRDSource) (*input.Set, error) {
 	var srcs []input.CRDSource
 	var urls []remote.Source
 	var urlAt []int
-	for _, c := range o.settings.CRDs {
+	for _, c := range crds {
 		what := c.Path
 		if c.URL != nil {
 			what = c.URL.URL
@@ -240,12 +244,4 @@ func (o *sourceOptions) crdSources(ctx context.Context, errOut io.Writer) (*inpu
 	}
 	set, err := input.OpenCRDs(srcs)
 	return set, inputError(err)
-}
-
-// scan and review are check's reading of a file's findings, which the
-// other commands' loops (upgrade's) apply as check does.
-func scan(file string, data []byte) *suppress.Set { return check.Scan(file, data) }
-
-func (o *sourceOptions) review(file string, set *suppress.Set, findings []report.Finding) []report.Finding {
-	return check.Review(o.settings, file, set, findings)
 }

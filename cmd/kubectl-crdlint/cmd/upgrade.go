@@ -11,8 +11,9 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/suppress"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/review"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/read"
 )
 
 // UpgradeOptions judges the upgrade of CRDs from one revision to another.
@@ -169,20 +170,22 @@ func (o *UpgradeOptions) validateCluster() error {
 // Run reads both revisions, judges each pair and the objects, and reports.
 func (o *UpgradeOptions) Run(ctx context.Context) error {
 	set := o.resolved(o.validateOptions, report.Severity(o.FailOn), o.Disable)
-	l := lint.New(lint.Options{Validate: set.Validate, Disabled: set.Off()})
+	l := lint.New(lint.Options{Validate: set.Validate})
+	rv := review.New(review.Options{Settings: set, Rules: catalogue})
 	res := report.Result{Rules: catalogue, Findings: o.configFindings}
-	// suppressions are the inline suppressions of the CRD files, kept for
-	// the findings positioned in them later (object files apply theirs as
-	// they go).
-	suppressions := map[string]*suppress.Set{}
-	reviewCRDs := func(path string, data []byte, fs []report.Finding) []report.Finding {
-		suppressions[path] = scan(path, data)
-		return o.review(path, suppressions[path], fs)
+	// comments are the CRD files', for the findings positioned in them
+	// later (object files are reviewed as they are replayed).
+	comments := map[string]*review.Comments{}
+	keep := func(files []read.File) {
+		for _, f := range files {
+			comments[f.Path] = rv.Read(f.Path, f.Data, 1)
+		}
 	}
-	newCRDs, err := upgrade.ReadCRDs(o.newArg, o.In, l, reviewCRDs, &res)
+	newCRDs, newFiles, err := read.CRDs(o.newArg, o.In, l, rv, &res)
 	if err != nil {
 		return inputError(err)
 	}
+	keep(newFiles)
 	var oldCRDs []upgrade.CRD
 	opts := upgrade.JudgeOptions{StoredVersions: o.StoredVersions, Validate: set.Validate, Objects: o.Output == report.JUnit}
 	if o.Cluster.Live {
@@ -191,7 +194,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if oldCRDs, err = upgrade.LiveCRDs(ctx, c, l, newCRDs); err != nil {
+		if oldCRDs, err = read.LiveCRDs(ctx, c, l, newCRDs); err != nil {
 			return clusterError(err)
 		}
 	} else {
@@ -200,21 +203,20 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		// that a finding positioned in OLD (a field removed) joins its
 		// CRD's case in NEW.
 		n := len(res.Summary.Checked)
-		if oldCRDs, err = upgrade.ReadCRDs(o.oldArg, o.In, l, reviewCRDs, &res); err != nil {
+		var oldFiles []read.File
+		if oldCRDs, oldFiles, err = read.CRDs(o.oldArg, o.In, l, rv, &res); err != nil {
 			return inputError(err)
 		}
+		keep(oldFiles)
 		res.Summary.Checked = res.Summary.Checked[:n]
 	}
 	pairs, crdFindings := upgrade.Judge(l, oldCRDs, newCRDs, opts)
-	reviewObjects := func(path string, data []byte, fs []report.Finding) []report.Finding {
-		return o.review(path, scan(path, data), fs)
-	}
 	if len(o.objects) > 0 {
 		in, err := input.Open(o.objects, o.In, o.exclude())
 		if err != nil {
 			return inputError(err)
 		}
-		if err := pairs.ReplayFiles(ctx, in, reviewObjects, &res); err != nil {
+		if err := read.Objects(ctx, in, pairs, rv, &res); err != nil {
 			return inputError(err)
 		}
 	} else if o.Cluster.Live {
@@ -222,7 +224,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := pairs.ReplayLive(ctx, c, reviewObjects, &res); err != nil {
+		if err := read.LiveObjects(ctx, c, pairs, rv, &res); err != nil {
 			return clusterError(err)
 		}
 	}
@@ -239,8 +241,11 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		byFile[f.File] = append(byFile[f.File], f)
 	}
 	for _, file := range files {
-		res.Findings = append(res.Findings, o.review(file, suppressions[file], byFile[file])...)
+		res.Findings = append(res.Findings, rv.File(review.File{Name: file, Comments: comments[file], Findings: byFile[file]})...)
 	}
 	upgrade.CountBreaking(res.Upgrades, res.Findings)
-	return o.sourceOptions.render(o.IOStreams, res, o.Output, severityFlag(set.FailOn), o.NoColor)
+	if err := rv.Finish(&res, nil); err != nil {
+		return err
+	}
+	return o.sourceOptions.render(o.IOStreams, res, o.Output, rv, o.NoColor)
 }

@@ -1,0 +1,273 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crdtest"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
+)
+
+// TestOptions runs CRD test suites.
+type TestOptions struct {
+	Output   string
+	Update   bool
+	RunCases string
+	Verbose  bool
+	sourceOptions
+
+	paths []string
+	run   *regexp.Regexp
+	flags *pflag.FlagSet
+	genericiooptions.IOStreams
+}
+
+// testFormats are test's output formats.
+var testFormats = []string{"text", "json", "junit", "github"}
+
+// NewCmdTest builds "test".
+func NewCmdTest(s genericiooptions.IOStreams) *cobra.Command {
+	o := &TestOptions{Output: "text", IOStreams: s}
+	c := &cobra.Command{
+		Use:   "test [PATH...]",
+		Short: "Run CRD validation test suites against the API server's own code, offline",
+		Long: `Run CRD test suites: cases that create, update or write the status of custom
+resources and say what the API server answers (accepted or rejected, with
+which fields, reasons and messages; what it stores, prunes or warns about).
+Each request goes through the server's own decoding, pruning, defaulting,
+strategies and validation (OpenAPI schema, CEL rules with oldSelf,
+ratcheting, the status subresource's strategy), with no cluster and no
+envtest.
+
+Suites are files named *.crdtest.yaml (any file given by name), found in
+the directories given, or the configuration's tests:, or the working
+directory; openshift/api's tests/<crd>/*.yaml suites are read as they are.
+docs/testing-crds.md describes the format.
+
+Exit code 0: every case passed; 1: a case failed; 2: usage error, or a
+suite that cannot be read.`,
+		Example: `  # Run the suites of the repository
+  kubectl crdlint test
+
+  # Run one suite against the CRDs of a directory
+  kubectl crdlint test --crd config/crd/bases tests/widgets.crdtest.yaml
+
+  # Record what the server answers as the suite's expectations
+  kubectl crdlint test --update tests/widgets.crdtest.yaml`,
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := o.Complete(c, args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(c.Context())
+		},
+	}
+	f := c.Flags()
+	f.StringArrayVar(&o.CRDs, "crd", nil, "A file, directory or https:// URL of CRDs every suite runs against, with the suite's own crds: (repeatable)")
+	f.StringVar(&o.ConfigFile, "config", "", "The configuration file (default: .crdlint.yaml in the working directory or the nearest parent, up to the repository's root)")
+	f.BoolVar(&o.NoConfig, "no-config", false, "Ignore any configuration file")
+	f.StringVar(&o.CacheDir, "cache-dir", "", "Where CRDs fetched from URLs are kept (default: $XDG_CACHE_HOME/kubectl-crdlint)")
+	f.BoolVar(&o.Offline, "offline", false, "Never fetch a CRD URL: use the cache, and fail for what is not in it")
+	f.StringVarP(&o.Output, "output", "o", o.Output, "Output format: "+strings.Join(testFormats, ", "))
+	f.BoolVar(&o.Update, "update", false, "Write what the server answers into the suites as their expectations (crdlint's format), keeping comments and order")
+	f.StringVar(&o.RunCases, "run", "", "Run only the cases whose name matches this regular expression")
+	f.BoolVarP(&o.Verbose, "verbose", "v", false, "List passing cases too (text output)")
+	return c
+}
+
+// Complete loads the configuration and takes the paths.
+func (o *TestOptions) Complete(c *cobra.Command, args []string) error {
+	o.flags = c.Flags()
+	if err := o.sourceOptions.complete(o.flags); err != nil {
+		return err
+	}
+	if err := o.configErrors(); err != nil {
+		return err
+	}
+	o.paths = args
+	if len(o.paths) == 0 && o.settings != nil {
+		o.paths = o.settings.Tests
+	}
+	if len(o.paths) == 0 {
+		o.paths = []string{"."}
+	}
+	return nil
+}
+
+// Validate checks the flags, without I/O.
+func (o *TestOptions) Validate() error {
+	ok := false
+	for _, f := range testFormats {
+		ok = ok || f == o.Output
+	}
+	if !ok {
+		return usageErrorf("--output must be one of %s, not %q", strings.Join(testFormats, ", "), o.Output)
+	}
+	if o.RunCases != "" {
+		re, err := regexp.Compile(o.RunCases)
+		if err != nil {
+			return usageErrorf("--run: %v", err)
+		}
+		o.run = re
+	}
+	return nil
+}
+
+// Run reads every suite, runs them, prints and, with --update, records.
+func (o *TestOptions) Run(ctx context.Context) error {
+	start := time.Now()
+	files, err := crdtest.Discover(o.paths)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if len(files) == 0 {
+		return usageErrorf("no CRD test suites in %s (suites are named *%s)", strings.Join(o.paths, ", "), crdtest.Suffix)
+	}
+	var suites []*crdtest.Suite
+	var bad []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			bad = append(bad, fmt.Sprintf("read %s: %v", f, unwrapPathError(err)))
+			continue
+		}
+		s, err := crdtest.Read(f, data)
+		if err != nil {
+			bad = append(bad, err.Error())
+			continue
+		}
+		suites = append(suites, s)
+	}
+	if len(bad) > 0 {
+		return usageErrorf("%s", strings.Join(bad, "\nerror: "))
+	}
+	servers := map[string]*crdtest.Server{}
+	var results []*crdtest.Result
+	for _, s := range suites {
+		srv, err := o.server(ctx, s, servers)
+		if err != nil {
+			return err
+		}
+		if o.run != nil {
+			s = s.Filter(o.run.MatchString)
+		}
+		results = append(results, crdtest.Run(s, srv)...)
+	}
+	if o.Update {
+		for _, s := range suites {
+			if err := crdtest.Record(s, results); err != nil {
+				return err
+			}
+		}
+	}
+	sum := crdtest.Summarize(len(suites), results, time.Since(start))
+	if err := o.render(o.Out, results, sum); err != nil {
+		return err
+	}
+	if sum.Failed > 0 && !o.Update {
+		return errFindings
+	}
+	return nil
+}
+
+func (o *TestOptions) render(w io.Writer, rs []*crdtest.Result, sum crdtest.Summary) error {
+	switch o.Output {
+	case "json":
+		return crdtest.RenderJSON(w, rs, sum)
+	case "junit":
+		return crdtest.RenderJUnit(w, rs, sum)
+	case "github":
+		return crdtest.RenderGitHub(w, rs, sum)
+	}
+	if !o.Verbose {
+		rs = failed(rs)
+	}
+	return crdtest.RenderText(w, rs, sum)
+}
+
+func failed(rs []*crdtest.Result) []*crdtest.Result {
+	var out []*crdtest.Result
+	for _, r := range rs {
+		if !r.Passed {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// server is the server of a suite's CRDs: --crd's and the
+// configuration's, then the suite's own (or, for openshift/api's suites
+// that name none, where that project keeps them); servers of the same
+// sources are shared between suites.
+func (o *TestOptions) server(ctx context.Context, s *crdtest.Suite, cache map[string]*crdtest.Server) (*crdtest.Server, error) {
+	own := s.CRDs
+	if len(own) == 0 && len(o.settings.CRDs) == 0 {
+		own = crdtest.DefaultCRDs(s)
+	}
+	srcs := append([]config.CRDSource(nil), o.settings.CRDs...)
+	for _, c := range own {
+		cs := config.CRDSource{Path: c, From: s.File}
+		if remote.IsURL(c) {
+			u, err := remote.ParseSource(c)
+			if err != nil {
+				return nil, usageErrorf("%s: crds: %s: %v", s.File, c, err)
+			}
+			cs = config.CRDSource{URL: &u, From: s.File}
+		}
+		srcs = append(srcs, cs)
+	}
+	if len(srcs) == 0 {
+		return nil, usageErrorf("%s: the suite names no CRDs (crds:) and none are given (--crd, or crds: in .crdlint.yaml)", s.File)
+	}
+	var key strings.Builder
+	for _, c := range srcs {
+		key.WriteString(c.Path)
+		if c.URL != nil {
+			key.WriteString(c.URL.URL)
+		}
+		key.WriteByte(0)
+	}
+	if srv, ok := cache[key.String()]; ok {
+		return srv, nil
+	}
+	set, err := o.openCRDs(ctx, o.ErrOut, srcs)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := crdtest.NewServer()
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range set.Files {
+		data, err := set.Bytes(f)
+		if err != nil {
+			return nil, inputError(err)
+		}
+		if err := srv.AddYAML(set.Name(f), data); err != nil {
+			return nil, usageErrorf("%v", err)
+		}
+	}
+	cache[key.String()] = srv
+	return srv, nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,220 @@
+package crdtest
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// runFile reads a suite and runs it on the CRDs it names.
+func runFile(t testing.TB, f string) (*Suite, []*Result) {
+	t.Helper()
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Read(f, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := Load(s.CRDs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, Run(s, srv)
+}
+
+// TestSuitesPass: every in-repo suite passes (its expectations were
+// recorded with --update and checked against a real server by
+// TestPredictionAgainstReality).
+func TestSuitesPass(t *testing.T) {
+	files, _ := filepath.Glob("testdata/suites/*.crdtest.yaml")
+	for _, f := range files {
+		_, rs := runFile(t, f)
+		for _, r := range rs {
+			if !r.Passed {
+				t.Errorf("%s:%d: %s: %s %+v", r.File, r.Line, r.Case, r.Error, r.Diffs)
+			}
+		}
+		if len(rs) == 0 {
+			t.Errorf("%s: no cases", f)
+		}
+	}
+}
+
+// TestOutputGoldens renders one suite of failing cases in every format.
+func TestOutputGoldens(t *testing.T) {
+	s, rs := runFile(t, "testdata/failing/failing.crdtest.yaml")
+	sum := Summarize(1, rs, 0)
+	if sum.Passed != 1 || sum.Failed != 5 {
+		t.Fatalf("got %d passed, %d failed; want 1 and 5", sum.Passed, sum.Failed)
+	}
+	_ = s
+	for _, tc := range []struct {
+		name   string
+		render func(*bytes.Buffer) error
+	}{
+		{"out.txt", func(b *bytes.Buffer) error { return RenderText(b, rs, sum) }},
+		{"out.json", func(b *bytes.Buffer) error { return RenderJSON(b, rs, sum) }},
+		{"out.xml", func(b *bytes.Buffer) error { return RenderJUnit(b, rs, sum) }},
+		{"out.github", func(b *bytes.Buffer) error { return RenderGitHub(b, rs, sum) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := tc.render(&b); err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", "golden", tc.name)
+			if *update {
+				if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != string(want) {
+				t.Errorf("%s differs (go test ./pkg/crdtest -run TestOutputGoldens -update):\n%s", golden, b.String())
+			}
+		})
+	}
+}
+
+// TestRecordRoundTrip: --update writes the server's answers into a suite
+// whose cases have no (or wrong) expectations; the suite then passes,
+// its comments and the cases that passed are kept, and a second record
+// changes nothing.
+func TestRecordRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	crd, err := os.ReadFile("testdata/suites/widgets-crd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "crd.yaml"), crd, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	suite := `apiVersion: crdlint.dev/v1alpha1
+kind: CRDTestSuite
+crds: [crd.yaml]
+tests:
+# a comment before the first case
+- name: bootstrapped
+  objectFile: big.yaml # a comment on a key
+  # a comment inside the case
+- name: wrong
+  object: {apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {size: 2}}
+  expect:
+    # this expectation is wrong
+    accepted: false
+  # a comment after the expectation
+- name: right
+  object: {apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {size: 2, extra: 1}}
+  expect: {accepted: true}
+# the end
+`
+	path := filepath.Join(dir, "x.crdtest.yaml")
+	for name, content := range map[string]string{"x.crdtest.yaml": suite, "big.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: big}\nspec: {size: 30}\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, rs := runFile(t, path)
+	if Passed(rs) != 1 {
+		t.Fatalf("before: %d passed, want 1", Passed(rs))
+	}
+	if err := Record(s, rs); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	for _, keep := range []string{"# a comment before the first case", "# a comment on a key", "# a comment inside the case", "# a comment after the expectation", "# the end", "  expect: {accepted: true}\n"} {
+		if !strings.Contains(string(got), keep) {
+			t.Errorf("%q lost:\n%s", keep, got)
+		}
+	}
+	if strings.Contains(string(got), "# this expectation is wrong") {
+		t.Errorf("the replaced expectation's comment is kept:\n%s", got)
+	}
+	s2, rs2 := runFile(t, path)
+	if Passed(rs2) != len(rs2) {
+		t.Errorf("after --update: %d of %d passed:\n%s", Passed(rs2), len(rs2), got)
+	}
+	if err := Record(s2, rs2); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := os.ReadFile(path)
+	if !bytes.Equal(got, again) {
+		t.Errorf("a second --update changed the suite:\n%s", again)
+	}
+}
+
+// TestReadErrors: a suite that cannot be read is one error at its
+// position.
+func TestReadErrors(t *testing.T) {
+	head := "apiVersion: crdlint.dev/v1alpha1\nkind: CRDTestSuite\ncrds: [c.yaml]\n"
+	obj := "  object: {apiVersion: example.com/v1, kind: Widget}\n"
+	tests := []struct {
+		name, text, want string
+	}{
+		{"syntax", "a: [\n", "x.yaml:1: did not find expected node content"},
+		{"not a mapping", "- a\n", "x.yaml:1:1: a suite is a mapping"},
+		{"no tests", head, "x.yaml:1:1: the suite has no tests:"},
+		{"wrong kind", "apiVersion: crdlint.dev/v1alpha1\nkind: Other\ntests: []\n", `x.yaml:2:7: kind must be CRDTestSuite, not "Other"`},
+		{"unknown key", head + "tests:\n- name: a\n  objekt: {}\n", `x.yaml:6:3: a case: unknown key "objekt"`},
+		{"no name", head + "tests:\n-" + obj[1:], "x.yaml:5:3: a case needs a name:"},
+		{"no object", head + "tests:\n- name: a\n", `x.yaml:5:3: "a": the case needs the request's object`},
+		{"duplicate", head + "tests:\n- name: a\n" + obj + "- name: a\n" + obj, `x.yaml:7:3: a case named "a" is already at line 5`},
+		{"status without old", head + "tests:\n- name: a\n  subresource: status\n" + obj, `x.yaml:5:3: "a": a write of the status subresource is an update`},
+		{"bad subresource", head + "tests:\n- name: a\n  subresource: scale\n" + obj, `x.yaml:6:16: subresource must be status`},
+		{"bad minor", head + "kubernetesVersions: 1.20-1.37\ntests: []\n", `x.yaml:4:21: kubernetesVersions: "1.20" is not a supported Kubernetes minor`},
+		{"empty range", head + "kubernetesVersions: 1.37-1.33\ntests: []\n", `x.yaml:4:21: kubernetesVersions: "1.37-1.33" is an empty range`},
+		{"accepted with errors", head + "tests:\n- name: a\n" + obj + "  expect: {accepted: true, errors: [{field: a}]}\n", "x.yaml:7:11: expect: accepted: true, yet it describes an error"},
+		{"bad fieldValidation", head + "fieldValidation: loud\ntests: []\n", `x.yaml:4:18: fieldValidation must be one of Strict, Warn, Ignore, not "loud"`},
+		{"object not a mapping", head + "tests:\n- name: a\n  object: [1]\n", "x.yaml:6:11: object must be an object (a mapping), not a list"},
+		{"two documents", head + "tests: []\n---\na: 1\n", "x.yaml:5:1: a suite is one YAML document"},
+		{"openshift without name", "crdName: a.b\ntests:\n  onCreate:\n  - initial: 'a: 1'\n", "x.yaml:4:5: a test needs a name:"},
+		{"openshift unknown key", "crdName: a.b\ntests:\n  onCreate:\n  - name: a\n    inital: 'a: 1'\n", `x.yaml:5:5: a test: unknown key "inital"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Read("x.yaml", []byte(tc.text))
+			if err == nil {
+				t.Fatalf("no error, want %q", tc.want)
+			}
+			if !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("got  %q\nwant %q...", err, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzRead: the reader never panics, and what it reads has named cases
+// with at least one step each.
+func FuzzRead(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*/*.yaml")
+	for _, p := range files {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("crdName: a.b\ntests:\n  onUpdate:\n  - name: a\n    initial: 'a: 1'\n    updated: 'b: {status: {}}'\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Read("fuzz.yaml", data)
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("not an *Error: %T %v", err, err)
+			}
+			return
+		}
+		for _, c := range s.Cases {
+			if c.Name == "" || len(c.Steps) == 0 {
+				t.Fatalf("case %+v", c)
+			}
+		}
+	})
+}

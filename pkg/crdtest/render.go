@@ -1,0 +1,164 @@
+package crdtest
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+)
+
+// jsonOutput is the JSON format: a contract (fields are added, never
+// changed).
+type jsonOutput struct {
+	Results []*Result   `json:"results"`
+	Summary jsonSummary `json:"summary"`
+}
+
+type jsonSummary struct {
+	Suites int `json:"suites"`
+	Cases  int `json:"cases"`
+	Passed int `json:"passed"`
+	Failed int `json:"failed"`
+}
+
+// RenderJSON writes every result and the summary (without the elapsed
+// time, which would make the output differ between runs).
+func RenderJSON(w io.Writer, rs []*Result, sum Summary) error {
+	if rs == nil {
+		rs = []*Result{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(jsonOutput{Results: rs, Summary: jsonSummary{sum.Suites, sum.Cases, sum.Passed, sum.Failed}})
+}
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Skipped  int         `xml:"skipped,attr"`
+	File     string      `xml:"file,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	ClassName string        `xml:"classname,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Line      int           `xml:"line,attr,omitempty"`
+	Failure   *junitFailure `xml:"failure"`
+	Error     *junitFailure `xml:"error"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// RenderJUnit writes one <testsuite> per suite file and one <testcase>
+// per case and engine, named by the case's name (with its minors when a
+// case runs on more than one engine): a failed expectation is a
+// <failure> whose text is the text output's, a case that could not run
+// an <error>.
+func RenderJUnit(w io.Writer, rs []*Result, sum Summary) error {
+	out := junitSuites{Name: "kubectl-crdlint test"}
+	idx := map[string]int{}
+	for _, r := range rs {
+		i, ok := idx[r.File]
+		if !ok {
+			i = len(out.Suites)
+			idx[r.File] = i
+			out.Suites = append(out.Suites, junitSuite{Name: r.Suite, File: r.File})
+		}
+		s := &out.Suites[i]
+		c := junitCase{Name: r.Name(), ClassName: r.Suite + " (" + minorsText(r) + ")", File: r.File, Line: r.Line}
+		switch {
+		case r.Error != "":
+			c.Error = &junitFailure{Message: r.Error, Type: "error", Text: r.Error}
+			s.Errors++
+			out.Errors++
+		case !r.Passed:
+			var b strings.Builder
+			for _, d := range r.Diffs {
+				fmt.Fprintf(&b, "%s:\n", d.What)
+				writeBlock(&b, "expected: ", d.Expected)
+				writeBlock(&b, "actual:   ", d.Actual)
+			}
+			c.Failure = &junitFailure{Message: failureSummary(r), Type: "expectation", Text: b.String()}
+			s.Failures++
+			out.Failures++
+		}
+		s.Tests++
+		out.Tests++
+		s.Cases = append(s.Cases, c)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// failureSummary is one line: what differs.
+func failureSummary(r *Result) string {
+	if r.Error != "" {
+		return r.Error
+	}
+	var what []string
+	for _, d := range r.Diffs {
+		what = append(what, d.What)
+	}
+	return "expectation not met: " + strings.Join(what, ", ")
+}
+
+// RenderGitHub writes one error annotation per failed case, at the
+// case's line in its suite, and a notice with the summary.
+func RenderGitHub(w io.Writer, rs []*Result, sum Summary) error {
+	var b strings.Builder
+	for _, r := range rs {
+		if r.Passed {
+			continue
+		}
+		var msg strings.Builder
+		msg.WriteString(failureSummary(r) + "\n")
+		for _, d := range r.Diffs {
+			fmt.Fprintf(&msg, "%s:\n", d.What)
+			writeBlock(&msg, "expected: ", d.Expected)
+			writeBlock(&msg, "actual:   ", d.Actual)
+		}
+		b.WriteString(report.GitHubCommand("error", r.File, r.Pos.Line, r.Pos.Column, "crdtest: "+r.Name()+" ("+minorsText(r)+")", strings.TrimRight(msg.String(), "\n")))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Filter is the suite with only the cases whose name keep accepts.
+func (s *Suite) Filter(keep func(string) bool) *Suite {
+	out := *s
+	out.Cases = nil
+	for _, c := range s.Cases {
+		if keep(c.Name) {
+			out.Cases = append(out.Cases, c)
+		}
+	}
+	return &out
+}

@@ -1,0 +1,289 @@
+package crdtest
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
+)
+
+// Outcome is what the server answered to a case's last request, in the
+// terms of an expectation.
+type Outcome struct {
+	Accepted bool   `json:"accepted"`
+	Reason   string `json:"reason,omitempty"`
+	Code     int32  `json:"code,omitempty"`
+	// Message is the whole error text as a client shows it.
+	Message  string   `json:"message,omitempty"`
+	Errors   []Cause  `json:"errors,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+	Pruned   []string `json:"pruned,omitempty"`
+	// Stored is the object as stored, without the metadata the server
+	// generates.
+	Stored map[string]any `json:"stored,omitempty"`
+}
+
+// Cause is one of a refusal's causes: the field in the server's
+// notation, the reason (FieldValueInvalid, ...), the message without the
+// field.
+type Cause struct {
+	Field   string `json:"field"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+// Diff is one way a case's outcome differs from its expectation.
+type Diff struct {
+	What     string `json:"what"`
+	Expected string `json:"expected"`
+	Actual   string `json:"actual"`
+}
+
+// Result is one case's verdict on one engine.
+type Result struct {
+	File string     `json:"file"`
+	Pos  source.Pos `json:"-"`
+	Line int        `json:"line"`
+	// Suite is the suite's name (its file's base name when unnamed).
+	Suite string `json:"suite"`
+	Case  string `json:"case"`
+	// Variant names the CRD, when a suite runs on several of one name
+	// (openshift's feature sets).
+	Variant string `json:"variant,omitempty"`
+	// Minors are the Kubernetes minors the case must hold on, Engine the
+	// minor of the engine that judged them.
+	Minors []string `json:"kubernetesVersions"`
+	Engine string   `json:"engine"`
+	Passed bool     `json:"passed"`
+	// Error says why the case could not run (no CRD for its kind, a
+	// preparatory step refused).
+	Error  string   `json:"error,omitempty"`
+	Diffs  []Diff   `json:"diffs,omitempty"`
+	Actual *Outcome `json:"actual,omitempty"`
+
+	// expect and step are for --update.
+	expect *Expect
+	c      *Case
+}
+
+// Name is the case's name in reports, with its variant.
+func (r *Result) Name() string {
+	if r.Variant == "" {
+		return r.Case
+	}
+	return r.Case + " [" + r.Variant + "]"
+}
+
+// engineFor chooses the server of a Kubernetes minor. This is the one
+// place a minor's engine is selected: every supported minor is judged
+// today by the in-process engine (the server libraries this binary links,
+// Own); when per-minor engines land, a minor other than Own gets its own
+// here, and the runner already runs a case once per distinct engine.
+func engineFor(minor string, own *Server) (srv *Server, engine string) {
+	return own, Own
+}
+
+// Run runs a suite's cases on srv, the server of the suite's CRDs.
+func Run(s *Suite, srv *Server) []*Result {
+	name := s.Name
+	if name == "" {
+		name = strings.TrimSuffix(filepath.Base(s.File), filepath.Ext(s.File))
+	}
+	variants, vnames, err := variants(s, srv)
+	var out []*Result
+	for _, c := range s.Cases {
+		minors := c.Minors
+		if minors == nil {
+			minors = s.Minors
+		}
+		if minors == nil {
+			minors = []string{Own}
+		}
+		for vi, vsrv := range variants {
+			// One run per distinct engine, for the minors it judges.
+			var order []string
+			groups := map[string][]string{}
+			engines := map[string]*Server{}
+			for _, m := range minors {
+				esrv, e := engineFor(m, vsrv)
+				if _, ok := groups[e]; !ok {
+					order = append(order, e)
+					engines[e] = esrv
+				}
+				groups[e] = append(groups[e], m)
+			}
+			for _, e := range order {
+				r := &Result{File: s.File, Pos: c.Pos, Line: c.Pos.Line, Suite: name, Case: c.Name, Minors: groups[e], Engine: e, c: c}
+				if len(variants) > 1 {
+					r.Variant = vnames[vi]
+				}
+				runCase(r, s, c, engines[e])
+				out = append(out, r)
+			}
+		}
+		if len(variants) == 0 {
+			out = append(out, &Result{File: s.File, Pos: c.Pos, Line: c.Pos.Line, Suite: name, Case: c.Name, Minors: minors, Engine: Own, Error: err.Error(), c: c, expect: c.Steps[len(c.Steps)-1].Expect})
+		}
+	}
+	return out
+}
+
+// variants are the servers a suite's cases run on: one, or, for a suite
+// that names its CRD (crdName) among several of that name (openshift's
+// feature sets), one per CRD whose feature gates the suite's allow.
+func variants(s *Suite, srv *Server) ([]*Server, []string, error) {
+	if s.CRDName == "" {
+		return []*Server{srv}, nil, nil
+	}
+	var out []*Server
+	var names []string
+	crds := srv.CRDs()
+	found := false
+	// Of the CRDs the gates allow, those that enable the fewest gates:
+	// the schema of exactly the suite's gates when the per-gate CRDs are
+	// given, every feature set's when those are.
+	least := -1
+	var keep []int
+	for i, c := range crds {
+		if c.Name != s.CRDName {
+			continue
+		}
+		found = true
+		ok, n := gatesAllow(c, s.FeatureGates)
+		switch {
+		case !ok:
+		case least < 0 || n < least:
+			least, keep = n, []int{i}
+		case n == least:
+			keep = append(keep, i)
+		}
+	}
+	for _, i := range keep {
+		out = append(out, srv.Only(func(j int, c *apiextensionsv1.CustomResourceDefinition) bool {
+			return j == i || c.Name != s.CRDName
+		}))
+		names = append(names, variantName(srv, i, crds[i]))
+	}
+	switch {
+	case !found:
+		return nil, nil, fmt.Errorf("no CRD named %s among the CRD sources", s.CRDName)
+	case len(out) == 0:
+		return nil, nil, fmt.Errorf("no CRD named %s has the feature gates %s", s.CRDName, strings.Join(s.FeatureGates, ", "))
+	}
+	return out, names, nil
+}
+
+// variantName tells CRDs of one name apart: openshift's feature set, or
+// where the CRD came from.
+func variantName(srv *Server, i int, c *apiextensionsv1.CustomResourceDefinition) string {
+	if fs := c.Annotations["release.openshift.io/feature-set"]; fs != "" {
+		return fs
+	}
+	if o := srv.defs[i].Origin; o != nil {
+		return filepath.Base(o.File)
+	}
+	return fmt.Sprint(i)
+}
+
+// gatesAllow says whether a CRD is one an openshift suite's feature gates
+// run on: each "G" enabled in it and each "-G" not, as its
+// feature-gate.release.openshift.io/G annotations (the per-gate CRDs of
+// zz_generated.featuregated-crd-manifests) say; n is how many gates it
+// enables. A CRD without such annotations (a feature set's) enables none.
+func gatesAllow(c *apiextensionsv1.CustomResourceDefinition, gates []string) (ok bool, n int) {
+	const prefix = "feature-gate.release.openshift.io/"
+	for k, v := range c.Annotations {
+		if strings.HasPrefix(k, prefix) && k != prefix && v == "true" {
+			n++
+		}
+	}
+	for _, g := range gates {
+		want := !strings.HasPrefix(g, "-")
+		on := c.Annotations[prefix+strings.TrimPrefix(g, "-")] == "true"
+		if on != want {
+			return false, n
+		}
+	}
+	return true, n
+}
+
+// runCase runs a case's steps, each update from the previous step's
+// stored object unless the step gives its own.
+func runCase(r *Result, s *Suite, c *Case, srv *Server) {
+	var stored map[string]any
+	for i, st := range c.Steps {
+		last := i == len(c.Steps)-1
+		ssrv := srv
+		if st.CRDPatches != nil {
+			p, err := srv.Patched(s.CRDName, st.CRDPatches)
+			if err != nil {
+				r.Error = fmt.Sprintf("%s: %v", st.Why, err)
+				return
+			}
+			ssrv = p
+		}
+		old := st.Old
+		if old == nil {
+			old = stored
+		}
+		resp, err := ssrv.Do(Request{Op: st.Op, Old: old, Object: st.Object, Namespace: st.Namespace, FieldValidation: st.FieldValidation})
+		if err != nil {
+			r.Error = err.Error()
+			if st.Why != "" {
+				r.Error = st.Why + ": " + r.Error
+			}
+			r.expect = st.Expect
+			return
+		}
+		if !last && st.Expect == nil {
+			if resp.Err != nil {
+				r.Error = fmt.Sprintf("%s: refused: %s", st.Why, resp.Err.Error())
+				return
+			}
+			stored = resp.Object
+			continue
+		}
+		out := outcome(resp)
+		r.Actual, r.expect = out, st.Expect
+		r.Diffs = compare(st.Expect, out)
+		r.Passed = len(r.Diffs) == 0
+		if resp.Err != nil || last {
+			return
+		}
+		stored = resp.Object
+	}
+}
+
+func outcome(resp Response) *Outcome {
+	o := &Outcome{Accepted: resp.Err == nil, Warnings: resp.Warnings, Pruned: resp.Pruned}
+	if resp.Err != nil {
+		st := resp.Err.ErrStatus
+		o.Reason, o.Code, o.Message = string(st.Reason), st.Code, resp.Err.Error()
+		if st.Details != nil {
+			for _, c := range st.Details.Causes {
+				o.Errors = append(o.Errors, Cause{Field: c.Field, Reason: string(c.Type), Message: c.Message})
+			}
+		}
+	}
+	if resp.Object != nil {
+		o.Stored = withoutGenerated(resp.Object)
+	}
+	return o
+}
+
+// Passed counts the passing results.
+func Passed(rs []*Result) int {
+	n := 0
+	for _, r := range rs {
+		if r.Passed {
+			n++
+		}
+	}
+	return n
+}
+
+var _ = apierrors.IsInvalid

@@ -1,0 +1,90 @@
+package crdtest
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Summary counts a run.
+type Summary struct {
+	Suites, Cases, Passed, Failed int
+	Elapsed                       time.Duration
+}
+
+// Summarize counts results.
+func Summarize(suites int, rs []*Result, elapsed time.Duration) Summary {
+	s := Summary{Suites: suites, Cases: len(rs), Elapsed: elapsed}
+	s.Passed = Passed(rs)
+	s.Failed = s.Cases - s.Passed
+	return s
+}
+
+// RenderText writes a line per case (PASS or FAIL, where, name, the
+// minors), and under each failure what was expected and what the server
+// said, one above the other; then the summary.
+func RenderText(w io.Writer, rs []*Result, sum Summary) error {
+	var b strings.Builder
+	for _, r := range rs {
+		verdict := "PASS"
+		if !r.Passed {
+			verdict = "FAIL"
+		}
+		fmt.Fprintf(&b, "%s %s:%d: %s (%s)\n", verdict, r.File, r.Line, r.Name(), minorsText(r))
+		if r.Error != "" {
+			fmt.Fprintf(&b, "    error: %s\n", r.Error)
+		}
+		for _, d := range r.Diffs {
+			fmt.Fprintf(&b, "    %s:\n", d.What)
+			writeBlock(&b, "expected: ", d.Expected)
+			writeBlock(&b, "actual:   ", d.Actual)
+		}
+	}
+	fmt.Fprintf(&b, "%d cases in %d suites: %d passed, %d failed (%s)\n", sum.Cases, sum.Suites, sum.Passed, sum.Failed, sum.Elapsed.Round(time.Millisecond))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeBlock(b *strings.Builder, label, text string) {
+	pad := strings.Repeat(" ", len(label))
+	for i, line := range strings.Split(text, "\n") {
+		if i == 0 {
+			fmt.Fprintf(b, "      %s%s\n", label, line)
+		} else {
+			fmt.Fprintf(b, "      %s%s\n", pad, line)
+		}
+	}
+}
+
+// minorsText is "1.37", or "1.33-1.36 on 1.37" when the engine that
+// judged them is another minor's.
+func minorsText(r *Result) string {
+	m := rangeText(r.Minors)
+	if len(r.Minors) == 1 && r.Minors[0] == r.Engine {
+		return m
+	}
+	return m + " on " + r.Engine
+}
+
+// rangeText writes consecutive supported minors as a range.
+func rangeText(ms []string) string {
+	idx := map[string]int{}
+	for i, m := range Minors {
+		idx[m] = i
+	}
+	var parts []string
+	for i := 0; i < len(ms); {
+		j := i
+		for j+1 < len(ms) && idx[ms[j+1]] == idx[ms[j]]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, ms[i])
+		} else {
+			parts = append(parts, ms[i]+"-"+ms[j])
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
+}
