@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -41,6 +42,13 @@ type Server struct {
 	// client-go sends: none, which the server reads as Warn), Strict
 	// (kubectl apply's), or Ignore.
 	FieldValidation string
+
+	// patched are the Servers of Patched, by CRD name and patch: a
+	// suite's cases repeat their patches, and compiling a CRD's schema
+	// and rules is most of a request's cost.
+	mu       sync.Mutex
+	patched  map[string]*Server
+	variants map[int]*Server
 }
 
 // NewServer serves the given CRDs. Each must be one the API server would
@@ -322,6 +330,24 @@ func decodeError(gvk schema.GroupVersionKind, err error) *apierrors.StatusError 
 // initialCRDPatches). The patched CRD is not judged: the server of the
 // suite's authors accepted it.
 func (s *Server) Patched(name string, patch []byte) (*Server, error) {
+	key := name + "\x00" + string(patch)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p, ok := s.patched[key]; ok {
+		return p, nil
+	}
+	p, err := s.patch(name, patch)
+	if err != nil {
+		return nil, err
+	}
+	if s.patched == nil {
+		s.patched = map[string]*Server{}
+	}
+	s.patched[key] = p
+	return p, nil
+}
+
+func (s *Server) patch(name string, patch []byte) (*Server, error) {
 	var base *apiextensionsv1.CustomResourceDefinition
 	for _, c := range s.CRDs() {
 		if c.Name == name {
@@ -357,6 +383,27 @@ func (s *Server) Patched(name string, patch []byte) (*Server, error) {
 	out.defs = append(out.defs, d)
 	out.cat.Add(d, name+" (patched)", crd.Extra)
 	return out, nil
+}
+
+// variant is the Server of CRDs[i] and the CRDs of other names: one of
+// several CRDs of a name (openshift's feature sets), which the suites of
+// that name share, each compiled once (compiling a CRD's schemas and
+// rules, and judging it, are most of a suite's time).
+func (s *Server) variant(i int) *Server {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok := s.variants[i]; ok {
+		return v
+	}
+	name := s.defs[i].V1.Name
+	v := s.Only(func(j int, c *apiextensionsv1.CustomResourceDefinition) bool {
+		return j == i || c.Name != name
+	})
+	if s.variants == nil {
+		s.variants = map[int]*Server{}
+	}
+	s.variants[i] = v
+	return v
 }
 
 // Only is a Server of the CRDs for which keep (given each CRD's index in

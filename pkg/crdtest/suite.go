@@ -57,10 +57,17 @@ type Suite struct {
 	// FeatureGates are openshift's gates: "G" must be enabled in the CRD
 	// (annotation feature-gate.release.openshift.io/G: "true"), "-G" not.
 	FeatureGates []string
+	// Version is openshift's version: the CRD version under test, the
+	// only one its CRD serves and stores during the suite; "": the
+	// CRD's single version.
+	Version string
 	// Minors are the Kubernetes minors the suite's cases must hold on
 	// (kubernetesVersions), resolved; nil: the newest.
 	Minors []string
 	Cases  []*Case
+	// Warnings are what reading the suite ignored (openshift's format:
+	// keys its generator does not read), at their positions.
+	Warnings []*Error
 
 	data []byte
 	root *yaml.Node
@@ -87,7 +94,10 @@ type Step struct {
 	// Object is the request's body (for a status write, the status
 	// subresource's strategy keeps all of the stored object but its
 	// status).
-	Object    map[string]any
+	Object map[string]any
+	// Set, for a step without Object, makes its body the previous step's
+	// stored object with these top-level fields set.
+	Set       map[string]any
 	Namespace string
 	// FieldValidation is the request's fieldValidation: Strict, Warn
 	// (client-go's default: it sends none) or Ignore.
@@ -200,15 +210,21 @@ func Read(file string, data []byte) (s *Suite, err error) {
 	if err != nil {
 		return nil, err
 	}
+	s.Warnings = r.warnings
 	return s, nil
 }
 
 type reader struct {
 	file, dir string
+	warnings  []*Error
 }
 
 func (r *reader) errorf(n *yaml.Node, format string, a ...any) error {
 	return &Error{File: r.file, Pos: source.Pos{Line: n.Line, Column: n.Column}, Msg: fmt.Sprintf(format, a...)}
+}
+
+func (r *reader) warnf(n *yaml.Node, format string, a ...any) {
+	r.warnings = append(r.warnings, r.errorf(n, format, a...).(*Error))
 }
 
 // fields walks a mapping's keys, refusing unknown and repeated ones.

@@ -136,23 +136,31 @@ func (o *TestOptions) Run(ctx context.Context) error {
 	if len(files) == 0 {
 		return usageErrorf("no CRD test suites in %s (suites are named *%s)", strings.Join(o.paths, ", "), crdtest.Suffix)
 	}
+	// A suite that cannot be read is reported at its position and the
+	// others still run; the run then exits 2, as go test does with a
+	// package that does not build.
 	var suites []*crdtest.Suite
-	var bad []string
+	var unreadable, warnings []*crdtest.Error
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
-			bad = append(bad, fmt.Sprintf("read %s: %v", f, unwrapPathError(err)))
+			unreadable = append(unreadable, &crdtest.Error{File: f, Msg: fmt.Sprintf("read: %v", unwrapPathError(err))})
 			continue
 		}
 		s, err := crdtest.Read(f, data)
 		if err != nil {
-			bad = append(bad, err.Error())
+			var re *crdtest.Error
+			if !errors.As(err, &re) {
+				re = &crdtest.Error{File: f, Msg: err.Error()}
+			}
+			unreadable = append(unreadable, re)
 			continue
 		}
+		warnings = append(warnings, s.Warnings...)
 		suites = append(suites, s)
 	}
-	if len(bad) > 0 {
-		return usageErrorf("%s", strings.Join(bad, "\nerror: "))
+	for _, w := range warnings {
+		fmt.Fprintf(o.ErrOut, "warning: %s\n", w)
 	}
 	servers := map[string]*crdtest.Server{}
 	var results []*crdtest.Result
@@ -174,8 +182,16 @@ func (o *TestOptions) Run(ctx context.Context) error {
 		}
 	}
 	sum := crdtest.Summarize(len(suites), results, time.Since(start))
+	sum.Unreadable, sum.Warnings = unreadable, warnings
 	if err := o.render(o.Out, results, sum); err != nil {
 		return err
+	}
+	if len(unreadable) > 0 {
+		msgs := make([]string, len(unreadable))
+		for i, e := range unreadable {
+			msgs[i] = e.Error()
+		}
+		return usageErrorf("%s", strings.Join(msgs, "\nerror: "))
 	}
 	if sum.Failed > 0 && !o.Update {
 		return errFindings
