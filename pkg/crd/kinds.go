@@ -93,6 +93,7 @@ var ConfigGroups = []string{
 	"kuttl.dev",                            // kuttl: TestSuite, TestStep, TestAssert
 	"chainsaw.kyverno.io",                  // chainsaw: Test, Configuration
 	"skaffold",                             // skaffold: Config (apiVersion skaffold/v4beta11)
+	"crdlint.dev",                          // kubectl crdlint test: CRDTestSuite (pkg/crdtest)
 }
 
 // ConfigKindsKnown are single kinds of well-known tools' configuration in

@@ -295,3 +295,45 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestDiscover: below the paths given, testdata, vendor, node_modules and
+// hidden directories are skipped (a project's fixtures, some failing on
+// purpose, and copies of other projects); a path inside one is searched
+// when given.
+func TestDiscover(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{
+		"a.crdtest.yaml", "sub/b.crdtest.yml", "sub/c.yaml",
+		"testdata/failing.crdtest.yaml", "pkg/testdata/x/d.crdtest.yaml",
+		"vendor/e.crdtest.yaml", "node_modules/f.crdtest.yaml", ".git/g.crdtest.yaml",
+		"api/tests/widgets.example.com/h.yaml", "api/tests/widgets.example.com/not-a-suite.yaml",
+	} {
+		p := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		content := "a: 1\n"
+		if strings.HasSuffix(f, "h.yaml") {
+			content = "name: x\ncrdName: widgets.example.com\ntests:\n  onCreate: []\n"
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rel := func(paths ...string) string {
+		got, err := Discover(paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, g := range got {
+			got[i], _ = filepath.Rel(dir, g)
+		}
+		return strings.Join(got, " ")
+	}
+	if got, want := rel(dir), "a.crdtest.yaml api/tests/widgets.example.com/h.yaml sub/b.crdtest.yml"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got, want := rel(filepath.Join(dir, "testdata")), "testdata/failing.crdtest.yaml"; got != want {
+		t.Errorf("a testdata directory given: got %s, want %s", got, want)
+	}
+}

@@ -229,6 +229,9 @@ func (r *reader) warnf(n *yaml.Node, format string, a ...any) {
 
 // fields walks a mapping's keys, refusing unknown and repeated ones.
 func (r *reader) fields(m *yaml.Node, what string, known []string, fn func(key string, k, v *yaml.Node) error) error {
+	// YAML aliases stand for their anchors' nodes (a case's old object
+	// repeated as another's, say).
+	m = resolve(m)
 	if m.Kind != yaml.MappingNode {
 		return r.errorf(m, "%s must be a mapping, not %s", what, describe(m))
 	}
@@ -247,7 +250,7 @@ func (r *reader) fields(m *yaml.Node, what string, known []string, fn func(key s
 		if !ok {
 			return r.errorf(k, "%s: unknown key %q (known: %s)", what, key, strings.Join(known, ", "))
 		}
-		if err := fn(key, k, v); err != nil {
+		if err := fn(key, k, resolve(v)); err != nil {
 			return err
 		}
 	}
@@ -271,6 +274,7 @@ func (r *reader) bool(v *yaml.Node, key string) (bool, error) {
 
 // strs reads a string or a list of strings.
 func (r *reader) strs(v *yaml.Node, key string) ([]string, error) {
+	v = resolve(v)
 	if v.Kind == yaml.ScalarNode {
 		s, err := r.str(v, key)
 		return []string{s}, err
@@ -280,7 +284,7 @@ func (r *reader) strs(v *yaml.Node, key string) ([]string, error) {
 	}
 	out := []string{}
 	for _, it := range v.Content {
-		s, err := r.str(it, key+" entries")
+		s, err := r.str(resolve(it), key+" entries")
 		if err != nil {
 			return nil, err
 		}
@@ -293,14 +297,36 @@ func (r *reader) strs(v *yaml.Node, key string) ([]string, error) {
 // would send, YAML 1.1 scalars and all (sigs.k8s.io/yaml), with the
 // server's numbers (int64 or float64).
 func (r *reader) object(v *yaml.Node, key string) (map[string]any, error) {
+	v = resolve(v)
 	if v.Kind != yaml.MappingNode {
 		return nil, r.errorf(v, "%s must be an object (a mapping), not %s", key, describe(v))
 	}
-	text, err := yaml.Marshal(v)
+	text, err := yaml.Marshal(expandAliases(v, 0))
 	if err != nil {
 		return nil, r.errorf(v, "%s: %v", key, err)
 	}
 	return r.objectText(v, key, text)
+}
+
+// expandAliases is a copy of n with every alias replaced by a copy of its
+// anchor's node, so that n is whole on its own; depth bounds alias
+// chains (a billion laughs is an error of the marshaller, not a hang).
+func expandAliases(n *yaml.Node, depth int) *yaml.Node {
+	if n == nil || depth > 64 {
+		return n
+	}
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		return expandAliases(n.Alias, depth+1)
+	}
+	c := *n
+	c.Anchor = ""
+	if len(n.Content) > 0 {
+		c.Content = make([]*yaml.Node, len(n.Content))
+		for i, k := range n.Content {
+			c.Content[i] = expandAliases(k, depth+1)
+		}
+	}
+	return &c
 }
 
 // objectText decodes one object's YAML or JSON text.

@@ -174,10 +174,33 @@ func (o *TestOptions) Run(ctx context.Context) error {
 		}
 		results = append(results, crdtest.Run(s, srv)...)
 	}
+	// --update records crdlint's format only: openshift/api's
+	// expectations are strings in its generator's terms (a substring of
+	// the error, an expected object), which it reads as they are. Its
+	// failing cases, and cases that could not run, stay failures.
+	unrecorded := 0
 	if o.Update {
+		format := map[string]crdtest.Format{}
 		for _, s := range suites {
+			format[s.File] = s.Format
 			if err := crdtest.Record(s, results); err != nil {
 				return err
+			}
+		}
+		skipped := map[string]int{}
+		for _, r := range results {
+			switch {
+			case r.Passed:
+			case format[r.File] != crdtest.Crdlint:
+				skipped[r.File]++
+				unrecorded++
+			case r.Actual == nil:
+				unrecorded++
+			}
+		}
+		for _, s := range suites {
+			if n := skipped[s.File]; n > 0 {
+				fmt.Fprintf(o.ErrOut, "warning: %s: --update writes crdlint's suite format only; %s of openshift/api's format left as written\n", s.File, plural(n, "failing case", "failing cases"))
 			}
 		}
 	}
@@ -193,7 +216,7 @@ func (o *TestOptions) Run(ctx context.Context) error {
 		}
 		return usageErrorf("%s", strings.Join(msgs, "\nerror: "))
 	}
-	if sum.Failed > 0 && !o.Update {
+	if sum.Failed > 0 && (!o.Update || unrecorded > 0) {
 		return errFindings
 	}
 	return nil
