@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -157,7 +158,7 @@ func (s *Server) AddYAML(name string, data []byte) error {
 }
 
 func (s *Server) add(d *crd.Definition, from string) error {
-	if d.V1 == nil {
+	if d.Object() == nil {
 		return fmt.Errorf("%s: %v", from, d.DecodeError)
 	}
 	if d.Rejected(false) {
@@ -165,7 +166,7 @@ func (s *Server) add(d *crd.Definition, from string) error {
 		if s.refused == nil {
 			s.refused = map[schema.GroupKind]string{}
 		}
-		s.refused[schema.GroupKind{Group: d.V1.Spec.Group, Kind: d.V1.Spec.Names.Kind}] = fmt.Sprintf("%s: the API server would refuse CRD %s (kubectl crdlint check %s tells why)", from, d.V1.Name, strings.SplitN(from, ":", 2)[0])
+		s.refused[schema.GroupKind{Group: d.Object().Spec.Group, Kind: d.Object().Spec.Names.Kind}] = fmt.Sprintf("%s: the API server would refuse CRD %s (kubectl crdlint check %s tells why)", from, d.Name(), strings.SplitN(from, ":", 2)[0])
 		return nil
 	}
 	s.defs = append(s.defs, d)
@@ -177,7 +178,7 @@ func (s *Server) add(d *crd.Definition, from string) error {
 func (s *Server) CRDs() []*apiextensionsv1.CustomResourceDefinition {
 	out := make([]*apiextensionsv1.CustomResourceDefinition, len(s.defs))
 	for i, d := range s.defs {
-		out[i] = d.Full()
+		out[i] = d.Object()
 	}
 	return out
 }
@@ -252,7 +253,7 @@ func (s *Server) Do(req Request) (resp Response, err error) {
 		ns = str(md["namespace"])
 	}
 	name := objectName(obj)
-	var vd *crd.Verdict
+	var vd *engine.Verdict
 	switch req.Op {
 	case Create:
 		vd = v.Create(obj, ns)
@@ -273,15 +274,15 @@ func (s *Server) Do(req Request) (resp Response, err error) {
 // server decides: a panic (500), a body it cannot decode or a route it
 // does not have (400, 404), strict unknown fields (400), then
 // validation (422, its errors in the order the server found them).
-func respond(v *crd.Version, gvk schema.GroupVersionKind, name string, op Op, fv string, vd *crd.Verdict) Response {
+func respond(v *engine.Version, gvk schema.GroupVersionKind, name string, op Op, fv string, vd *engine.Verdict) Response {
 	var r Response
 	r.Pruned = vd.Unknown
 	switch {
 	case vd.Panic != "":
 		r.Err = apierrors.NewInternalError(fmt.Errorf("%s", vd.Panic))
 		return r
-	case errors.Is(vd.DecodeError, crd.ErrNoStatus):
-		r.Err = apierrors.NewGenericServerResponse(404, "put", schema.GroupResource{Group: gvk.Group, Resource: v.CRD.Spec.Names.Plural + "/status"}, name, "", 0, true)
+	case errors.Is(vd.DecodeError, engine.ErrNoStatus):
+		r.Err = apierrors.NewGenericServerResponse(404, "put", schema.GroupResource{Group: gvk.Group, Resource: v.Resource() + "/status"}, name, "", 0, true)
 		return r
 	case vd.DecodeError != nil:
 		var se *apierrors.StatusError
@@ -369,15 +370,15 @@ func (s *Server) patch(name string, patch []byte) (*Server, error) {
 		return nil, fmt.Errorf("CRD patch: %w", err)
 	}
 	d := crd.Decode(js)
-	if d.V1 == nil {
+	if d.Object() == nil {
 		return nil, fmt.Errorf("the patched CRD %s: %v", name, d.DecodeError)
 	}
 	out := newServer()
 	out.Namespace, out.FieldValidation, out.refused = s.Namespace, s.FieldValidation, s.refused
 	for _, od := range s.defs {
-		if od.V1.Name != name {
+		if od.Name() != name {
 			out.defs = append(out.defs, od)
-			out.cat.Add(crd.FromV1(od.Full()), od.V1.Name, crd.Extra)
+			out.cat.Add(crd.FromV1(od.Object()), od.Name(), crd.Extra)
 		}
 	}
 	out.defs = append(out.defs, d)
@@ -395,7 +396,7 @@ func (s *Server) variant(i int) *Server {
 	if v, ok := s.variants[i]; ok {
 		return v
 	}
-	name := s.defs[i].V1.Name
+	name := s.defs[i].Name()
 	v := s.Only(func(j int, c *apiextensionsv1.CustomResourceDefinition) bool {
 		return j == i || c.Name != name
 	})
@@ -412,7 +413,7 @@ func (s *Server) Only(keep func(i int, c *apiextensionsv1.CustomResourceDefiniti
 	out := newServer()
 	out.Namespace, out.FieldValidation, out.refused = s.Namespace, s.FieldValidation, s.refused
 	for i, d := range s.defs {
-		if c := d.Full(); keep(i, c) {
+		if c := d.Object(); keep(i, c) {
 			out.defs = append(out.defs, d)
 			out.cat.Add(crd.FromV1(c), c.Name, crd.Extra)
 		}
@@ -426,7 +427,7 @@ func objectName(obj map[string]any) string {
 		return n
 	}
 	if g := str(md["generateName"]); g != "" {
-		return crd.GenerateName(g)
+		return engine.GenerateName(g)
 	}
 	return ""
 }

@@ -18,10 +18,11 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
-// fullOrigins is the explanation crd.Version.Explain gave before it used
+// fullOrigins is the explanation engine.Version.Explain gave before it used
 // facts about the schema: all three parts re-run on every object with
 // errors, here from the oracle's own validator and structural schema.
 type fullOrigins struct{ schema, embedded, listType map[string]bool }
@@ -52,7 +53,7 @@ type explainDiff struct {
 
 // compareExplain creates obj (which it takes over) and compares the rule
 // of each error from Explain with the rule from the full re-run.
-func compareExplain(t *testing.T, st *explainDiff, o *crOracle, name string, v *crd.Version, obj map[string]any, ns string) {
+func compareExplain(t *testing.T, st *explainDiff, o *crOracle, name string, v *engine.Version, obj map[string]any, ns string) {
 	t.Helper()
 	st.objects++
 	vd := v.Create(obj, ns)
@@ -160,7 +161,7 @@ var explainMutations = []struct {
 // TestExplainDifferentialCorpus compares, for every corpus custom
 // resource a corpus CRD serves and for mutants of each (one mutation, and
 // the same with a templated name on top), the rule IDs classifyCR gives
-// with crd.Version.Explain against those it gives with the full re-run.
+// with engine.Version.Explain against those it gives with the full re-run.
 func TestExplainDifferentialCorpus(t *testing.T) {
 	_, cat, oracle := corpusCRCatalog(t)
 	mutations := append(append([]struct {
@@ -169,7 +170,7 @@ func TestExplainDifferentialCorpus(t *testing.T) {
 	}{}, crMutations...), explainMutations...)
 	st := &explainDiff{rules: map[string]int{}}
 	r := rand.New(rand.NewSource(3))
-	eachServedCorpusCR(t, cat, func(name string, d *source.Document, v *crd.Version) {
+	eachServedCorpusCR(t, cat, func(name string, d *source.Document, v *engine.Version) {
 		o := oracle(v)
 		ns := d.Object.Namespace
 		if ns == "" {
@@ -185,7 +186,7 @@ func TestExplainDifferentialCorpus(t *testing.T) {
 		compareExplain(t, st, o, name, v, decode(), ns)
 		for _, m := range mutations {
 			obj := decode()
-			if !m.edit(r, obj, v.Structural) {
+			if !m.edit(r, obj, v.Structural()) {
 				continue
 			}
 			compareExplain(t, st, o, name+"~"+m.name, v, obj, ns)
@@ -193,8 +194,8 @@ func TestExplainDifferentialCorpus(t *testing.T) {
 				continue
 			}
 			obj = decode()
-			m.edit(r, obj, v.Structural)
-			explainMutations[0].edit(r, obj, v.Structural)
+			m.edit(r, obj, v.Structural())
+			explainMutations[0].edit(r, obj, v.Structural())
 			compareExplain(t, st, o, name+"~"+m.name+"+metadata-name-template", v, obj, ns)
 		}
 	})

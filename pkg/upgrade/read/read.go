@@ -155,7 +155,7 @@ func Objects(ctx context.Context, in *input.Set, ps *upgrade.Pairs, rv Reviewer,
 func LiveObjects(ctx context.Context, c *cluster.Client, ps *upgrade.Pairs, rv Reviewer, res *report.Result) error {
 	for _, p := range ps.List {
 		var mu sync.Mutex
-		err := c.Visit(ctx, []string{cluster.StorageRef(p.Old.Def.V1)}, func(page []*unstructured.Unstructured) error {
+		err := c.Visit(ctx, []string{cluster.StorageRef(p.Old.Def.Object())}, func(page []*unstructured.Unstructured) error {
 			files, _, err := c.Files(page)
 			if err != nil {
 				return err

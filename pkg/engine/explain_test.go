@@ -1,4 +1,4 @@
-package crd
+package engine
 
 import (
 	"context"
@@ -34,11 +34,11 @@ func explainAll(v *Version, vd *Verdict) (schemaErrs, embedded, listType map[str
 	for _, e := range apiservervalidation.ValidateCustomResource(nil, obj, v.validator) {
 		schemaErrs[e.Error()] = true
 	}
-	if v.Structural != nil {
-		for _, e := range schemaobjectmeta.Validate(context.Background(), nil, obj, v.Structural, false) {
+	if v.Structural() != nil {
+		for _, e := range schemaobjectmeta.Validate(context.Background(), nil, obj, v.Structural(), false) {
 			embedded[e.Error()] = true
 		}
-		for _, e := range structurallisttype.ValidateListSetsAndMaps(nil, v.Structural, obj) {
+		for _, e := range structurallisttype.ValidateListSetsAndMaps(nil, v.Structural(), obj) {
 			listType[e.Error()] = true
 		}
 	}
@@ -241,7 +241,7 @@ func explainVersion(t *testing.T, edit string, withCEL bool) *Version {
 	if err := utiljson.Unmarshal(js, props); err != nil {
 		t.Fatal(err)
 	}
-	c := widgetCRD(apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1", Served: true, Storage: true,
+	c := testutil.WidgetCRD(apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1", Served: true, Storage: true,
 		Subresources: &apiextensionsv1.CustomResourceSubresources{Scale: &apiextensionsv1.CustomResourceSubresourceScale{
 			SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas"}}})
 	c.Spec.Versions[0].Schema.OpenAPIV3Schema = props
@@ -379,7 +379,7 @@ func TestExplainFactsCorpus(t *testing.T) {
 					continue
 				}
 				versions++
-				if got, want := v.facts.cel, v.CELValidator() != nil; got != want {
+				if got, want := v.facts.cel, v.celValidator() != nil; got != want {
 					t.Errorf("%s %s: cel fact %v, the server has a CEL validator: %v", c.Name, sv.Name, got, want)
 				}
 				f := v.facts

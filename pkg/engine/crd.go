@@ -1,4 +1,4 @@
-package crd
+package engine
 
 import (
 	"context"
@@ -9,14 +9,11 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	"k8s.io/apiserver/pkg/registry/rest"
-
-	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 )
 
 // CRDVerdict is what the API server says to a create (or update) of one
-// CRD. Errors name fields in the server's internal paths (see
-// Translate for the user's).
+// CRD. Errors name fields in the server's internal paths (the caller
+// translates them to the user's).
 type CRDVerdict struct {
 	// DecodeError is a non-strict decoding failure: a 400 for the request.
 	DecodeError error
@@ -32,11 +29,9 @@ type CRDVerdict struct {
 	// request fails.
 	Panic string
 	// Costs are the CEL cost estimates of an accepted CRD, when asked for
-	// (Definition.Verdict with a cost cache): the server computes them
-	// while validating and keeps only the verdict.
+	// (Create with a cost cache): the server computes them while
+	// validating and keeps only the verdict.
 	Costs []CELCost
-
-	costsDone bool
 }
 
 // Rejected reports whether the server refuses the request under
@@ -45,27 +40,28 @@ func (v *CRDVerdict) Rejected(strict bool) bool {
 	return v.DecodeError != nil || len(v.Errors) > 0 || v.Panic != "" || (strict && len(v.Unknown) > 0)
 }
 
-func (v *CRDVerdict) accepted() bool {
+// Accepted reports whether the server accepts the request whatever the
+// field validation: no decoding error, no validation error, no panic.
+func (v *CRDVerdict) Accepted() bool {
 	return v.DecodeError == nil && len(v.Errors) == 0 && v.Panic == ""
 }
 
-// validateCreate runs a decoded CRD through the rest of the server's
-// create path: conversion to the internal type, namespace reconciliation,
-// PrepareForCreate, the CRD strategy's validation (ValidateCreate, as
-// rest.BeforeCreate calls it) and its warnings.
-func validateCreate(d *Definition, costs *CostCache) *CRDVerdict {
-	v := &CRDVerdict{Unknown: d.Unknown, DecodeError: d.DecodeError}
-	if d.V1 == nil {
-		return v
-	}
-	count.CRDValidations.Add(1)
-	// The conversion shares slices and maps with d.V1 rather than copying
+// ValidateCreate runs a decoded CRD (DecodeCRD's) through the rest of the
+// server's create path: conversion to the internal type, namespace
+// reconciliation, PrepareForCreate, the CRD strategy's validation
+// (ValidateCreate, as rest.BeforeCreate calls it) and its warnings. With
+// costs set, an accepted CRD's verdict carries the CEL cost estimates
+// too, sharing the cache's compilations. The verdict's Unknown is the
+// caller's to fill (DecodeCRD's). crd is left as it was.
+func ValidateCreate(crd *apiextensionsv1.CustomResourceDefinition, costs *CostCache) *CRDVerdict {
+	v := &CRDVerdict{}
+	// The conversion shares slices and maps with crd rather than copying
 	// them; that is safe because nothing below writes into them:
 	// validation only reads, and PrepareForCreate replaces whole fields of
 	// in (status, generation, a generated name). TestValidateLeavesV1
 	// holds this over the corpus.
 	in := &apiextensions.CustomResourceDefinition{}
-	if err := scheme.Convert(d.V1, in, nil); err != nil {
+	if err := scheme.Convert(crd, in, nil); err != nil {
 		v.DecodeError = err
 		return v
 	}
@@ -82,48 +78,39 @@ func validateCreate(d *Definition, costs *CostCache) *CRDVerdict {
 		}
 		v.Errors, v.Warnings, _ = validateInternal(retry, nil)
 	}
-	if costs != nil {
-		if v.accepted() {
-			// From the converted schemas the validation just used: the
-			// estimator needs the internal types, and converting again
-			// would cost as much as a quarter of the estimate.
-			v.Costs = celCosts(d.V1, in, costs)
-		}
-		v.costsDone = true
+	if costs != nil && v.Accepted() {
+		// From the converted schemas the validation just used: the
+		// estimator needs the internal types, and converting again
+		// would cost as much as a quarter of the estimate.
+		v.Costs = celCosts(crd, in, costs)
 	}
 	return v
 }
 
 // ValidateUpdate is the server's verdict on an update of the CRD old (as
-// storage holds it) to new (as a request sends it): conversion,
-// rest.BeforeUpdate's steps (namespace, generation and system metadata
-// kept from old, PrepareForUpdate with status kept from old and NEW's
-// storage version added to the stored versions, ObjectMeta update
-// validation, the strategy's ValidateUpdate: stored versions, scope and
-// names, structural schema, CEL with the rules for unchanged
-// expressions, ...) and the warnings the update adds. Neither is changed.
+// storage holds it) to new (as a request sends it), both decoded
+// (DecodeCRD): conversion, rest.BeforeUpdate's steps (namespace,
+// generation and system metadata kept from old, PrepareForUpdate with
+// status kept from old and NEW's storage version added to the stored
+// versions, ObjectMeta update validation, the strategy's ValidateUpdate:
+// stored versions, scope and names, structural schema, CEL with the
+// rules for unchanged expressions, ...) and the warnings the update adds.
+// Neither is changed. The verdict's Unknown is the caller's to fill.
 //
 // What storage holds for old that a file lacks is filled in as an
-// installation of old would have left it: status.storedVersions, when
-// empty, is old's storage version; with no status conditions at all the
-// CRD is taken as Established (names accepted), which makes the server
-// refuse scope and kind changes. A CRD read from a cluster keeps its own.
-func ValidateUpdate(old, new *Definition) *CRDVerdict {
-	v := &CRDVerdict{Unknown: new.Unknown, DecodeError: new.DecodeError}
-	if new.V1 == nil {
-		return v
-	}
-	if old.V1 == nil {
-		v.DecodeError = fmt.Errorf("the old CustomResourceDefinition does not decode: %w", old.DecodeError)
-		return v
-	}
-	count.CRDValidations.Add(1)
+// installation of old would have left it (installed): status.storedVersions,
+// when empty, is old's storage version; with no status conditions at all
+// the CRD is taken as Established (names accepted), which makes the
+// server refuse scope and kind changes. A CRD read from a cluster keeps
+// its own.
+func ValidateUpdate(old, new *apiextensionsv1.CustomResourceDefinition) *CRDVerdict {
+	v := &CRDVerdict{}
 	inOld, inNew := &apiextensions.CustomResourceDefinition{}, &apiextensions.CustomResourceDefinition{}
-	if err := scheme.Convert(Installed(old.V1), inOld, nil); err != nil {
+	if err := scheme.Convert(installed(old), inOld, nil); err != nil {
 		v.DecodeError = err
 		return v
 	}
-	if err := scheme.Convert(new.V1.DeepCopy(), inNew, nil); err != nil {
+	if err := scheme.Convert(new.DeepCopy(), inNew, nil); err != nil {
 		v.DecodeError = err
 		return v
 	}
@@ -131,12 +118,12 @@ func ValidateUpdate(old, new *Definition) *CRDVerdict {
 	return v
 }
 
-// Installed returns a copy of crd with the status an installation leaves
+// installed returns a copy of crd with the status an installation leaves
 // where crd has none: status.storedVersions its storage version, and the
 // NamesAccepted and Established conditions with its names accepted. A
 // CRD read from a cluster (with stored versions and conditions) is
 // copied as it is.
-func Installed(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
+func installed(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
 	c := crd.DeepCopy()
 	if len(c.Status.StoredVersions) == 0 {
 		for _, ver := range c.Spec.Versions {
@@ -174,7 +161,7 @@ func validateInternal(in, old *apiextensions.CustomResourceDefinition) (errs fie
 	strategy := customresourcedefinition.NewStrategy(scheme)
 	if old == nil {
 		strategy.PrepareForCreate(ctx, in)
-		errs = rest.ValidateCreate(ctx, in, strategy)
+		errs = restValidateCreate(ctx, in, strategy)
 		if len(errs) == 0 {
 			warnings = strategy.WarningsOnCreate(ctx, in)
 		}
@@ -203,7 +190,7 @@ func validateInternal(in, old *apiextensions.CustomResourceDefinition) (errs fie
 	}
 	// ObjectMeta update validation (name, immutable metadata), then the
 	// strategy's.
-	errs = rest.ValidateUpdate(ctx, in, old, strategy)
+	errs = restValidateUpdate(ctx, in, old, strategy)
 	if len(errs) == 0 {
 		warnings = strategy.WarningsOnUpdate(ctx, in, old)
 	}

@@ -1,4 +1,4 @@
-package crd
+package engine
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
@@ -25,23 +26,23 @@ import (
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
-
-	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 )
 
-// Version is one served CRD version compiled as the server's CRD handler
-// compiles it (getOrCreateServingInfoFor): reused for every object.
+// Version is one CRD version compiled as the server's CRD handler
+// compiles it (getOrCreateServingInfoFor): reused for every object. Its
+// exported fields are plain data, which no method changes.
 type Version struct {
-	// CRD is the version's CRD without the versions' decoded schemas
-	// (those from the catalogue; compile's own result keeps them):
-	// Structural and the compiled validators are the schema.
-	CRD  *apiextensionsv1.CustomResourceDefinition
-	GVK  schema.GroupVersionKind
-	Spec apiextensionsv1.CustomResourceDefinitionVersion
-	// Structural is the version's schema with defaults pruned, or nil when
-	// the version has none.
-	Structural *structuralschema.Structural
+	GVK schema.GroupVersionKind
+	// Spec is the version's entry of spec.versions, without its schema.
+	Spec       apiextensionsv1.CustomResourceDefinitionVersion
 	Namespaced bool
+
+	// crd is what the version needs of its CRD beyond its compiled
+	// schema: the spec without the versions' schemas, and the name.
+	crd *apiextensionsv1.CustomResourceDefinition
+	// structural is the version's schema with defaults pruned, or nil
+	// when the version has none.
+	structural *structuralschema.Structural
 
 	strategy  rest.RESTCreateStrategy
 	validator apiservervalidation.SchemaValidator
@@ -61,16 +62,30 @@ type Version struct {
 	rules sync.Map
 }
 
+// Compile compiles version name of crd (a decoded CRD, DecodeCRD's) as
+// the server's CRD handler does, whether the version is served or not:
+// storage decodes objects stored in a version that is no longer served.
+// The Version keeps crd's spec without its schemas (the rest is shared),
+// so crd must not change afterwards. An error says why the server could
+// not serve the version.
+func Compile(crd *apiextensionsv1.CustomResourceDefinition, name string) (*Version, error) {
+	for i := range crd.Spec.Versions {
+		if crd.Spec.Versions[i].Name == name {
+			return compile(crd, name)
+		}
+	}
+	return nil, fmt.Errorf("CRD %s has no version %q", crd.Name, name)
+}
+
 func compile(crd *apiextensionsv1.CustomResourceDefinition, name string) (v *Version, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			v, err = nil, fmt.Errorf("the server could not serve this version: %v", r)
 		}
 	}()
-	count.VersionCompiles.Add(1)
-	v = &Version{CRD: crd, GVK: schema.GroupVersionKind{Group: crd.Spec.Group, Version: name, Kind: crd.Spec.Names.Kind},
+	v = &Version{crd: specOnly(crd), GVK: schema.GroupVersionKind{Group: crd.Spec.Group, Version: name, Kind: crd.Spec.Names.Kind},
 		Namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped}
-	for _, s := range crd.Spec.Versions {
+	for _, s := range v.crd.Spec.Versions {
 		if s.Name == name {
 			v.Spec = s
 		}
@@ -94,7 +109,7 @@ func compile(crd *apiextensionsv1.CustomResourceDefinition, name string) (v *Ver
 		if err := structuraldefaulting.PruneDefaults(s); err != nil {
 			return nil, err
 		}
-		v.Structural = s
+		v.structural = s
 	}
 	validator, _, err := apiservervalidation.NewSchemaValidator(props)
 	if err != nil {
@@ -118,14 +133,14 @@ func compile(crd *apiextensionsv1.CustomResourceDefinition, name string) (v *Ver
 			return nil, err
 		}
 	}
-	v.facts = newExplainFacts(v.Structural, props, scale)
+	v.facts = newExplainFacts(v.structural, props, scale)
 	// The server also builds a validator for the status schema, used only
 	// by updates of the status subresource (UpdateStatus), which most runs
 	// never make: it is built on first use, from the status schema kept
 	// here, which saves converting every status schema again. It cannot
 	// fail where the whole schema's conversion above succeeded, since
 	// status is part of it.
-	v.strategy = customresource.NewStrategy(typer{}, v.Namespaced, v.GVK, validator, nil, v.Structural, status, scale, v.Spec.SelectableFields)
+	v.strategy = customresource.NewStrategy(typer{}, v.Namespaced, v.GVK, validator, nil, v.structural, status, scale, v.Spec.SelectableFields)
 	if status != nil {
 		v.status = &statusSubresource{spec: status, scale: scale}
 		if props != nil {
@@ -152,9 +167,8 @@ type statusSubresource struct {
 }
 
 // statusStrategy is the strategy of the version's status subresource, as
-// the CRD handler builds it (getOrCreateServingInfoFor): the custom
-// resource strategy with a validator for the status schema, wrapped by
-// NewStatusStrategy.
+// the CRD handler builds it: the custom resource strategy with a
+// validator for the status schema, wrapped by NewStatusStrategy.
 func (v *Version) statusStrategy() (rest.RESTUpdateStrategy, error) {
 	st := v.status
 	st.once.Do(func() {
@@ -165,11 +179,37 @@ func (v *Version) statusStrategy() (rest.RESTUpdateStrategy, error) {
 				return
 			}
 		}
-		st.strategy = customresource.NewStatusStrategy(customresource.NewStrategy(typer{}, v.Namespaced, v.GVK, v.validator, statusValidator, v.Structural, st.spec, st.scale, v.Spec.SelectableFields))
+		st.strategy = customresource.NewStatusStrategy(customresource.NewStrategy(typer{}, v.Namespaced, v.GVK, v.validator, statusValidator, v.structural, st.spec, st.scale, v.Spec.SelectableFields))
 		st.schema = nil
 	})
 	return st.strategy, st.err
 }
+
+// WithoutSchemas is a copy of crd whose versions have no schema; the rest
+// is shared.
+func WithoutSchemas(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
+	own := *crd
+	own.Spec.Versions = make([]apiextensionsv1.CustomResourceDefinitionVersion, len(crd.Spec.Versions))
+	for i := range crd.Spec.Versions {
+		own.Spec.Versions[i] = crd.Spec.Versions[i]
+		own.Spec.Versions[i].Schema = nil
+	}
+	return &own
+}
+
+// specOnly is crd's name and spec without the versions' schemas: all a
+// compiled version reads of it, without holding what else the CRD's
+// decoded object holds (annotations, status).
+func specOnly(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
+	own := WithoutSchemas(crd)
+	own.ObjectMeta = metav1.ObjectMeta{Name: crd.Name}
+	own.Status = apiextensionsv1.CustomResourceDefinitionStatus{}
+	return own
+}
+
+// Resource is the version's resource, as request paths name it: the
+// CRD's spec.names.plural.
+func (v *Version) Resource() string { return v.crd.Spec.Names.Plural }
 
 // HasStatus says whether the version has the status subresource.
 func (v *Version) HasStatus() bool { return v.status != nil }
@@ -220,8 +260,8 @@ func (v *Version) Create(obj map[string]any, namespace string) (vd *Verdict) {
 		return vd
 	}
 	vd.Unknown = unknown
-	if v.Structural != nil {
-		structuraldefaulting.Default(u.Object, v.Structural)
+	if v.structural != nil {
+		structuraldefaulting.Default(u.Object, v.structural)
 	}
 	if !v.Namespaced {
 		namespace = ""
@@ -235,7 +275,7 @@ func (v *Version) Create(obj map[string]any, namespace string) (vd *Verdict) {
 		u.SetName(GenerateName(u.GetGenerateName()))
 	}
 	v.strategy.PrepareForCreate(ctx, u)
-	vd.Errors = rest.ValidateCreate(ctx, u, v.strategy)
+	vd.Errors = restValidateCreate(ctx, u, v.strategy)
 	if len(vd.Errors) == 0 {
 		// rest.BeforeCreate returns the 422 before adding warnings.
 		vd.Warnings = v.strategy.WarningsOnCreate(ctx, u)
@@ -260,8 +300,8 @@ func (v *Version) Prune(obj map[string]any, defaults bool) (unknown []string, er
 	if err != nil {
 		return nil, err
 	}
-	if defaults && v.Structural != nil {
-		structuraldefaulting.Default(u.Object, v.Structural)
+	if defaults && v.structural != nil {
+		structuraldefaulting.Default(u.Object, v.structural)
 	}
 	return unknown, nil
 }
@@ -288,11 +328,11 @@ func (v *Version) coerceWith(u *unstructured.Unstructured, dropInvalid bool) ([]
 	if err != nil {
 		return nil, err
 	}
-	if v.Structural != nil {
-		unknown = append(unknown, structuralpruning.PruneWithOptions(u.Object, v.Structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
-		structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, v.Structural)
+	if v.structural != nil {
+		unknown = append(unknown, structuralpruning.PruneWithOptions(u.Object, v.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
+		structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, v.structural)
 	}
-	ferr, paths := schemaobjectmeta.CoerceWithOptions(nil, u.Object, v.Structural, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true, DropInvalidFields: dropInvalid})
+	ferr, paths := schemaobjectmeta.CoerceWithOptions(nil, u.Object, v.structural, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true, DropInvalidFields: dropInvalid})
 	if ferr != nil {
 		return nil, ferr
 	}
@@ -311,12 +351,12 @@ func (v *Version) coerceWith(u *unstructured.Unstructured, dropInvalid bool) ([]
 	return unknown, nil
 }
 
-// CELValidator returns the server's CEL validator for this version's
-// schema, compiled on first use (for transition rules and explanations).
-func (v *Version) CELValidator() *cel.Validator {
+// celValidator returns the server's CEL validator for this version's
+// schema, compiled on first use (for CELErrors).
+func (v *Version) celValidator() *cel.Validator {
 	v.celOnce.Do(func() {
-		if v.Structural != nil {
-			v.celCached = cel.NewValidator(v.Structural, true, celconfig.PerCallLimit)
+		if v.structural != nil {
+			v.celCached = cel.NewValidator(v.structural, true, celconfig.PerCallLimit)
 		}
 	})
 	return v.celCached
@@ -365,7 +405,7 @@ func (v *Version) ConvertFieldLabel(label, value string) (string, string, error)
 		}
 		// Field labels do not depend on how versions convert; a webhook
 		// strategy would need a client this offline tool does not have.
-		c := v.CRD.DeepCopy()
+		c := v.crd.DeepCopy()
 		c.Spec.Conversion = &apiextensionsv1.CustomResourceConversion{Strategy: apiextensionsv1.NoneConverter}
 		_, v.conv, v.convErr = f.NewConverter(c)
 	})
@@ -435,11 +475,11 @@ func (v *Version) update(oldObj, newObj map[string]any, namespace string, defaul
 		return vd
 	}
 	vd.Unknown = unknown
-	if v.Structural != nil {
+	if v.structural != nil {
 		if defaultOld {
-			structuraldefaulting.Default(old.Object, v.Structural)
+			structuraldefaulting.Default(old.Object, v.structural)
 		}
-		structuraldefaulting.Default(us.Object, v.Structural)
+		structuraldefaulting.Default(us.Object, v.structural)
 	}
 	if !v.Namespaced {
 		namespace = ""
@@ -478,7 +518,7 @@ func (v *Version) update(oldObj, newObj map[string]any, namespace string, defaul
 	// rest.ValidateUpdate: the common ObjectMeta checks (as on create, and
 	// the update's immutable metadata), then the strategy's. Warnings come
 	// only with an accepted update, as rest.BeforeUpdate adds them.
-	vd.Errors = rest.ValidateUpdate(ctx, us, old, strategy)
+	vd.Errors = restValidateUpdate(ctx, us, old, strategy)
 	if len(vd.Errors) == 0 {
 		vd.Warnings = strategy.WarningsOnUpdate(ctx, us, old)
 	}
@@ -491,20 +531,16 @@ func (v *Version) update(oldObj, newObj map[string]any, namespace string, defaul
 // update verdict's errors are CEL rules' (transition rules among them).
 func (v *Version) CELErrors(newObj, oldObj map[string]any) map[string]bool {
 	out := map[string]bool{}
-	c := v.CELValidator()
+	c := v.celValidator()
 	if c == nil {
 		return out
 	}
-	errs, _ := c.Validate(context.Background(), nil, v.Structural, newObj, oldObj, celconfig.RuntimeCELCostBudget)
+	errs, _ := c.Validate(context.Background(), nil, v.structural, newObj, oldObj, celconfig.RuntimeCELCostBudget)
 	for _, e := range errs {
 		out[e.Error()] = true
 	}
 	return out
 }
-
-// DefaultNamespace is where kubectl sends a namespaced object that names
-// none (with no namespace set in the kubeconfig context).
-const DefaultNamespace = "default"
 
 // FieldType is the schema type of a selectable field's JSONPath in this
 // version, as the server resolves it (cel.ValidFieldPath without array
@@ -512,10 +548,10 @@ const DefaultNamespace = "default"
 // values the schema allows, as JSON values; nil when it does not say)
 // qualify it.
 func (v *Version) FieldType(jsonPath string) (typ, format string, enum []any) {
-	if v.Structural == nil {
+	if v.structural == nil {
 		return "", "", nil
 	}
-	_, s, err := cel.ValidFieldPath(jsonPath, v.Structural, cel.WithFieldPathAllowArrayNotation(false))
+	_, s, err := cel.ValidFieldPath(jsonPath, v.structural, cel.WithFieldPathAllowArrayNotation(false))
 	if err != nil || s == nil {
 		return "", "", nil
 	}
@@ -527,3 +563,40 @@ func (v *Version) FieldType(jsonPath string) (typ, format string, enum []any) {
 	}
 	return s.Type, s.ValueValidation.Format, enum
 }
+
+// Estimated heap per node of a compiled schema (the structural schema,
+// the OpenAPI validator's copy, the CEL declarations), and per CEL rule:
+// measured on the corpus's CRDs, to within a factor of two, which is all
+// a budget needs.
+const (
+	bytesPerSchemaNode = 1500
+	bytesPerCELRule    = 24 << 10
+)
+
+// Size is the heap the compiled version holds, roughly: for a cache of
+// compiled versions to keep within a budget.
+func (v *Version) Size() int64 { return estimate(v.structural) }
+
+func estimate(s *structuralschema.Structural) int64 {
+	if s == nil {
+		return bytesPerSchemaNode
+	}
+	n := int64(bytesPerSchemaNode) + int64(len(s.XValidations))*bytesPerCELRule
+	if s.Items != nil {
+		n += estimate(s.Items)
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
+		n += estimate(s.AdditionalProperties.Structural)
+	}
+	for _, p := range s.Properties {
+		n += estimate(&p)
+	}
+	return n
+}
+
+// Structural is the version's structural schema with defaults pruned, as
+// the server's handler holds it (nil without a schema): for differential
+// tests, which run the server's own packages on it to check the engine's
+// answers. Code outside the engine never calls it (TestEngineBoundary):
+// the tool talks to the engine in plain data.
+func (v *Version) Structural() *structuralschema.Structural { return v.structural }

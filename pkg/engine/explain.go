@@ -1,14 +1,12 @@
-package crd
+package engine
 
 import (
-	"context"
 	"reflect"
 	"strings"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
-	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -270,7 +268,7 @@ func (x *Explanation) ListType(e *field.Error) bool {
 		return false
 	}
 	if x.listType == nil {
-		x.listType = keys(structurallisttype.ValidateListSetsAndMaps(nil, x.v.Structural, x.obj))
+		x.listType = keys(structurallisttype.ValidateListSetsAndMaps(nil, x.v.structural, x.obj))
 	}
 	return x.listType[e.Error()]
 }
@@ -282,7 +280,7 @@ func (x *Explanation) Embedded(e *field.Error) bool {
 		return false
 	}
 	if x.embedded == nil {
-		x.embedded = keys(schemaobjectmeta.Validate(context.Background(), nil, x.obj, x.v.Structural, false))
+		x.embedded = keys(validateEmbedded(x.obj, x.v.structural))
 	}
 	return x.embedded[e.Error()]
 }

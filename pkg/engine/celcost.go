@@ -1,4 +1,4 @@
-package crd
+package engine
 
 import (
 	"reflect"
@@ -59,7 +59,7 @@ func CELCosts(crd *apiextensionsv1.CustomResourceDefinition, cache *CostCache) [
 // it to spec.validation, so the versions share one pointer).
 func celCosts(crd *apiextensionsv1.CustomResourceDefinition, internal *apiextensions.CustomResourceDefinition, cache *CostCache) []CELCost {
 	var out []CELCost
-	envSet := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
+	envSet := baseEnvSet()
 	type compiled struct {
 		schema *apiextensions.JSONSchemaProps
 		path   string

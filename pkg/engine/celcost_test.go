@@ -1,4 +1,4 @@
-package crd
+package engine
 
 import (
 	"reflect"
@@ -25,10 +25,10 @@ func TestCELCostsFromInternal(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, d := range f.Documents {
-			if !IsCRD(d) {
+			if !isCRD(d) {
 				continue
 			}
-			def := Decode(d.JSON)
+			def := decode(d.JSON)
 			if def.V1 == nil {
 				continue
 			}
@@ -37,7 +37,7 @@ func TestCELCostsFromInternal(t *testing.T) {
 				Internal *apiextensions.CustomResourceDefinition
 			}{def.V1, internalOf(t, def.V1)}
 			want, got := CELCosts(v.V1, nil), celCosts(v.V1, v.Internal, cache)
-			if vd := def.Verdict(NewCostCache()); vd.accepted() && !reflect.DeepEqual(vd.Costs, got) {
+			if vd := def.Verdict(NewCostCache()); vd.Accepted() && !reflect.DeepEqual(vd.Costs, got) {
 				t.Fatalf("%s: costs in the verdict\n%+v\nfrom the internal CRD\n%+v", p, vd.Costs, got)
 			}
 			if !reflect.DeepEqual(want, got) {
@@ -162,7 +162,7 @@ spec:
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := source.Parse(tt.name+".yaml", []byte(head+tt.props))
-			def := Decode(f.Documents[0].JSON)
+			def := decode(f.Documents[0].JSON)
 			if def.V1 == nil {
 				t.Fatalf("not decoded: %v", def.DecodeError)
 			}

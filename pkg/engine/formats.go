@@ -1,10 +1,6 @@
-package crd
+package engine
 
-import (
-	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
-	"k8s.io/apiserver/pkg/cel/environment"
-	"k8s.io/kube-openapi/pkg/validation/spec"
-)
+import "k8s.io/kube-openapi/pkg/validation/spec"
 
 // UnrecognizedFormats returns the formats of a schema node the server
 // warns about on create ("unrecognized format"), as its strategy computes
@@ -17,5 +13,5 @@ func UnrecognizedFormats(format, typ string) []string {
 	if typ != "" {
 		ss.Type = spec.StringOrArray{typ}
 	}
-	return apiservervalidation.GetUnrecognizedFormats(ss, environment.DefaultCompatibilityVersion())
+	return unrecognizedFormats(ss)
 }

@@ -1,4 +1,4 @@
-package crd
+package engine
 
 import (
 	"os"
@@ -31,10 +31,10 @@ func TestValidateLeavesV1(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, d := range source.Parse(p, data).Documents {
-			if !IsCRD(d) {
+			if !isCRD(d) {
 				continue
 			}
-			def := Decode(d.JSON)
+			def := decode(d.JSON)
 			if def.V1 == nil {
 				continue
 			}

@@ -1,4 +1,4 @@
-package crd
+package engine
 
 import (
 	"context"
@@ -28,20 +28,6 @@ import (
 // relabels apiVersion; a webhook cannot be called offline, so callers
 // convert only under None.
 
-// CompileVersion compiles one version of crd as the server's CRD handler
-// does, whether it is served or not: storage decodes objects stored in a
-// version that is no longer served. crd is kept, not copied; it must not
-// change afterwards. Catalog.Lookup is the way to judge requests, which
-// only served versions answer.
-func CompileVersion(crd *apiextensionsv1.CustomResourceDefinition, name string) (*Version, error) {
-	for i := range crd.Spec.Versions {
-		if crd.Spec.Versions[i].Name == name {
-			return compile(crd, name)
-		}
-	}
-	return nil, fmt.Errorf("CRD %s has no version %q", crd.Name, name)
-}
-
 // Read is storage decoding obj (a decoded JSON object stored in this
 // version, changed in place): metadata coerced with malformed fields
 // dropped, pruned by the schema, non-nullable nulls dropped, then
@@ -59,8 +45,8 @@ func (v *Version) Read(obj map[string]any) (pruned []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if v.Structural != nil {
-		structuraldefaulting.Default(u.Object, v.Structural)
+	if v.structural != nil {
+		structuraldefaulting.Default(u.Object, v.structural)
 	}
 	return pruned, nil
 }
@@ -132,17 +118,17 @@ func (v *Version) newRuleValidator(node []string, rule apiextensionsv1.Validatio
 			val, err = nil, fmt.Errorf("the server's CEL compilation panicked: %v", r)
 		}
 	}()
-	if v.Structural == nil {
+	if v.structural == nil {
 		return nil, fmt.Errorf("version %s has no schema", v.GVK.Version)
 	}
-	target := schemaAt(v.Structural, node)
+	target := schemaAt(v.structural, node)
 	if target == nil {
 		return nil, fmt.Errorf("version %s has no schema for field %s", v.GVK.Version, strings.Join(node, "."))
 	}
 	if !slices.ContainsFunc(target.XValidations, func(r apiextensionsv1.ValidationRule) bool { return apiequality.Semantic.DeepEqual(r, rule) }) {
 		return nil, fmt.Errorf("field %s of version %s has no rule %q", strings.Join(node, "."), v.GVK.Version, rule.Rule)
 	}
-	s := v.Structural.DeepCopy()
+	s := v.structural.DeepCopy()
 	clearRules(s)
 	setRule(s, node, rule)
 	val = cel.NewValidator(s, true, celconfig.PerCallLimit)

@@ -1,4 +1,4 @@
-package crd
+package engine
 
 import (
 	"os"
@@ -33,12 +33,12 @@ func FuzzCELCosts(f *testing.F) {
 	cache := NewCostCache()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, d := range source.Parse("fuzz.yaml", data).Documents {
-			if !IsV1CRD(d) {
+			if _, v := d.GroupVersion(); !isCRD(d) || v != "v1" {
 				continue
 			}
-			def := Decode(d.JSON)
+			def := decode(d.JSON)
 			v := def.Verdict(cache)
-			if def.V1 == nil || !v.accepted() {
+			if def.V1 == nil || !v.Accepted() {
 				continue
 			}
 			want, ok := eachVersionCosts(def.V1)
