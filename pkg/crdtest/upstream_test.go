@@ -38,7 +38,8 @@ import (
 // whole tree, say): the same check over all of their cases, with the
 // tally logged.
 func TestUpstreamAgainstReality(t *testing.T) {
-	dirs := []string{"testdata/upstream"}
+	// examples/testing is a port of an upstream table too.
+	dirs := []string{"testdata/upstream", "../../examples/testing"}
 	if extra := os.Getenv("CRDTEST_UPSTREAM"); extra != "" {
 		dirs = append(dirs, filepath.SplitList(extra)...)
 	}
@@ -60,6 +61,7 @@ func TestUpstreamAgainstReality(t *testing.T) {
 	groups := map[string][]job{}
 	var order []string
 	crdOf := map[string][]*apiextensionsv1.CustomResourceDefinition{}
+	servers := map[string]*Server{}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -73,9 +75,15 @@ func TestUpstreamAgainstReality(t *testing.T) {
 		if len(srcs) == 0 {
 			srcs = DefaultCRDs(s)
 		}
-		srv, err := loadLenient(srcs...)
-		if err != nil {
-			t.Fatal(err)
+		// Suites of the same CRDs share their server, as the command's
+		// do: each variant is compiled once.
+		skey := strings.Join(srcs, "\x00")
+		srv := servers[skey]
+		if srv == nil {
+			if srv, err = loadLenient(srcs...); err != nil {
+				t.Fatal(err)
+			}
+			servers[skey] = srv
 		}
 		vs, names, err := variants(s, srv)
 		if err != nil {
