@@ -1,6 +1,7 @@
 package crdtest
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -118,5 +119,41 @@ func TestStored(t *testing.T) {
 	}
 	if _, err := srv.Stored(&unstructured.Unstructured{Object: map[string]any{"apiVersion": "example.com/v9", "kind": "Widget"}}); err == nil {
 		t.Error("a version the CRD does not serve: no error")
+	}
+}
+
+// TestRefusedVariant: a suite that names its CRD among several of that
+// name (openshift's feature sets) runs on each; one the API server would
+// refuse is a variant whose cases say so, not one left out in silence.
+func TestRefusedVariant(t *testing.T) {
+	crd, err := os.ReadFile("testdata/suites/widgets-crd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := func(fs string) string {
+		return strings.Replace(string(crd), "  name: widgets.example.com\n", "  name: widgets.example.com\n  annotations: {release.openshift.io/feature-set: "+fs+"}\n", 1)
+	}
+	broken := strings.Replace(set("Broken"), "self.min <= self.max", "self.min <= self.nothing", 1)
+	srv := newServer()
+	for name, text := range map[string]string{"a-default.yaml": set("Default"), "b-broken.yaml": broken} {
+		if err := srv.AddYAML(name, []byte(text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Read("suite.yaml", []byte("crdName: widgets.example.com\ntests:\n  onCreate:\n  - name: small\n    initial: |\n      apiVersion: example.com/v1\n      kind: Widget\n      spec: {size: 2}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := Run(s, srv)
+	got := map[string]string{}
+	for _, r := range rs {
+		got[r.Variant] = fmt.Sprint(r.Passed, " ", r.Error)
+	}
+	want := map[string]string{
+		"Default":          "true ",
+		"Broken (refused)": "false b-broken.yaml: the API server would refuse CRD widgets.example.com (kubectl crdlint check b-broken.yaml tells why)",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }

@@ -152,6 +152,10 @@ func variants(s *Suite, srv *Server) ([]*Server, []string, error) {
 	if s.Format == OpenShift && len(s.FeatureGates) > 0 {
 		payload = FeatureGateDir(s.File)
 	}
+	// A CRD the server would refuse is a variant too, whose requests are
+	// answered with that refusal: a feature set its suites cannot run on
+	// says why, rather than disappear.
+	crds = append(crds, srv.refusedCRDs()...)
 	for i, c := range crds {
 		if c.Name != s.CRDName {
 			continue
@@ -173,7 +177,7 @@ func variants(s *Suite, srv *Server) ([]*Server, []string, error) {
 		}
 	}
 	for _, i := range keep {
-		out = append(out, srv.variant(i))
+		out = append(out, srv.variant(i, s.CRDName))
 		names = append(names, variantName(srv, i, crds[i]))
 	}
 	switch {
@@ -189,7 +193,13 @@ func variants(s *Suite, srv *Server) ([]*Server, []string, error) {
 // where the CRD came from.
 func variantName(srv *Server, i int, c *apiextensionsv1.CustomResourceDefinition) string {
 	if fs := c.Annotations["release.openshift.io/feature-set"]; fs != "" {
+		if i >= len(srv.defs) {
+			return fs + " (refused)"
+		}
 		return fs
+	}
+	if i >= len(srv.defs) {
+		return filepath.Base(srv.refusedFrom[i-len(srv.defs)]) + " (refused)"
 	}
 	if o := srv.defs[i].Origin; o != nil {
 		return filepath.Base(o.File)

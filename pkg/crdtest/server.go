@@ -36,6 +36,9 @@ type Server struct {
 	// refused are the CRDs the API server would refuse, by group and
 	// kind: what a request for their kinds is answered.
 	refused map[schema.GroupKind]string
+	// refusedDefs are those CRDs, and where each came from.
+	refusedDefs []*apiextensionsv1.CustomResourceDefinition
+	refusedFrom []string
 	// Namespace is where a namespaced object that names none is sent
 	// ("default", as a client without a namespace sends it).
 	Namespace string
@@ -167,6 +170,8 @@ func (s *Server) add(d *crd.Definition, from string) error {
 			s.refused = map[schema.GroupKind]string{}
 		}
 		s.refused[schema.GroupKind{Group: d.Object().Spec.Group, Kind: d.Object().Spec.Names.Kind}] = fmt.Sprintf("%s: the API server would refuse CRD %s (kubectl crdlint check %s tells why)", from, d.Name(), strings.SplitN(from, ":", 2)[0])
+		s.refusedDefs = append(s.refusedDefs, d.Object())
+		s.refusedFrom = append(s.refusedFrom, strings.SplitN(from, ":", 2)[0])
 		return nil
 	}
 	s.defs = append(s.defs, d)
@@ -389,22 +394,38 @@ func (s *Server) patch(name string, patch []byte) (*Server, error) {
 // variant is the Server of CRDs[i] and the CRDs of other names: one of
 // several CRDs of a name (openshift's feature sets), which the suites of
 // that name share, each compiled once (compiling a CRD's schemas and
-// rules, and judging it, are most of a suite's time).
-func (s *Server) variant(i int) *Server {
+// rules, and judging it, are most of a suite's time). An i past CRDs
+// names one of refusedCRDs: its Server has no CRD of that name, and
+// answers requests for its kind with the refusal.
+func (s *Server) variant(i int, name string) *Server {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if v, ok := s.variants[i]; ok {
 		return v
 	}
-	name := s.defs[i].Name()
+	refused := i >= len(s.defs)
 	v := s.Only(func(j int, c *apiextensionsv1.CustomResourceDefinition) bool {
-		return j == i || c.Name != name
+		return (j == i && !refused) || c.Name != name
 	})
+	if refused {
+		gk := schema.GroupKind{Group: s.refusedDefs[i-len(s.defs)].Spec.Group, Kind: s.refusedDefs[i-len(s.defs)].Spec.Names.Kind}
+		v.refused = map[schema.GroupKind]string{gk: fmt.Sprintf("%s: the API server would refuse CRD %s (kubectl crdlint check %s tells why)", s.refusedFrom[i-len(s.defs)], name, s.refusedFrom[i-len(s.defs)])}
+	}
 	if s.variants == nil {
 		s.variants = map[int]*Server{}
 	}
 	s.variants[i] = v
 	return v
+}
+
+// refusedCRDs are the CRDs the API server would refuse, after CRDs in
+// variant's numbering.
+func (s *Server) refusedCRDs() []*apiextensionsv1.CustomResourceDefinition {
+	out := make([]*apiextensionsv1.CustomResourceDefinition, len(s.refusedDefs))
+	for i, c := range s.refusedDefs {
+		out[i] = c.DeepCopy()
+	}
+	return out
 }
 
 // Only is a Server of the CRDs for which keep (given each CRD's index in
