@@ -176,12 +176,15 @@ func misplaced(key string) string {
 }
 
 // mergedPairs are a mapping's key-value pairs with aliases resolved and
-// merge keys (<<) expanded where they stand, as yaml.v2 applies them.
+// merge keys (<<) expanded where they stand, as yaml.v2 applies them; at
+// most maxExpanded of them (merges of merges of aliases grow
+// exponentially).
 func mergedPairs(m *yaml.Node) [][2]*yaml.Node {
 	var out [][2]*yaml.Node
+	visits := 0
 	var walk func(m *yaml.Node, depth int)
 	walk = func(m *yaml.Node, depth int) {
-		if depth > 32 {
+		if visits++; depth > 32 || visits > maxExpanded || len(out) >= maxExpanded {
 			return
 		}
 		for i := 0; i+1 < len(m.Content); i += 2 {

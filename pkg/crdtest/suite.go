@@ -301,29 +301,44 @@ func (r *reader) object(v *yaml.Node, key string) (map[string]any, error) {
 	if v.Kind != yaml.MappingNode {
 		return nil, r.errorf(v, "%s must be an object (a mapping), not %s", key, describe(v))
 	}
-	text, err := yaml.Marshal(expandAliases(v, 0))
+	budget := maxExpanded
+	whole := expandAliases(v, &budget)
+	if whole == nil {
+		return nil, r.errorf(v, "%s: excessive aliasing (more than %d nodes)", key, maxExpanded)
+	}
+	text, err := yaml.Marshal(whole)
 	if err != nil {
 		return nil, r.errorf(v, "%s: %v", key, err)
 	}
 	return r.objectText(v, key, text)
 }
 
+// maxExpanded bounds the nodes an object's aliases may expand to: a
+// "billion laughs" of nested aliases is an error, as it is for yaml.v3's
+// own decoder, not a hang.
+const maxExpanded = 200000
+
 // expandAliases is a copy of n with every alias replaced by a copy of its
-// anchor's node, so that n is whole on its own; depth bounds alias
-// chains (a billion laughs is an error of the marshaller, not a hang).
-func expandAliases(n *yaml.Node, depth int) *yaml.Node {
-	if n == nil || depth > 64 {
-		return n
+// anchor's node, so that n is whole on its own; nil when that would take
+// more than *budget nodes.
+func expandAliases(n *yaml.Node, budget *int) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	if *budget--; *budget < 0 {
+		return nil
 	}
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
-		return expandAliases(n.Alias, depth+1)
+		return expandAliases(n.Alias, budget)
 	}
 	c := *n
 	c.Anchor = ""
 	if len(n.Content) > 0 {
 		c.Content = make([]*yaml.Node, len(n.Content))
 		for i, k := range n.Content {
-			c.Content[i] = expandAliases(k, depth+1)
+			if c.Content[i] = expandAliases(k, budget); c.Content[i] == nil {
+				return nil
+			}
 		}
 	}
 	return &c
