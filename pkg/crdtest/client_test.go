@@ -157,3 +157,54 @@ func TestRefusedVariant(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+// TestOpenShiftNames: openshift's generator sends updated to the created
+// object's name (SetName on updated) and compares expected under the
+// stored name and namespace (SetName on expected), whatever the suite's
+// objects name: upstream suites name them differently.
+func TestOpenShiftNames(t *testing.T) {
+	srv, err := Load("testdata/suites/widgets-crd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Read("suite.yaml", []byte(`crdName: widgets.example.com
+tests:
+  onCreate:
+  - name: expected names another
+    initial: |
+      apiVersion: example.com/v1
+      kind: Widget
+      metadata: {name: first}
+      spec: {size: 2}
+    expected: |
+      apiVersion: example.com/v1
+      kind: Widget
+      metadata: {name: other, namespace: elsewhere}
+      spec: {size: 2}
+  onUpdate:
+  - name: updated names another
+    initial: |
+      apiVersion: example.com/v1
+      kind: Widget
+      metadata: {name: first}
+      spec: {size: 2}
+    updated: |
+      apiVersion: example.com/v1
+      kind: Widget
+      metadata: {name: second}
+      spec: {size: 3}
+    expected: |
+      apiVersion: example.com/v1
+      kind: Widget
+      metadata: {name: third}
+      spec: {size: 3}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Run(s, srv) {
+		if !r.Passed {
+			t.Errorf("%s: %s %+v", r.Case, r.Error, r.Diffs)
+		}
+	}
+}

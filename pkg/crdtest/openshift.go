@@ -299,6 +299,16 @@ func (r *reader) openshiftExpect(c *Case, vals map[string]string, nodes map[stri
 		if err != nil {
 			return nil, err
 		}
+		// The generator compares with the stored object's name and
+		// namespace (expectedObj.SetName, SetNamespace), whatever
+		// expected says: left out, they default to the stored ones.
+		if md, _ := obj["metadata"].(map[string]any); md != nil {
+			delete(md, "name")
+			delete(md, "namespace")
+			if len(md) == 0 {
+				delete(obj, "metadata")
+			}
+		}
 		e.Stored = obj
 		e.Pos = source.Pos{Line: nodes["expected"].Line, Column: nodes["expected"].Column}
 	}
@@ -370,7 +380,10 @@ func (r *reader) openshiftUpdate(cn *yaml.Node) (*Case, error) {
 	if restore != nil {
 		c.Steps = append(c.Steps, restore)
 	}
+	// The generator sends updated to the created object's name and
+	// namespace (SetName, SetNamespace), whatever updated says.
 	upd := step(Update, updated, "update")
+	upd.StoredName = true
 	c.Steps = append(c.Steps, upd)
 	if vals["expectedError"] != "" {
 		upd.Expect, err = r.openshiftExpect(c, vals, nodes, "expectedError")
@@ -379,6 +392,7 @@ func (r *reader) openshiftUpdate(cn *yaml.Node) (*Case, error) {
 	last, errKey := upd, ""
 	if st, ok := updated["status"]; ok && st != nil {
 		last, errKey = step(UpdateStatus, updated, "write the updated object's status"), "expectedStatusError"
+		last.StoredName = true
 		c.Steps = append(c.Steps, last)
 	}
 	// Without a status in updated the generator writes none, and

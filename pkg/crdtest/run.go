@@ -292,12 +292,30 @@ func runCase(r *Result, s *Suite, c *Case, srv *Server) {
 // body is the step's request body: its object, or the stored one with
 // Set's fields.
 func (st *Step) body(stored map[string]any) map[string]any {
-	if st.Object != nil || stored == nil {
+	if stored == nil {
 		return st.Object
 	}
-	obj := deepCopy(stored)
-	for k, v := range st.Set {
-		obj[k] = v
+	if st.Object == nil {
+		obj := deepCopy(stored)
+		for k, v := range st.Set {
+			obj[k] = v
+		}
+		return obj
+	}
+	if !st.StoredName {
+		return st.Object
+	}
+	obj := deepCopy(st.Object)
+	md, _ := obj["metadata"].(map[string]any)
+	if md == nil {
+		md = map[string]any{}
+		obj["metadata"] = md
+	}
+	smd, _ := stored["metadata"].(map[string]any)
+	for _, k := range []string{"name", "namespace"} {
+		if v, ok := smd[k]; ok {
+			md[k] = v
+		}
 	}
 	return obj
 }

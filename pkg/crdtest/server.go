@@ -314,11 +314,14 @@ func respond(v *engine.Version, gvk schema.GroupVersionKind, name string, op Op,
 			}
 		}
 	}
+	// Validation's warnings (a ratcheted CEL rule's error) come with a
+	// refusal too; the strategy's only with an accepted request (the
+	// engine's verdict has none on a refusal).
+	r.Warnings = append(r.Warnings, vd.Warnings...)
 	if len(vd.Errors) > 0 {
 		r.Err = apierrors.NewInvalid(gvk.GroupKind(), name, vd.Errors)
 		return r
 	}
-	r.Warnings = append(r.Warnings, vd.Warnings...)
 	if vd.Object != nil {
 		r.Object = vd.Object.Object
 	}

@@ -97,8 +97,12 @@ type Step struct {
 	Object map[string]any
 	// Set, for a step without Object, makes its body the previous step's
 	// stored object with these top-level fields set.
-	Set       map[string]any
-	Namespace string
+	Set map[string]any
+	// StoredName sends the request to the stored object's name and
+	// namespace whatever Object says (openshift's generator sets them on
+	// updated).
+	StoredName bool
+	Namespace  string
 	// FieldValidation is the request's fieldValidation: Strict, Warn
 	// (client-go's default: it sends none) or Ignore.
 	FieldValidation string
