@@ -323,7 +323,14 @@ func respond(v *engine.Version, gvk schema.GroupVersionKind, name string, op Op,
 		return r
 	}
 	if vd.Object != nil {
-		r.Object = vd.Object.Object
+		// The server answers with what it wrote as its storage decodes it
+		// (etcd3's Create and GuaranteedUpdate decode the bytes written):
+		// defaulted again, so defaults of a part the strategy dropped (a
+		// status on create) show, as a client then reads them.
+		r.Object = deepCopy(vd.Object.Object)
+		if _, err := v.Read(r.Object); err != nil {
+			r.Object = vd.Object.Object
+		}
 	}
 	return r
 }
