@@ -94,6 +94,7 @@ var ConfigGroups = []string{
 	"chainsaw.kyverno.io",                  // chainsaw: Test, Configuration
 	"cli.kyverno.io",                       // the kyverno CLI: Test (kyverno-test.yaml), Values, Context, UserInfo, ClusterResource
 	"skaffold",                             // skaffold: Config (apiVersion skaffold/v4beta11)
+	"crdlint.dev",                          // kubectl crdlint test: CRDTestSuite (pkg/crdtest)
 }
 
 // ConfigKindsKnown are single kinds of well-known tools' configuration in
