@@ -83,6 +83,10 @@ type Config struct {
 	Overrides []Override
 	// Baseline is the baseline file, as written (relative to Dir).
 	Baseline string
+	// KubernetesVersions are the minors of kubernetesVersion: or
+	// kubernetesVersions: (kubeminor.Parse), oldest first; nil when not
+	// said (the newest).
+	KubernetesVersions []string
 	// Tests are where kubectl crdlint test finds its suites (files and
 	// directories), joined with Dir.
 	Tests []string

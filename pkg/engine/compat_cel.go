@@ -1,3 +1,5 @@
+//go:build !(k8s1.33 || k8s1.34)
+
 package engine
 
 // The CEL environment's API differs between the Kubernetes minors the

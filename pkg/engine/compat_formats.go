@@ -1,3 +1,5 @@
+//go:build !k8s1.33
+
 package engine
 
 // validation.GetUnrecognizedFormats exists from apiextensions-apiserver

@@ -1,3 +1,5 @@
+//go:build !(k8s1.33 || k8s1.34 || k8s1.35 || k8s1.36)
+
 package engine
 
 // This file holds the calls whose API differs between the Kubernetes

@@ -8,7 +8,6 @@ import (
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apiserver/pkg/cel/environment"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -56,7 +55,7 @@ func FuzzCELCosts(f *testing.F) {
 // from v1, as the server's validation does: the reference for celCosts'
 // reuse of identical schemas. It reports a schema the conversion refuses.
 func eachVersionCosts(crd *apiextensionsv1.CustomResourceDefinition) ([]CELCost, bool) {
-	envSet := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
+	envSet := baseEnvSet()
 	var out []CELCost
 	for i := range crd.Spec.Versions {
 		s, path := versionSchema(crd, i)

@@ -135,7 +135,7 @@ func (o *crOracle) create(js []byte, ns string) (pairs []string, rejected bool) 
 	for _, p := range unknown {
 		pairs = append(pairs, pathtest.Pair(p, fmt.Sprintf("unknown field %q", p)))
 	}
-	errs := rest.ValidateCreate(ctx, u, o.strategy)
+	errs := engine.ServerValidateCreate(ctx, u, o.strategy)
 	for _, e := range errs {
 		// In crdlint's one notation: a root error names no field, a scale
 		// path has no leading dot.

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"context"
 	"fmt"
 	"math/rand"
 	"os"
@@ -11,7 +10,6 @@ import (
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
-	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
@@ -36,7 +34,7 @@ func (o *crOracle) explainAll(obj map[string]any) fullOrigins {
 	for _, e := range apiservervalidation.ValidateCustomResource(nil, obj, o.validator) {
 		f.schema[e.Error()] = true
 	}
-	for _, e := range schemaobjectmeta.Validate(context.Background(), nil, obj, o.structural, false) {
+	for _, e := range engine.ServerValidateEmbedded(obj, o.structural) {
 		f.embedded[e.Error()] = true
 	}
 	for _, e := range structurallisttype.ValidateListSetsAndMaps(nil, o.structural, obj) {

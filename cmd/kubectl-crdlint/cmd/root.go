@@ -89,8 +89,11 @@ func Main(s genericiooptions.IOStreams, args []string) (code int) {
 	}
 	root := NewCmdRoot(s)
 	root.SetArgs(args)
-	err := root.ExecuteContext(context.Background())
+	c, err := root.ExecuteContextC(context.Background())
+	var d *delegated
 	switch {
+	case errors.As(err, &d):
+		return runMinors(s, c, args, d)
 	case err == nil:
 		return ExitClean
 	case errors.Is(err, errFindings):

@@ -37,6 +37,7 @@ type sourceOptions struct {
 	CacheDir   string
 	Offline    bool
 	Missing    missingOptions
+	Minor      minorOptions
 
 	// settings are the flags over the configuration file over the
 	// defaults; configFindings what is wrong in the file.
@@ -74,7 +75,7 @@ func (o *sourceOptions) complete(fs *pflag.FlagSet) error {
 		return &UsageError{err}
 	}
 	o.settings, o.configFindings = s, findings
-	return nil
+	return o.resolveMinors(fs, s)
 }
 
 // resolved returns the settings; a command run without Complete (tests)

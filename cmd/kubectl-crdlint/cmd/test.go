@@ -85,6 +85,7 @@ suite that cannot be read.`,
 	f.BoolVar(&o.Update, "update", false, "Write what the server answers into the suites as their expectations (crdlint's format), keeping comments and order")
 	f.StringVar(&o.RunCases, "run", "", "Run only the cases whose name matches this regular expression")
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "List passing cases too (text output)")
+	o.sourceOptions.Minor.addFlags(f)
 	return c
 }
 

@@ -104,6 +104,7 @@ Exit code 0: nothing at or above --fail-on; 1: findings at or above --fail-on;
 	o.validateOptions.addFlags(f)
 	f.StringSliceVar(&o.StoredVersions, "stored-versions", nil, "OLD's status.storedVersions, comma-separated, for every CRD of OLD (default: the file's own status, else the storage version)")
 	o.Cluster.addFlags(f, "Read OLD and its objects from the cluster: give NEW (and OBJECTS to replay those instead of the cluster's)", false)
+	o.sourceOptions.Minor.addFlags(f)
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(report.FormatNames(), cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "none"}, cobra.ShellCompDirectiveNoFileComp))
 	completeValidate(c)
@@ -246,5 +247,5 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	if err := rv.Finish(&res, nil); err != nil {
 		return err
 	}
-	return render(o.IOStreams, res, o.Output, rv, o.NoColor)
+	return o.sourceOptions.render(o.IOStreams, res, o.Output, rv, o.NoColor)
 }
