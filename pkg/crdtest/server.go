@@ -427,6 +427,7 @@ func (s *Server) variant(i int, name string) *Server {
 	if refused {
 		gk := schema.GroupKind{Group: s.refusedDefs[i-len(s.defs)].Spec.Group, Kind: s.refusedDefs[i-len(s.defs)].Spec.Names.Kind}
 		v.refused = map[schema.GroupKind]string{gk: fmt.Sprintf("%s: the API server would refuse CRD %s (kubectl crdlint check %s tells why)", s.refusedFrom[i-len(s.defs)], name, s.refusedFrom[i-len(s.defs)])}
+		v.refusedDefs, v.refusedFrom = s.refusedDefs[i-len(s.defs):i-len(s.defs)+1], s.refusedFrom[i-len(s.defs):i-len(s.defs)+1]
 	}
 	if s.variants == nil {
 		s.variants = map[int]*Server{}
