@@ -26,7 +26,7 @@ done
 diff_tests='Corpus|Differential|Agreement|^TestValidateLeavesV1$|^TestCELCostsFromInternal$|^TestExplain'
 for m in $minors; do
   [ "$m" = "$newest" ] && continue
-  CRDLINT_MINOR_BUILD=1 go test -modfile="hack/minors/k8s$m.mod" -tags="k8s$m" -run "$diff_tests" ./pkg/crd ./pkg/lint ./internal/kubeminor
+  CRDLINT_MINOR_BUILD=1 go test -modfile="hack/minors/k8s$m.mod" -tags="k8s$m" -run "$diff_tests" ./pkg/engine ./pkg/crd ./pkg/lint ./internal/kubeminor
   echo "== Kubernetes $m differential tests done ($((SECONDS - start)) s)"
 done
 CRDLINT_ENGINE_DIR="$dir" go test -count=1 ./test/minors

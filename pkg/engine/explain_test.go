@@ -10,13 +10,11 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
-	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	"k8s.io/apiserver/pkg/registry/rest"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
@@ -35,7 +33,7 @@ func explainAll(v *Version, vd *Verdict) (schemaErrs, embedded, listType map[str
 		schemaErrs[e.Error()] = true
 	}
 	if v.Structural() != nil {
-		for _, e := range schemaobjectmeta.Validate(context.Background(), nil, obj, v.Structural(), false) {
+		for _, e := range validateEmbedded(obj, v.Structural()) {
 			embedded[e.Error()] = true
 		}
 		for _, e := range structurallisttype.ValidateListSetsAndMaps(nil, v.Structural(), obj) {
@@ -283,7 +281,7 @@ func TestExplainTargeted(t *testing.T) {
 	for _, s := range explainSchemas {
 		v := explainVersion(t, s.edit, s.cel)
 		u := &unstructured.Unstructured{Object: yamlObject(t, "{apiVersion: example.com/v1, kind: Widget, spec: {color: purple}}")}
-		vd := &Verdict{Object: u, Errors: rest.ValidateCreate(genericapirequest.WithNamespace(context.Background(), "ns"), u, v.strategy)}
+		vd := &Verdict{Object: u, Errors: restValidateCreate(genericapirequest.WithNamespace(context.Background(), "ns"), u, v.strategy)}
 		for _, og := range checkExplain(t, s.name+"/unprepared-without-metadata", v, vd) {
 			seen[og]++
 		}
