@@ -43,7 +43,7 @@ fuzz-ci: ## Run every fuzz target for 10s (what CI runs)
 
 golden: ## Rewrite golden files from the current output
 	go test ./pkg/report -update
-	go test ./pkg/catalogue -run TestRulesDoc -update-rules
+	go test ./pkg/ruleset -run TestRulesDoc -update-rules
 	go test ./pkg/lint -run TestGoldenOutputs -update-golden
 	go test ./pkg/upgrade/compare -update
 	go test ./pkg/fields -run TestListingGolden -update

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"k8s.io/apiextensions-apiserver/pkg/apihelpers"
@@ -26,6 +27,7 @@ import (
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/apiserver/pkg/warning"
 )
 
 // Version is one CRD version compiled as the server's CRD handler
@@ -514,14 +516,24 @@ func (v *Version) update(oldObj, newObj map[string]any, namespace string, defaul
 			return vd
 		}
 	}
+	// A CEL rule that fails on a value the update leaves unchanged
+	// ratchets: the server sends its error as a warning
+	// (warning.AddWarning in the CEL validator), on the request's
+	// recorder, accepted or not.
+	rec := &warnings{}
+	ctx = warning.WithWarningRecorder(ctx, rec)
 	strategy.PrepareForUpdate(ctx, us, old)
 	// rest.ValidateUpdate: the common ObjectMeta checks (as on create, and
-	// the update's immutable metadata), then the strategy's. Warnings come
-	// only with an accepted update, as rest.BeforeUpdate adds them.
+	// the update's immutable metadata), then the strategy's. The
+	// strategy's warnings come only with an accepted update, as
+	// rest.BeforeUpdate adds them, after those of validation.
 	vd.Errors = restValidateUpdate(ctx, us, old, strategy)
 	if len(vd.Errors) == 0 {
-		vd.Warnings = strategy.WarningsOnUpdate(ctx, us, old)
+		for _, w := range strategy.WarningsOnUpdate(ctx, us, old) {
+			rec.AddWarning("", w)
+		}
 	}
+	vd.Warnings = rec.msgs
 	vd.Object = us
 	return vd
 }
@@ -600,3 +612,14 @@ func estimate(s *structuralschema.Structural) int64 {
 // answers. Code outside the engine never calls it (TestEngineBoundary):
 // the tool talks to the engine in plain data.
 func (v *Version) Structural() *structuralschema.Structural { return v.structural }
+
+// warnings records a request's warnings as the server's recorder does
+// (filters.WithWarningRecorder): in order, each text once.
+type warnings struct{ msgs []string }
+
+func (w *warnings) AddWarning(agent, text string) {
+	if text == "" || slices.Contains(w.msgs, text) {
+		return
+	}
+	w.msgs = append(w.msgs, text)
+}

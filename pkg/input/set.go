@@ -158,10 +158,9 @@ type CRDSource struct {
 // Open, refusing stdin, and makes sure each regular file can be opened,
 // so that a bad path is a usage error before any output, without reading
 // it yet: the files are read when a custom resource first needs the
-// catalogue. Kustomize patches and kustomizations found in a directory
-// are left out, as Open skips them: a partial CRD (kubebuilder's
-// crd/patches/) must never judge a custom resource, nor be called a
-// duplicate of the CRD it patches.
+// catalogue. Kustomize patches, kustomizations, test assertions and
+// snapshots found in a directory are left out, as Open skips them
+// (notCRDSource).
 func OpenCRDs(srcs []CRDSource) (*Set, error) {
 	s := &Set{cached: map[string][]byte{}}
 	r := newRepo()
@@ -183,7 +182,7 @@ func OpenCRDs(srcs []CRDSource) (*Set, error) {
 		}
 		for _, p := range files {
 			if p != src.Path {
-				if why := r.skip(p); why == SkipKustomizePatch || why == SkipKustomization {
+				if notCRDSource[r.skip(p)] {
 					continue
 				}
 			}
@@ -207,6 +206,14 @@ func OpenCRDs(srcs []CRDSource) (*Set, error) {
 		}
 	}
 	return s, nil
+}
+
+// notCRDSource are the reasons to leave a file of a CRD source directory
+// out: a partial CRD (a patch, a test's expected state, a snapshot of a
+// rendering) must never judge a custom resource, nor be called a
+// duplicate of the CRD it patches or asserts.
+var notCRDSource = map[string]bool{
+	SkipKustomizePatch: true, SkipKustomization: true, SkipTestAssertion: true, SkipSnapshot: true,
 }
 
 // Add appends an input already read, named name (a URL's content), as

@@ -158,7 +158,7 @@ func (o *CheckOptions) Validate() error {
 	if err := stdinOnce(o.paths); err != nil {
 		return err
 	}
-	if _, err := parseRules(o.Disable, catalogue); err != nil {
+	if _, err := parseRules(o.Disable, allRules); err != nil {
 		return err
 	}
 	if o.Baseline != "" && o.WriteBaseline != "" {
@@ -189,7 +189,7 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	}
 	rv := review.New(review.Options{
 		Settings:      set,
-		Rules:         catalogue,
+		Rules:         allRules,
 		Baseline:      baseline,
 		WriteBaseline: o.WriteBaseline,
 		Notices:       o.ErrOut,
@@ -229,5 +229,5 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 }
 
 func (o *CheckOptions) listRules() error {
-	return report.RenderRules(o.Out, catalogue, o.Output)
+	return report.RenderRules(o.Out, allRules, o.Output)
 }

@@ -185,8 +185,8 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 		}
 	}
 	l := lint.New(lint.Options{Validate: set.Validate, Catalog: run.Catalog, MissingCRDs: o.missing()})
-	res := report.Result{Rules: catalogue, Summary: lint.UpdateSummary(oldRev, newRev, o.Cluster.Live)}
-	rv := review.New(review.Options{Settings: set, Rules: catalogue})
+	res := report.Result{Rules: allRules, Summary: lint.UpdateSummary(oldRev, newRev, o.Cluster.Live)}
+	rv := review.New(review.Options{Settings: set, Rules: allRules})
 	res.Findings = append(o.configFindings, rv.File(review.File{Findings: l.Updates(oldRev, newRev, o.defaultNS)})...)
 	if err := rv.Finish(&res, nil); err != nil {
 		return err

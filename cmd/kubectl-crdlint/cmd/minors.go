@@ -190,7 +190,7 @@ func runMinors(s genericiooptions.IOStreams, c *cobra.Command, args []string, d 
 		}
 	}
 	res := report.Merge(d.minors, results)
-	res.Rules = catalogue
+	res.Rules = allRules
 	format := report.Text
 	if fl := c.Flags().Lookup("output"); fl != nil {
 		format = report.Format(fl.Value.String())

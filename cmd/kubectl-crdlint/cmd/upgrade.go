@@ -147,7 +147,7 @@ func (o *UpgradeOptions) Validate() error {
 	if err := stdinOnce(append([]string{o.oldArg, o.newArg}, o.objects...)); err != nil {
 		return err
 	}
-	_, err := parseRules(o.Disable, catalogue)
+	_, err := parseRules(o.Disable, allRules)
 	return err
 }
 
@@ -171,8 +171,8 @@ func (o *UpgradeOptions) validateCluster() error {
 func (o *UpgradeOptions) Run(ctx context.Context) error {
 	set := o.resolved(o.validateOptions, report.Severity(o.FailOn), o.Disable)
 	l := lint.New(lint.Options{Validate: set.Validate})
-	rv := review.New(review.Options{Settings: set, Rules: catalogue})
-	res := report.Result{Rules: catalogue, Findings: o.configFindings}
+	rv := review.New(review.Options{Settings: set, Rules: allRules})
+	res := report.Result{Rules: allRules, Findings: o.configFindings}
 	// comments are the CRD files', for the findings positioned in them
 	// later (object files are reviewed as they are replayed).
 	comments := map[string]*review.Comments{}

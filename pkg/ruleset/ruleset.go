@@ -1,4 +1,4 @@
-// Package catalogue joins the rules of every part of crdlint into one
+// Package ruleset joins the rules of every part of crdlint into one
 // list: the linter's (CRDs, custom resources, updates, the YAML loader's),
 // the configuration's, the suppressions' and the upgrade check's. It is
 // what --list-rules prints, what explain and --disable accept, what SARIF
@@ -9,7 +9,7 @@
 // which commands report a rule, and the group it is listed under. Find
 // looks a rule up as a user types it, suggesting the IDs a mistyped one
 // probably meant.
-package catalogue
+package ruleset
 
 import (
 	"slices"

@@ -1,4 +1,4 @@
-package catalogue_test
+package ruleset_test
 
 import (
 	"os"
@@ -9,15 +9,15 @@ import (
 	"testing"
 
 	rulepages "github.com/kubectl-crdlint/kubectl-crdlint/docs/rules"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/ruleset"
 )
 
 // ruleConstRE is a rule ID declared as a constant: Rule... = "id".
 var ruleConstRE = regexp.MustCompile(`\bRule[A-Za-z0-9]*\s*=\s*"([a-z0-9-]+)"`)
 
 // TestEveryDeclaredRuleIsCatalogued: every rule ID a package declares in
-// its non-test code is in the catalogue and has a page, so that no
+// its non-test code is in the rule set and has a page, so that no
 // finding a command emits is missing from --list-rules, explain, --disable
 // or SARIF.
 func TestEveryDeclaredRuleIsCatalogued(t *testing.T) {
@@ -47,11 +47,11 @@ func TestEveryDeclaredRuleIsCatalogued(t *testing.T) {
 		}
 	}
 	if len(declared) < 100 {
-		t.Fatalf("found %d rule constants, fewer than the catalogue's rules: the pattern no longer finds them", len(declared))
+		t.Fatalf("found %d rule constants, fewer than the rule set's rules: the pattern no longer finds them", len(declared))
 	}
 	for id, path := range declared {
-		if _, ok := catalogue.Lookup(id); !ok {
-			t.Errorf("%s declares rule %s, which is not in the catalogue", path, id)
+		if _, ok := ruleset.Lookup(id); !ok {
+			t.Errorf("%s declares rule %s, which is not in the rule set", path, id)
 		}
 		if _, ok := rulepages.Page(id); !ok {
 			t.Errorf("%s declares rule %s, which has no page docs/rules/%s.md", path, id, id)
@@ -60,17 +60,17 @@ func TestEveryDeclaredRuleIsCatalogued(t *testing.T) {
 }
 
 func TestCatalogue(t *testing.T) {
-	if !slices.IsSortedFunc(catalogue.Rules, func(a, b report.Rule) int { return strings.Compare(a.ID, b.ID) }) {
+	if !slices.IsSortedFunc(ruleset.Rules, func(a, b report.Rule) int { return strings.Compare(a.ID, b.ID) }) {
 		t.Error("Rules not sorted by ID")
 	}
 	seen := map[string]bool{}
-	groups := map[catalogue.Group]int{}
-	for _, r := range catalogue.Rules {
+	groups := map[ruleset.Group]int{}
+	for _, r := range ruleset.Rules {
 		if seen[r.ID] {
 			t.Errorf("%s: twice", r.ID)
 		}
 		seen[r.ID] = true
-		groups[catalogue.GroupOf(r.ID)]++
+		groups[ruleset.GroupOf(r.ID)]++
 		if r.Severity != report.Error && r.Severity != report.Warning {
 			t.Errorf("%s: severity %v", r.ID, r.Severity)
 		}
@@ -88,16 +88,16 @@ func TestCatalogue(t *testing.T) {
 		if len(r.Commands) == 0 {
 			t.Errorf("%s: no command reports it", r.ID)
 		}
-		if r, ok := catalogue.Lookup(r.ID); !ok || r.ID == "" {
+		if r, ok := ruleset.Lookup(r.ID); !ok || r.ID == "" {
 			t.Errorf("%s: Lookup does not find it", r.ID)
 		}
 	}
-	for _, g := range catalogue.Groups {
+	for _, g := range ruleset.Groups {
 		if groups[g] == 0 {
 			t.Errorf("group %q has no rule", g.Title())
 		}
 	}
-	if got, want := rulepages.IDs(), catalogue.IDs(); !slices.Equal(got, want) {
+	if got, want := rulepages.IDs(), ruleset.IDs(); !slices.Equal(got, want) {
 		t.Errorf("pages %v, want one per rule %v", got, want)
 	}
 }

@@ -1,6 +1,6 @@
-package catalogue_test
+package ruleset_test
 
-// docs/rules.md and docs/rules/<rule>.md are generated from the catalogue
+// docs/rules.md and docs/rules/<rule>.md are generated from the rule set
 // (Rules, with each package's prose) and from the rules' fixtures, by
 // running them:
 //
@@ -23,7 +23,7 @@ package catalogue_test
 // fixture must say why in its NoExample. TestRulesDoc checks the pages are
 // up to date, and rewrites them with
 //
-//	go test ./pkg/catalogue -run TestRulesDoc -update-rules
+//	go test ./pkg/ruleset -run TestRulesDoc -update-rules
 
 import (
 	"flag"
@@ -39,15 +39,15 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/cmd/kubectl-crdlint/cmd"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/ruleset"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
-var updateRules = flag.Bool("update-rules", false, "rewrite docs/rules.md and docs/rules/*.md from the rule catalogue and fixtures")
+var updateRules = flag.Bool("update-rules", false, "rewrite docs/rules.md and docs/rules/*.md from the rule set and fixtures")
 
 const (
 	rulesDocPath = "../../docs/rules.md"
@@ -66,8 +66,8 @@ const (
 // TestRulesDoc keeps docs/rules.md and docs/rules/*.md equal to what the
 // catalogue and the fixtures generate, and no page without its rule.
 func TestRulesDoc(t *testing.T) {
-	want := map[string]string{rulesDocPath: renderRulesIndex(catalogue.Rules)}
-	for _, r := range catalogue.Rules {
+	want := map[string]string{rulesDocPath: renderRulesIndex(ruleset.Rules)}
+	for _, r := range ruleset.Rules {
 		want[filepath.Join(rulePagesDir, r.ID+".md")] = renderRulePage(t, r)
 	}
 	pages, err := filepath.Glob(filepath.Join(rulePagesDir, "*.md"))
@@ -94,17 +94,17 @@ func TestRulesDoc(t *testing.T) {
 	}
 	for _, p := range pages {
 		if _, ok := want[p]; !ok {
-			t.Errorf("%s is the page of no rule of the catalogue; regenerate the pages with\n\tgo test ./pkg/catalogue -run TestRulesDoc -update-rules", p)
+			t.Errorf("%s is the page of no rule of the rule set; regenerate the pages with\n\tgo test ./pkg/ruleset -run TestRulesDoc -update-rules", p)
 		}
 	}
 	for _, p := range slices.Sorted(maps.Keys(want)) {
 		got, err := os.ReadFile(p)
 		if err != nil {
-			t.Errorf("%v (generate it with go test ./pkg/catalogue -run TestRulesDoc -update-rules)", err)
+			t.Errorf("%v (generate it with go test ./pkg/ruleset -run TestRulesDoc -update-rules)", err)
 			continue
 		}
 		if string(got) != want[p] {
-			t.Errorf("%s is out of date with the rule catalogue or its fixtures; regenerate it with\n\tgo test ./pkg/catalogue -run TestRulesDoc -update-rules\nfirst difference: %s", p, firstDiff(string(got), want[p]))
+			t.Errorf("%s is out of date with the rule set or its fixtures; regenerate it with\n\tgo test ./pkg/ruleset -run TestRulesDoc -update-rules\nfirst difference: %s", p, firstDiff(string(got), want[p]))
 		}
 	}
 }
@@ -127,9 +127,9 @@ func firstDiff(got, want string) string {
 	return "none"
 }
 
-const generatedNote = "<!-- Generated from the rule catalogue (pkg/catalogue) and the rules'\n" +
+const generatedNote = "<!-- Generated from the rule set (pkg/ruleset) and the rules'\n" +
 	"     fixtures by\n" +
-	"     go test ./pkg/catalogue -run TestRulesDoc -update-rules\n" +
+	"     go test ./pkg/ruleset -run TestRulesDoc -update-rules\n" +
 	"     Do not edit by hand. -->\n"
 
 // renderRulesIndex renders docs/rules.md: what rule IDs and severities
@@ -162,12 +162,12 @@ func renderRulesIndex(rules []report.Rule) string {
 	w("[`pkg/lint/testdata/rules/`](../pkg/lint/testdata/rules/), for the upgrade\n")
 	w("rules a failing and a passing upgrade (OLD, NEW and existing objects) from\n")
 	w("[`pkg/upgrade/testdata/`](../pkg/upgrade/testdata/).\n\n")
-	for _, g := range catalogue.Groups {
+	for _, g := range ruleset.Groups {
 		w("## %s\n\n", g.Title())
 		w("| Rule | Severity | What it checks |\n")
 		w("| --- | --- | --- |\n")
 		for _, r := range rules {
-			if catalogue.GroupOf(r.ID) == g {
+			if ruleset.GroupOf(r.ID) == g {
 				w("| [`%s`](rules/%s.md) | %s | %s |\n", r.ID, r.ID, docSeverity(r.ID, r.Severity), strings.ReplaceAll(r.Doc, "|", `\|`))
 			}
 		}
@@ -462,12 +462,12 @@ func lintOutput(t *testing.T, f fixtureFile) string {
 // fixtureLink is a fixture's path (relative to this package) relative to
 // docs/rules/.
 func fixtureLink(path string) string {
-	return filepath.ToSlash(filepath.Join("../../pkg/catalogue", path))
+	return filepath.ToSlash(filepath.Join("../../pkg/ruleset", path))
 }
 
 // verdicts say what a rule's severity means on its page.
 func verdict(r report.Rule) string {
-	upgrade := catalogue.GroupOf(r.ID) == catalogue.Upgrade
+	upgrade := ruleset.GroupOf(r.ID) == ruleset.Upgrade
 	switch {
 	case r.ID == lint.RuleUnknownField:
 		return "the API server refuses the object under kubectl apply's default field validation, and accepts it without the field under `warn`"
@@ -502,7 +502,7 @@ func renderRulePage(t *testing.T, r report.Rule) string {
 		}
 		w("\n## Example\n\n%s\n", r.NoExample)
 	case len(dirs) != 1:
-		t.Errorf("%s: want fixtures in one of %s, %s, %s, %s/%s (or a NoExample reason in the catalogue), found %v",
+		t.Errorf("%s: want fixtures in one of %s, %s, %s, %s/%s (or a NoExample reason in the rule set), found %v",
 			r.ID, lintFixtures, upgradeFixtures, replayFixtures, checkFixtures, r.ID, dirs)
 	case strings.HasPrefix(dirs[0], lintFixtures):
 		renderLintExamples(t, &b, r, dirs[0])
