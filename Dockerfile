@@ -12,6 +12,12 @@ FROM gcr.io/distroless/static-debian12:nonroot
 
 ARG TARGETPLATFORM
 COPY $TARGETPLATFORM/kubectl-crdlint /usr/local/bin/kubectl-crdlint
+# The older Kubernetes minors' engines, found beside the main binary
+# (--kubernetes-version; docs/versions.md).
+COPY $TARGETPLATFORM/crdlint-k8s1.33 /usr/local/bin/crdlint-k8s1.33
+COPY $TARGETPLATFORM/crdlint-k8s1.34 /usr/local/bin/crdlint-k8s1.34
+COPY $TARGETPLATFORM/crdlint-k8s1.35 /usr/local/bin/crdlint-k8s1.35
+COPY $TARGETPLATFORM/crdlint-k8s1.36 /usr/local/bin/crdlint-k8s1.36
 COPY LICENSE /usr/share/doc/kubectl-crdlint/LICENSE
 
 # distroless's nonroot user; numeric, so that runAsNonRoot can verify it.

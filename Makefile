@@ -6,7 +6,7 @@ FUZZTIME   ?= 30s
 # (go test ./... uses testdata/corpus); CORPUS_TESTS are those tests.
 SHARED_CORPUS ?= ../shared/corpus
 CORPUS_TESTS  := Corpus|^TestAgreement$$|^TestDifferentialFieldSelectors$$|^TestValidateLeavesV1$$|^TestCELCostsFromInternal$$
-CORPUS_PKGS   := ./pkg/source ./pkg/lint ./pkg/prune ./pkg/crd ./pkg/fields ./test/agreement ./internal/bench ./cmd/kubectl-crdlint/cmd
+CORPUS_PKGS   := ./pkg/source ./pkg/lint ./pkg/prune ./pkg/crd ./pkg/engine ./pkg/fields ./test/agreement ./internal/bench ./cmd/kubectl-crdlint/cmd
 VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS    := -s -w -X github.com/kubectl-crdlint/kubectl-crdlint/internal/version.Version=$(VERSION)
 GORELEASER := go run github.com/goreleaser/goreleaser/v2@v2.15.1
@@ -43,7 +43,7 @@ fuzz-ci: ## Run every fuzz target for 10s (what CI runs)
 
 golden: ## Rewrite golden files from the current output
 	go test ./pkg/report -update
-	go test ./pkg/catalogue -run TestRulesDoc -update-rules
+	go test ./pkg/ruleset -run TestRulesDoc -update-rules
 	go test ./pkg/lint -run TestGoldenOutputs -update-golden
 	go test ./pkg/upgrade/compare -update
 	go test ./pkg/fields -run TestListingGolden -update

@@ -47,7 +47,9 @@ func TestFindingContract(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Findings) < testutil.AtLeast(t, 3000, 500) {
+	// Not counting the corpus's clusterctl templates, skipped as
+	// substitution templates.
+	if len(res.Findings) < testutil.AtLeast(t, 800, 250) {
 		t.Fatalf("only %d findings: is the corpus there?", len(res.Findings))
 	}
 	seen := map[string]bool{}

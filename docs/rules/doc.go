@@ -2,10 +2,10 @@
 // `kubectl crdlint explain RULE` prints exactly the page the repository
 // shows, from the binary, offline.
 //
-// The pages are generated from the rule catalogue (pkg/catalogue) and the
+// The pages are generated from the rule set (pkg/ruleset) and the
 // rules' fixtures by
 //
-//	go test ./pkg/catalogue -run TestRulesDoc -update-rules
+//	go test ./pkg/ruleset -run TestRulesDoc -update-rules
 //
 // and that test fails when a page is out of date. This package only embeds
 // them: which rules exist, their severities and their prose are the

@@ -7,14 +7,14 @@ import (
 	"testing"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/docs/rules"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/ruleset"
 )
 
 // TestEveryRuleHasAPage: the embedded pages are the catalogue's, one each.
-// (pkg/catalogue's TestRulesDoc checks their content.)
+// (pkg/ruleset's TestRulesDoc checks their content.)
 func TestEveryRuleHasAPage(t *testing.T) {
 	var want []string
-	for _, r := range catalogue.Rules {
+	for _, r := range ruleset.Rules {
 		want = append(want, r.ID)
 		page, ok := rules.Page(r.ID)
 		if !ok {

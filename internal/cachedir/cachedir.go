@@ -25,6 +25,7 @@ const Name = "kubectl-crdlint"
 const (
 	CRDs     = "crds"     // CRDs fetched from URLs
 	Verdicts = "verdicts" // the persistent verdict cache
+	Engines  = "engines"  // the Kubernetes minors' engines built from source
 )
 
 // Resolve returns the cache directory: flag (--cache-dir) when set, else

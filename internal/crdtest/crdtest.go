@@ -2,8 +2,8 @@
 // from apiextensions.k8s.io/v1 by the apiextensions scheme, and defaulted
 // (the input pkg/upgrade/compare documents and pkg/upgrade/replay takes).
 //
-// Unlike pkg/crd's Decode it is lenient (unknown fields are dropped, not
-// collected) and keeps no verdict: tests of the comparison and the replay
+// Unlike pkg/crd's Decode it drops unknown fields rather than collect
+// them, and keeps no verdict: tests of the comparison and the replay
 // want the CRD object and, for positions, its document. A missing or
 // undecodable file fails the test: nothing skips.
 //
@@ -19,32 +19,17 @@ import (
 	"os"
 	"testing"
 
-	apiextensionsinstall "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	serializerjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
-var (
-	scheme = func() *runtime.Scheme {
-		s := runtime.NewScheme()
-		apiextensionsinstall.Install(s)
-		return s
-	}()
-	decoder = serializerjson.NewSerializerWithOptions(serializerjson.DefaultMetaFactory, scheme, scheme, serializerjson.SerializerOptions{})
-)
-
-// Decode decodes and defaults a v1 CRD from JSON.
+// Decode decodes and defaults a v1 CRD from JSON, as engine.DecodeCRD
+// does, dropping the unknown and duplicate fields it reports.
 func Decode(js []byte) (*apiextensionsv1.CustomResourceDefinition, error) {
-	obj, _, err := decoder.Decode(js, nil, &apiextensionsv1.CustomResourceDefinition{})
-	if err != nil {
-		return nil, err
-	}
-	crd := obj.(*apiextensionsv1.CustomResourceDefinition)
-	scheme.Default(crd)
-	return crd, nil
+	crd, _, err := engine.DecodeCRD(js)
+	return crd, err
 }
 
 // File is one CRD read from a file: the decoded object, its JSON as

@@ -1,7 +1,7 @@
 package check
 
 import (
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 )
@@ -10,7 +10,7 @@ import (
 // inputs (check --cel-costs), with one cost cache for them all: CRDs
 // repeat the same types, with their rules, many times.
 func CELCosts(in *input.Set) ([]lint.CELCostLine, error) {
-	cache := crd.NewCostCache()
+	cache := engine.NewCostCache()
 	var lines []lint.CELCostLine
 	for _, p := range in.Files {
 		f, _, err := in.Read(p)

@@ -18,7 +18,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/verdictcache"
-	rulecatalogue "github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
@@ -26,6 +25,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/review"
+	rulecatalogue "github.com/kubectl-crdlint/kubectl-crdlint/pkg/ruleset"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 

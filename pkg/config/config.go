@@ -22,7 +22,7 @@ var FileNames = []string{".crdlint.yaml", ".crdlint.yml"}
 // RuleInvalid is the rule of every finding about the configuration file.
 const RuleInvalid = "config-invalid"
 
-// Rules is what this package adds to the rule catalogue.
+// Rules is what this package adds to the rule set.
 var Rules = []report.Rule{
 	{ID: RuleInvalid, Severity: report.Error, Doc: "The .crdlint.yaml configuration has an unknown key, a value of the wrong type or an invalid value; the run ignores that entry and uses the rest.",
 		Why: "crdlint reads .crdlint.yaml strictly, so that a typo does not silently do nothing: a misspelt key (`rule:` for `rules:`), a rule ID that does not exist, or a value of the wrong type would otherwise leave the run checking something else than the file says. The entry is ignored and the rest of the file applies, and the finding fails the run.",
@@ -83,6 +83,10 @@ type Config struct {
 	Overrides []Override
 	// Baseline is the baseline file, as written (relative to Dir).
 	Baseline string
+	// KubernetesVersions are the minors of kubernetesVersion: or
+	// kubernetesVersions: (kubeminor.Parse), oldest first; nil when not
+	// said (the newest).
+	KubernetesVersions []string
 	// Tests are where kubectl crdlint test finds its suites (files and
 	// directories), joined with Dir.
 	Tests []string
@@ -179,7 +183,7 @@ func Find(dir string) (string, error) {
 
 // Load reads and parses a configuration file. The error is for a file
 // that cannot be read (*source.InputError: exit 2); everything wrong
-// inside it is a finding. rules is the rule catalogue, against which rule
+// inside it is a finding. rules is the rule set, against which rule
 // IDs and levels are checked.
 func Load(path string, rules []report.Rule) (*Config, []report.Finding, error) {
 	data, err := source.ReadBytes(path)

@@ -20,9 +20,9 @@
 // kustomize patches to exclude), Target and Write say where it goes and
 // write it without clobbering, Settings.View renders the effective
 // configuration, and SchemaJSON is the file's JSON Schema for editors,
-// generated from the rule catalogue.
+// generated from the rule set.
 //
-// Left to others: the rule catalogue (an input, from the lint package),
+// Left to others: the rule set (an input, from the lint package),
 // reading CRD sources (the source package for paths, the remote package
 // for URLs), applying the levels to findings, inline suppressions and
 // baselines (the review package, which asks Level and Off), and

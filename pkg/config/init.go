@@ -412,6 +412,9 @@ func configLike(gk schema.GroupKind) bool {
 // patch (kubebuilder's webhook_in_*.yaml and cainjection_in_* files)
 // rather than something to install.
 func sniffCRDs(f *source.File, defined map[schema.GroupKind]bool) (s sniffed) {
+	// ParseInput counts the CRDs that are fragments of one (no group nor
+	// names) rather than returning them.
+	s.partial = f.Partial
 	for _, d := range f.Documents {
 		if d.Object.Kind != "CustomResourceDefinition" || !strings.HasPrefix(d.Object.APIVersion, "apiextensions.k8s.io/") {
 			s.bundle = true

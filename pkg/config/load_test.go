@@ -18,7 +18,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/**/*.golden from the current output")
 
-// catalogue is pkg/catalogue's join of every rule, built here because
+// catalogue is pkg/ruleset's join of every rule, built here because
 // that package imports this one.
 func catalogue() []report.Rule {
 	var out []report.Rule

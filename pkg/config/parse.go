@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/kubeminor"
+
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -23,7 +25,7 @@ import (
 
 // Keys are the top-level keys of a configuration file, in the order the
 // documentation and `config view` give them.
-var Keys = []string{"crds", "exclude", "configKinds", "validate", "strict", "failOn", "missingCRDs", "rules", "overrides", "baseline", "tests"}
+var Keys = []string{"crds", "exclude", "configKinds", "validate", "strict", "failOn", "missingCRDs", "rules", "overrides", "baseline", "tests", "kubernetesVersion"}
 
 var overrideKeys = []string{"files", "rules"}
 
@@ -277,6 +279,8 @@ func (p *parser) top(root *yaml.Node) {
 				return
 			}
 			c.Baseline = v.Value
+		case "kubernetesVersion", "kubernetesVersions":
+			c.KubernetesVersions = p.kubernetesVersions(v, key)
 		case "tests":
 			for _, it := range p.strings(v, "tests") {
 				t, _, _ := configPath(c.Dir, it.Value)
@@ -491,4 +495,36 @@ func suggest(s string, known []string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %s?)", editdist.OrList(editdist.Quoted(close)))
+}
+
+// kubernetesVersions reads kubernetesVersion: or kubernetesVersions:, a
+// minor, a range or a list as --kubernetes-version takes them, or a YAML
+// list of those.
+func (p *parser) kubernetesVersions(v *yaml.Node, key string) []string {
+	if isNull(v) {
+		return nil
+	}
+	var specs []*yaml.Node
+	switch {
+	case v.Kind == yaml.SequenceNode:
+		specs = v.Content
+	default:
+		specs = []*yaml.Node{v}
+	}
+	var out []string
+	for _, s := range specs {
+		// 1.35 is a YAML number: its text is the minor all the same.
+		if s.Kind != yaml.ScalarNode || (s.Tag != "!!str" && s.Tag != "!!float") {
+			p.errorf(s, key, "%s must be a Kubernetes minor such as %s, a range such as %s-%s, or a list of them, not %s", key, kubeminor.Newest(), kubeminor.Supported[0].Minor, kubeminor.Newest(), describe(s))
+			return nil
+		}
+		m, err := kubeminor.Parse(s.Value)
+		if err != nil {
+			p.errorf(s, key, "%v", err)
+			return nil
+		}
+		out = append(out, m...)
+	}
+	m, _ := kubeminor.Parse(strings.Join(out, ","))
+	return m
 }

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/kubeminor"
+
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
@@ -124,6 +126,16 @@ func Schema(rules []report.Rule) ([]byte, error) {
 			{"failOn", obj{
 				{"description", "As --fail-on: the lowest severity that makes the run exit 1."},
 				{"enum", []any{"error", "warning", "none", nil}},
+			}},
+			{"kubernetesVersion", obj{
+				{"description", "As --kubernetes-version: the Kubernetes minor whose API server judges (" + kubeminor.Names() + "; default " + kubeminor.Newest() + "), a range (" + kubeminor.Supported[0].Minor + "-" + kubeminor.Newest() + ") or a comma-separated list; each finding names the minors it holds for."},
+				{"type", []string{"string", "number", "array", "null"}},
+				{"items", obj{{"type", []string{"string", "number"}}}},
+			}},
+			{"kubernetesVersions", obj{
+				{"description", "The same as kubernetesVersion: (for CRD authors who support several minors)."},
+				{"type", []string{"string", "number", "array", "null"}},
+				{"items", obj{{"type", []string{"string", "number"}}}},
 			}},
 			{"missingCRDs", obj{
 				{"description", "A custom resource whose CRD is not found (cr-no-crd): error (as --require-crds), warn (the default) or ignore."},

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/kubeminor"
+
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -27,6 +29,8 @@ const (
 	FlagExclude     = "exclude"
 	FlagCRD         = "crd"
 	FlagBaseline    = "baseline"
+	// FlagKubernetesVersion is --kubernetes-version: the minors to judge as.
+	FlagKubernetesVersion = "kubernetes-version"
 )
 
 // Flags are the command-line values that take precedence over the
@@ -46,6 +50,8 @@ type Flags struct {
 	Exclude  []string
 	CRDs     []string
 	Baseline *string
+	// KubernetesVersions are --kubernetes-version's minors.
+	KubernetesVersions []string
 }
 
 // FlagsFrom reads the flags of fs that the user set (pflag's Changed), so
@@ -116,6 +122,13 @@ func FlagsFrom(fs *pflag.FlagSet) (Flags, error) {
 		b := fl.Value.String()
 		f.Baseline = &b
 	}
+	if fl := set(FlagKubernetesVersion); fl != nil {
+		m, err := kubeminor.Parse(fl.Value.String())
+		if err != nil {
+			return f, fmt.Errorf("--%s: %w", FlagKubernetesVersion, err)
+		}
+		f.KubernetesVersions = m
+	}
 	f.Disable, f.Exclude, f.CRDs = list(FlagDisable), list(FlagExclude), list(FlagCRD)
 	return f, nil
 }
@@ -143,6 +156,10 @@ type Settings struct {
 	// ConfigKinds are the file's configKinds: documents of these kinds
 	// are tool configuration, skipped, not custom resources.
 	ConfigKinds []schema.GroupKind
+	// KubernetesVersions are the minors whose API servers judge, oldest
+	// first (--kubernetes-version over kubernetesVersion:); never empty:
+	// the newest by default.
+	KubernetesVersions []string
 	// Tests are the file's tests: (kubectl crdlint test's suites).
 	Tests []string
 
@@ -203,6 +220,13 @@ func Resolve(c *Config, f Flags) (*Settings, error) {
 	}
 	if c.Baseline != "" {
 		s.Baseline, _, _ = configPath(c.Dir, c.Baseline)
+	}
+	s.KubernetesVersions = []string{kubeminor.Newest()}
+	if len(c.KubernetesVersions) > 0 {
+		s.KubernetesVersions = c.KubernetesVersions
+	}
+	if len(f.KubernetesVersions) > 0 {
+		s.KubernetesVersions = f.KubernetesVersions
 	}
 	if f.Baseline != nil {
 		s.Baseline = *f.Baseline

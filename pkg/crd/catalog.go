@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/version"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -52,12 +54,12 @@ type Entry struct {
 	errs  map[string]error
 	cache *versionCache
 	// pinned are the compiled versions of a CRD that cannot be shed.
-	pinned map[string]*Version
+	pinned map[string]*engine.Version
 }
 
 // CRD is the decoded CRD, without the versions' schemas once in a
 // catalogue (Definition.Shed): the compiled versions are the schemas.
-func (e *Entry) CRD() *apiextensionsv1.CustomResourceDefinition { return e.Def.V1 }
+func (e *Entry) CRD() *apiextensionsv1.CustomResourceDefinition { return e.Def.v1 }
 
 // Catalog indexes CRDs by group and kind, as the server's discovery and
 // CRD handler do. It is safe for concurrent use; each version is compiled
@@ -149,18 +151,18 @@ func (c *Catalog) filled() {
 
 // Add registers a decoded CRD of a layer. Definitions that did not decode
 // are ignored: no kind can come from them. The catalogue takes d over and
-// sheds it (Definition.Shed): d.V1 loses its schemas.
+// sheds it (Definition.Shed): Entry.CRD has no schemas.
 func (c *Catalog) Add(d *Definition, source string, layer Layer) {
 	c.add(d, source, layer, nil)
 }
 
 // add is Add at a place in the layer's order (nil: after every other).
 func (c *Catalog) add(d *Definition, source string, layer Layer, seq *[2]int) {
-	if d.V1 == nil {
+	if d.v1 == nil {
 		return
 	}
 	d.Shed()
-	gk := schema.GroupKind{Group: d.V1.Spec.Group, Kind: d.V1.Spec.Names.Kind}
+	gk := schema.GroupKind{Group: d.v1.Spec.Group, Kind: d.v1.Spec.Names.Kind}
 	var w *where
 	if layer == Input && d.Origin != nil {
 		w = c.whereOf(d.Origin.File, d.Origin.Bundle)
@@ -262,7 +264,7 @@ func (c *Catalog) Duplicates() []Duplicate {
 // FromV1 wraps a CRD already decoded and defaulted (as the server stores
 // it), for callers that hold typed objects rather than JSON.
 func FromV1(crd *apiextensionsv1.CustomResourceDefinition) *Definition {
-	return &Definition{V1: crd}
+	return &Definition{v1: crd}
 }
 
 // Rejected reports whether the server would refuse the CRD itself, so
@@ -321,7 +323,7 @@ func (c *Catalog) dropSpares(gk schema.GroupKind) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	for _, e := range c.all[gk] {
-		e.Def.DropSpare()
+		e.Def.dropSpare()
 	}
 }
 
@@ -424,13 +426,13 @@ func VersionError(crd *apiextensionsv1.CustomResourceDefinition, gvk schema.Grou
 // Lookup returns the compiled version serving a group, version and kind
 // to a custom resource of no place in particular (a live object), or a
 // *LookupError saying why there is none.
-func (c *Catalog) Lookup(gvk schema.GroupVersionKind) (*Version, error) {
+func (c *Catalog) Lookup(gvk schema.GroupVersionKind) (*engine.Version, error) {
 	return c.LookupAt(gvk, "")
 }
 
 // LookupAt is Lookup for a custom resource written in file (as reports
 // name it): among the inputs, the CRD nearest it judges it (judge.go).
-func (c *Catalog) LookupAt(gvk schema.GroupVersionKind, file string) (*Version, error) {
+func (c *Catalog) LookupAt(gvk schema.GroupVersionKind, file string) (*engine.Version, error) {
 	e, read := c.entry(gvk.GroupKind(), file, true)
 	if read {
 		defer c.dropSpares(gvk.GroupKind())
@@ -466,7 +468,7 @@ func (c *Catalog) LookupAt(gvk schema.GroupVersionKind, file string) (*Version, 
 
 // version is the compiled version name, compiled from full when it is
 // not cached (nil: the CRD decoded again).
-func (e *Entry) version(name string, full *apiextensionsv1.CustomResourceDefinition) (*Version, error) {
+func (e *Entry) version(name string, full *apiextensionsv1.CustomResourceDefinition) (*engine.Version, error) {
 	if !e.Def.shedNow() {
 		return e.pinnedVersion(name)
 	}
@@ -483,17 +485,13 @@ func (e *Entry) version(name string, full *apiextensionsv1.CustomResourceDefinit
 		return nil, err
 	}
 	if full == nil {
-		full = e.Def.Full()
+		full = e.Def.Object()
 	}
 	v, err := compile(full, name)
 	if err != nil {
 		e.errs[name] = err
 		return nil, err
 	}
-	// The compiled form is the schema from here on: v shares the entry's
-	// CRD, which has none.
-	v.CRD = e.Def.V1
-	v.Spec.Schema = nil
 	e.cache.put(key, v)
 	return v, nil
 }
@@ -501,7 +499,7 @@ func (e *Entry) version(name string, full *apiextensionsv1.CustomResourceDefinit
 // pinnedVersion compiles a version of a CRD that has no JSON to decode
 // again (FromV1): it is compiled once and kept, and its decoded schema
 // dropped from the entry's CRD instead (release).
-func (e *Entry) pinnedVersion(name string) (*Version, error) {
+func (e *Entry) pinnedVersion(name string) (*engine.Version, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if v, ok := e.pinned[name]; ok {
@@ -516,34 +514,39 @@ func (e *Entry) pinnedVersion(name string) (*Version, error) {
 		return nil, err
 	}
 	if e.pinned == nil {
-		e.pinned = map[string]*Version{}
+		e.pinned = map[string]*engine.Version{}
 	}
 	e.pinned[name] = v
-	e.release(v, name)
+	e.release(name)
 	return v, nil
 }
 
 // release drops the decoded v1 schema of a compiled version: the compiled
-// form is all that is used from then on. The verdict has been computed by
-// now (Lookup asks it first). Readers of e.CRD() that may run
-// concurrently read versions by index, never a whole version, so clearing
-// one field races with nothing; v keeps a CRD of its own, without
-// schemas (it uses its compiled one).
-func (e *Entry) release(v *Version, name string) {
+// form is all that is used from then on (the Version keeps no decoded
+// schema). The verdict has been computed by now (Lookup asks it first).
+// Readers of e.CRD() that may run concurrently read versions by index,
+// never a whole version, so clearing one field races with nothing.
+func (e *Entry) release(name string) {
 	crd := e.CRD()
 	for i := range crd.Spec.Versions {
 		if crd.Spec.Versions[i].Name == name {
 			crd.Spec.Versions[i].Schema = nil
 		}
 	}
-	own := *crd
-	own.Spec.Versions = make([]apiextensionsv1.CustomResourceDefinitionVersion, len(crd.Spec.Versions))
-	for i := range crd.Spec.Versions {
-		own.Spec.Versions[i] = crd.Spec.Versions[i]
-		own.Spec.Versions[i].Schema = nil
-	}
-	v.CRD = &own
-	v.Spec.Schema = nil
+}
+
+// compile compiles a version for the catalogue (engine.Compile), counted.
+func compile(crd *apiextensionsv1.CustomResourceDefinition, name string) (*engine.Version, error) {
+	count.VersionCompiles.Add(1)
+	return engine.Compile(crd, name)
+}
+
+// CompileVersion compiles one version of crd, served or not, outside a
+// catalogue (engine.Compile), counted as the catalogue's compiles are:
+// for judging what storage does with objects of a version. Lookup is the
+// way to judge requests, which only served versions answer.
+func CompileVersion(crd *apiextensionsv1.CustomResourceDefinition, name string) (*engine.Version, error) {
+	return compile(crd, name)
 }
 
 // Versions lists the CRD's version names, served ones first in the
@@ -563,32 +566,6 @@ func (e *Entry) Versions() []string {
 		return version.CompareKubeAwareVersionStrings(names[i], names[j]) > 0
 	})
 	return names
-}
-
-// DeprecationWarning is the warning the server sends for a request to a
-// deprecated version: the CRD's deprecationWarning, or the server's default
-// text (as customresource_handler.go's defaultDeprecationWarning words it).
-func DeprecationWarning(crd *apiextensionsv1.CustomResourceDefinition, ver string) string {
-	s := &crd.Spec
-	for i := range s.Versions {
-		if v := &s.Versions[i]; v.Name == ver && v.DeprecationWarning != nil {
-			return *v.DeprecationWarning
-		}
-	}
-	msg := fmt.Sprintf("%s/%s %s is deprecated", s.Group, ver, s.Names.Kind)
-	var newer []string
-	for i := range s.Versions {
-		if v := &s.Versions[i]; v.Served && !v.Deprecated && version.CompareKubeAwareVersionStrings(ver, v.Name) < 0 {
-			newer = append(newer, v.Name)
-		}
-	}
-	if len(newer) == 0 {
-		return msg
-	}
-	sort.Slice(newer, func(i, j int) bool {
-		return version.CompareKubeAwareVersionStrings(newer[i], newer[j]) > 0
-	})
-	return msg + fmt.Sprintf("; use %s/%s %s", s.Group, newer[0], s.Names.Kind)
 }
 
 // Served lists the served versions, for messages.

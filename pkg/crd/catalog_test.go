@@ -10,29 +10,21 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 )
 
-func widgetCRD(versions ...apiextensionsv1.CustomResourceDefinitionVersion) *apiextensionsv1.CustomResourceDefinition {
-	c := &apiextensionsv1.CustomResourceDefinition{}
-	c.Name = "widgets.example.com"
-	c.Spec.Group = "example.com"
-	c.Spec.Scope = apiextensionsv1.NamespaceScoped
-	c.Spec.Names = apiextensionsv1.CustomResourceDefinitionNames{Plural: "widgets", Kind: "Widget"}
-	for i := range versions {
-		versions[i].Schema = &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{Type: "object"}}
-	}
-	c.Spec.Versions = versions
-	return c
-}
+var widgetCRD = testutil.WidgetCRD
 
 // accepted and rejected are Definitions whose verdict is known, so that
 // catalogue tests do not depend on what validation says of a sketch.
 func accepted(c *apiextensionsv1.CustomResourceDefinition) *Definition {
-	return &Definition{V1: c, verdict: &CRDVerdict{}}
+	return &Definition{v1: c, verdict: &engine.CRDVerdict{}}
 }
 
 func rejected(c *apiextensionsv1.CustomResourceDefinition) *Definition {
-	return &Definition{V1: c, verdict: &CRDVerdict{Errors: field.ErrorList{field.Invalid(field.NewPath("spec"), "", "bad")}}}
+	return &Definition{v1: c, verdict: &engine.CRDVerdict{Errors: field.ErrorList{field.Invalid(field.NewPath("spec"), "", "bad")}}}
 }
 
 func widgetGVK(version string) schema.GroupVersionKind {
@@ -82,38 +74,6 @@ func TestLookup(t *testing.T) {
 				t.Fatalf("got %v, want reason %d: %s", err, tt.want, tt.msg)
 			}
 		})
-	}
-}
-
-func TestDeprecationWarning(t *testing.T) {
-	tests := []struct {
-		name     string
-		versions []apiextensionsv1.CustomResourceDefinitionVersion
-		ver      string
-		want     string
-	}{
-		{"custom text", []apiextensionsv1.CustomResourceDefinitionVersion{{Name: "v1", Served: true, Deprecated: true, DeprecationWarning: ptr.To("use v2")}}, "v1", "use v2"},
-		{"default, newest served", []apiextensionsv1.CustomResourceDefinitionVersion{
-			{Name: "v1alpha1", Served: true, Deprecated: true}, {Name: "v1beta1", Served: true}, {Name: "v1", Served: true}, {Name: "v2", Served: false},
-		}, "v1alpha1", "example.com/v1alpha1 Widget is deprecated; use example.com/v1 Widget"},
-		{"default, nothing newer", []apiextensionsv1.CustomResourceDefinitionVersion{{Name: "v1", Served: true, Deprecated: true}}, "v1", "example.com/v1 Widget is deprecated"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := DeprecationWarning(widgetCRD(tt.versions...), tt.ver); got != tt.want {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
-		})
-	}
-}
-
-func TestGenerateName(t *testing.T) {
-	if got := GenerateName("web-"); got != "web-crdlt" {
-		t.Errorf("got %q", got)
-	}
-	long := strings.Repeat("a", 70)
-	if got := GenerateName(long); len(got) != 63 {
-		t.Errorf("got length %d, want 63 (58 + 5, as names.SimpleNameGenerator)", len(got))
 	}
 }
 
@@ -262,14 +222,14 @@ func TestReleaseConcurrent(t *testing.T) {
 					t.Errorf("%s: %v", n, err)
 					return
 				}
-				if _, ok := v.Structural.Properties["only"+n]; !ok || len(v.Structural.Properties) != 1 {
-					t.Errorf("%s compiled from another schema: %v", n, v.Structural.Properties)
+				if _, ok := v.Structural().Properties["only"+n]; !ok || len(v.Structural().Properties) != 1 {
+					t.Errorf("%s compiled from another schema: %v", n, v.Structural().Properties)
 				}
 				_ = e.Served()
 				_ = e.Versions()
-				_ = DeprecationWarning(e.CRD(), n)
-				if v.CRD == e.CRD() || v.Spec.Schema != nil {
-					t.Errorf("%s: the version shares the entry's CRD or keeps its decoded schema", n)
+				_ = v.DeprecationWarning()
+				if v.Spec.Schema != nil {
+					t.Errorf("%s: the version keeps its decoded schema", n)
 				}
 			}
 		}()

@@ -9,6 +9,10 @@ import (
 // Group is the API group of CustomResourceDefinitions.
 const Group = "apiextensions.k8s.io"
 
+// DefaultNamespace is where kubectl sends a namespaced object that names
+// none (with no namespace set in the kubeconfig context).
+const DefaultNamespace = "default"
+
 // Class is what a document is to the API server.
 type Class int
 

@@ -136,7 +136,7 @@ func (d *Definition) deepOf() string {
 	if known != "" {
 		return known
 	}
-	sum := deepDigest(d.Full())
+	sum := deepDigest(d.Object())
 	d.mu.Lock()
 	d.deep = sum
 	d.mu.Unlock()

@@ -24,10 +24,10 @@ func TestDeepDigestIsDeepEqual(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, fd := range FindCRDs(source.Parse(p, data)) {
-			if fd.Def == nil || fd.Def.V1 == nil {
+			if fd.Def == nil || fd.Def.v1 == nil {
 				continue
 			}
-			full := fd.Def.Full()
+			full := fd.Def.Object()
 			objs = append(objs, full)
 			changed := full.DeepCopy()
 			changed.Spec.Versions[0].Served = !changed.Spec.Versions[0].Served

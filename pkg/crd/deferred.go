@@ -83,10 +83,10 @@ type Indexed struct {
 func IndexOf(ls []Loaded) *Index {
 	x := &Index{CRDs: len(ls)}
 	for k, l := range ls {
-		if l.Def.V1 == nil {
+		if l.Def.v1 == nil {
 			continue
 		}
-		x.Defs = append(x.Defs, Indexed{Group: l.Def.V1.Spec.Group, Kind: l.Def.V1.Spec.Names.Kind, Source: l.Source, K: k, Digest: l.Def.hexDigest(), Deep: l.Def.knownDeep(), Origin: l.Def.Origin})
+		x.Defs = append(x.Defs, Indexed{Group: l.Def.v1.Spec.Group, Kind: l.Def.v1.Spec.Names.Kind, Source: l.Source, K: k, Digest: l.Def.hexDigest(), Deep: l.Def.knownDeep(), Origin: l.Def.Origin})
 	}
 	return x
 }
@@ -137,7 +137,7 @@ func (c *Catalog) Defer(layer Layer, files []Lazy) []*Deferred {
 func (d *Deferred) Read(c *Catalog) (int, error) { return d.read(c, nil) }
 
 // read is Read; the CRDs of kind spare (when not nil), which a lookup is
-// about to compile, keep their decoded schemas aside for it (ShedSpare).
+// about to compile, keep their decoded schemas aside for it (shedSpare).
 func (d *Deferred) read(c *Catalog, spare *schema.GroupKind) (int, error) {
 	d.once.Do(func() {
 		defs, err := d.load()
@@ -145,14 +145,14 @@ func (d *Deferred) read(c *Catalog, spare *schema.GroupKind) (int, error) {
 			// What an earlier run learnt of its CRDs holds for the
 			// same JSON.
 			for _, x := range d.index.Defs {
-				if x.K < len(defs) && x.Deep != "" && defs[x.K].Def.V1 != nil && defs[x.K].Def.hexDigest() == x.Digest {
+				if x.K < len(defs) && x.Deep != "" && defs[x.K].Def.v1 != nil && defs[x.K].Def.hexDigest() == x.Digest {
 					defs[x.K].Def.deep = x.Deep
 				}
 			}
 		}
 		for k, l := range defs {
-			if spare != nil && l.Def.V1 != nil && l.Def.V1.Spec.Group == spare.Group && l.Def.V1.Spec.Names.Kind == spare.Kind {
-				l.Def.ShedSpare()
+			if spare != nil && l.Def.v1 != nil && l.Def.v1.Spec.Group == spare.Group && l.Def.v1.Spec.Names.Kind == spare.Kind {
+				l.Def.shedSpare()
 			}
 			c.add(l.Def, l.Source, d.layer, &[2]int{d.seq, k})
 		}

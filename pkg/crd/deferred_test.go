@@ -95,8 +95,8 @@ func TestDeferredEqualsEager(t *testing.T) {
 	for i := range names {
 		ls, _ := loadText(names[i], texts[i])
 		for _, l := range ls {
-			if l.Def.V1 != nil {
-				kinds = append(kinds, schema.GroupKind{Group: l.Def.V1.Spec.Group, Kind: l.Def.V1.Spec.Names.Kind})
+			if l.Def.v1 != nil {
+				kinds = append(kinds, schema.GroupKind{Group: l.Def.v1.Spec.Group, Kind: l.Def.v1.Spec.Names.Kind})
 			}
 			eager.Add(l.Def, l.Source, Extra)
 		}
@@ -244,8 +244,8 @@ func TestDeferredConcurrent(t *testing.T) {
 	for i := range names {
 		ls, _ := loadText(names[i], texts[i])
 		for _, l := range ls {
-			if l.Def.V1 != nil {
-				kinds = append(kinds, schema.GroupKind{Group: l.Def.V1.Spec.Group, Kind: l.Def.V1.Spec.Names.Kind})
+			if l.Def.v1 != nil {
+				kinds = append(kinds, schema.GroupKind{Group: l.Def.v1.Spec.Group, Kind: l.Def.v1.Spec.Names.Kind})
 			}
 		}
 	}

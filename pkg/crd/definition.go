@@ -7,22 +7,27 @@ import (
 	"sync"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
 // Definition is one apiextensions.k8s.io/v1 CustomResourceDefinition as
-// the server reads a request body: strictly decoded and defaulted, once.
-// Everything else about the CRD — its create verdict, its compiled
-// versions in a Catalog — is derived from it and computed at most once.
+// the server reads a request body (engine.DecodeCRD): strictly decoded
+// and defaulted, once. Everything else about the CRD — its create
+// verdict, its compiled versions in a Catalog — is derived from it and
+// computed at most once.
+//
+// A Definition in a Catalog is shed (Shed): it lets its decoded schemas
+// go and decodes its JSON again when a compile needs them, which is why
+// the decoded CRD is read through Object (whole) or, in the catalogue,
+// Entry.CRD (without schemas), never a field.
 type Definition struct {
-	// V1 is the decoded and defaulted object, nil when DecodeError is set.
-	// Once the Definition is shed (Shed, which a Catalog's Add does) V1
-	// keeps everything but the versions' schemas: those are decoded again
-	// from the CRD's JSON when a version is compiled (Full).
-	V1 *apiextensionsv1.CustomResourceDefinition
+	// v1 is the decoded and defaulted object, nil when DecodeError is set.
+	// Once the Definition is shed v1 keeps everything but the versions'
+	// schemas.
+	v1 *apiextensionsv1.CustomResourceDefinition
 	// Unknown holds the strict decoder's messages (unknown field "...",
 	// duplicate field "..."): warnings under fieldValidation=Warn, a 400
 	// under Strict.
@@ -36,7 +41,7 @@ type Definition struct {
 	// Origin is where the CRD was written, when it came from a document.
 	Origin *Origin
 
-	// raw is the JSON V1 was decoded from: decoding it again costs less
+	// raw is the JSON v1 was decoded from: decoding it again costs less
 	// than keeping every schema decoded for the whole run.
 	raw []byte
 	// digest is raw's SHA-256, computed on first use (Catalog.Identity).
@@ -44,15 +49,18 @@ type Definition struct {
 	digest     [32]byte
 	// deep is deepOf's digest once known (under mu).
 	deep string
-	// spare is the whole decoded CRD of a Definition shed by ShedSpare,
-	// handed (once) to the next Full or verdict instead of a decode:
+	// spare is the whole decoded CRD of a Definition shed by shedSpare,
+	// handed (once) to the next Object or verdict instead of a decode:
 	// a CRD read because a lookup needs it is compiled next, and decoding
 	// it twice in a row was a tenth of a run whose verdicts are cached.
 	spare *apiextensionsv1.CustomResourceDefinition
 
 	mu      sync.Mutex
-	verdict *CRDVerdict
-	shed    bool
+	verdict *engine.CRDVerdict
+	// costsDone: verdict has its CEL cost estimates (asked for with a
+	// cost cache; an accepted CRD's are then in verdict.Costs).
+	costsDone bool
+	shed      bool
 	// judged says rejected holds the verdict's answer for Warn and
 	// Strict, all a shed Definition keeps of its verdict.
 	judged   bool
@@ -84,24 +92,10 @@ func Decode(js []byte) *Definition {
 
 func decode(js []byte) *Definition {
 	d := &Definition{}
-	obj, _, err := strictDecoder.Decode(js, nil, &apiextensionsv1.CustomResourceDefinition{})
-	if err != nil {
-		se, ok := runtime.AsStrictDecodingError(err)
-		if !ok {
-			d.DecodeError = err
-			return d
-		}
-		for _, e := range se.Errors() {
-			d.Unknown = append(d.Unknown, e.Error())
-		}
-	}
-	crd, ok := obj.(*apiextensionsv1.CustomResourceDefinition)
-	if !ok {
-		d.DecodeError = fmt.Errorf("decoded %T, not a CustomResourceDefinition", obj)
+	d.v1, d.Unknown, d.DecodeError = engine.DecodeCRD(js)
+	if d.DecodeError != nil {
 		return d
 	}
-	scheme.Default(crd)
-	d.V1 = crd
 	d.raw = js
 	if bytes.Contains(js, []byte("-mutability")) {
 		var m map[string]any
@@ -114,10 +108,28 @@ func decode(js []byte) *Definition {
 
 // Name is the CRD's metadata.name, or "" when it did not decode.
 func (d *Definition) Name() string {
-	if d.V1 == nil {
+	if d.v1 == nil {
 		return ""
 	}
-	return d.V1.Name
+	return d.v1.Name
+}
+
+// Object is the decoded and defaulted CRD with its schemas, nil when it
+// did not decode. A Definition no catalogue has shed returns its own
+// object, which the caller shares; a shed one decodes its JSON again
+// (a new object each call, which the caller owns): ask once.
+func (d *Definition) Object() *apiextensionsv1.CustomResourceDefinition {
+	d.mu.Lock()
+	shed, spare := d.shed, d.spare
+	d.spare = nil
+	d.mu.Unlock()
+	if !shed {
+		return d.v1
+	}
+	if spare != nil {
+		return spare
+	}
+	return d.redecode().v1
 }
 
 // Verdict is the server's verdict on a create of the CRD, computed on
@@ -126,7 +138,7 @@ func (d *Definition) Name() string {
 // large CRD is costly. Costs, when not nil, asks for the CEL cost
 // estimates too (see CRDVerdict.Costs), sharing the cache's compilations.
 // A shed Definition computes it again from its JSON each time.
-func (d *Definition) Verdict(costs *CostCache) *CRDVerdict {
+func (d *Definition) Verdict(costs *engine.CostCache) *engine.CRDVerdict {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.shed {
@@ -136,24 +148,55 @@ func (d *Definition) Verdict(costs *CostCache) *CRDVerdict {
 	}
 	if d.verdict == nil {
 		d.verdict = validateCreate(d, costs)
-	} else if costs != nil && !d.verdict.costsDone && d.verdict.accepted() {
+		d.costsDone = costs != nil
+	} else if costs != nil && !d.costsDone && d.verdict.Accepted() {
 		// Validated first for a lookup; the estimates need the converted
 		// schemas again.
-		d.verdict.Costs = CELCosts(d.V1, costs)
-		d.verdict.costsDone = true
+		d.verdict.Costs = engine.CELCosts(d.v1, costs)
+		d.costsDone = true
 	}
 	d.judge(d.verdict)
 	return d.verdict
 }
 
-func (d *Definition) judge(v *CRDVerdict) {
+// validateCreate is the server's verdict on a create of d
+// (engine.ValidateCreate), with d's decoding messages.
+func validateCreate(d *Definition, costs *engine.CostCache) *engine.CRDVerdict {
+	if d.v1 == nil {
+		return &engine.CRDVerdict{Unknown: d.Unknown, DecodeError: d.DecodeError}
+	}
+	count.CRDValidations.Add(1)
+	v := engine.ValidateCreate(d.v1, costs)
+	v.Unknown = d.Unknown
+	return v
+}
+
+// ValidateUpdate is the server's verdict on an update of the CRD old (as
+// storage holds it, or as a file has it: engine.ValidateUpdate says how
+// it is installed) to new (as a request sends it). Neither is changed.
+func ValidateUpdate(old, new *Definition) *engine.CRDVerdict {
+	v := &engine.CRDVerdict{Unknown: new.Unknown, DecodeError: new.DecodeError}
+	if new.v1 == nil {
+		return v
+	}
+	if old.v1 == nil {
+		v.DecodeError = fmt.Errorf("the old CustomResourceDefinition does not decode: %w", old.DecodeError)
+		return v
+	}
+	count.CRDValidations.Add(1)
+	u := engine.ValidateUpdate(old.v1, new.v1)
+	u.Unknown = new.Unknown
+	return u
+}
+
+func (d *Definition) judge(v *engine.CRDVerdict) {
 	d.rejected = [2]bool{v.Rejected(false), v.Rejected(true)}
 	d.judged = true
 }
 
 // Judged records the answer of Rejected computed by an earlier run (a
 // cache keyed by the CRD's text and the tool's build): Rejected then
-// never validates.
+// never validates. Judged and Answer are the verdict cache's way in.
 func (d *Definition) Judged(warn, strict bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -200,7 +243,7 @@ func (d *Definition) judgeShed() *apiextensionsv1.CustomResourceDefinition {
 	}
 	full := d.whole()
 	d.judge(validateCreate(full, nil))
-	return full.V1
+	return full.v1
 }
 
 // whole is the Definition with its schemas, for a shed d (under d.mu):
@@ -210,7 +253,7 @@ func (d *Definition) whole() *Definition {
 	if d.spare == nil {
 		return d.redecode()
 	}
-	full := &Definition{V1: d.spare, Unknown: d.Unknown, DecodeError: d.DecodeError, Markers: d.Markers, Origin: d.Origin, raw: d.raw}
+	full := &Definition{v1: d.spare, Unknown: d.Unknown, DecodeError: d.DecodeError, Markers: d.Markers, Origin: d.Origin, raw: d.raw}
 	d.spare = nil
 	return full
 }
@@ -218,44 +261,44 @@ func (d *Definition) whole() *Definition {
 // Shed lets the decoded schemas go, keeping what lookups read (names,
 // versions, scope, the verdict's answer): a run keeps every CRD it
 // collects, and decoded schemas are most of the heap. The schemas come
-// back, decoded from the CRD's JSON, for each compile (Full). The caller
+// back, decoded from the CRD's JSON, for each compile (Object). The caller
 // must hold d alone (a Catalog's Add sheds before publishing it). A
 // Definition without JSON (FromV1) is kept whole.
 func (d *Definition) Shed() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.V1 == nil || d.shed || d.raw == nil {
+	if d.v1 == nil || d.shed || d.raw == nil {
 		return
 	}
 	if d.verdict != nil {
 		d.judge(d.verdict)
 		d.verdict = nil
 	}
-	d.V1 = withoutSchemas(d.V1)
+	d.v1 = engine.WithoutSchemas(d.v1)
 	d.shed = true
 }
 
-// ShedSpare sheds d as Shed does but keeps the decoded CRD aside for the
-// next Full or verdict, which take it instead of decoding the JSON again:
-// for a CRD about to be compiled. The kept CRD shares nothing with V1
-// (the compile owns it), and DropSpare lets it go if no compile came.
-func (d *Definition) ShedSpare() {
+// shedSpare sheds d as Shed does but keeps the decoded CRD aside for the
+// next Object or verdict, which take it instead of decoding the JSON
+// again: for a CRD about to be compiled. The kept CRD shares nothing with
+// v1 (the compile owns it), and dropSpare lets it go if no compile came.
+func (d *Definition) shedSpare() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.V1 == nil || d.shed || d.raw == nil {
+	if d.v1 == nil || d.shed || d.raw == nil {
 		return
 	}
 	if d.verdict != nil {
 		d.judge(d.verdict)
 		d.verdict = nil
 	}
-	d.spare = d.V1
-	d.V1 = withoutSchemas(d.V1).DeepCopy()
+	d.spare = d.v1
+	d.v1 = engine.WithoutSchemas(d.v1).DeepCopy()
 	d.shed = true
 }
 
-// DropSpare lets go of what ShedSpare kept, if no compile took it.
-func (d *Definition) DropSpare() {
+// dropSpare lets go of what shedSpare kept, if no compile took it.
+func (d *Definition) dropSpare() {
 	d.mu.Lock()
 	d.spare = nil
 	d.mu.Unlock()
@@ -267,22 +310,6 @@ func (d *Definition) shedNow() bool {
 	return d.shed
 }
 
-// Full is the CRD with its schemas: V1, or, once shed, V1 decoded again
-// from its JSON (a new object each call, which the caller owns).
-func (d *Definition) Full() *apiextensionsv1.CustomResourceDefinition {
-	d.mu.Lock()
-	shed, spare := d.shed, d.spare
-	d.spare = nil
-	d.mu.Unlock()
-	if !shed {
-		return d.V1
-	}
-	if spare != nil {
-		return spare
-	}
-	return d.redecode().V1
-}
-
 // redecode decodes the JSON of a shed Definition again, counted apart
 // from collection's decodes (count.CRDRedecodes).
 func (d *Definition) redecode() *Definition {
@@ -290,16 +317,4 @@ func (d *Definition) redecode() *Definition {
 	full := decode(d.raw)
 	full.Origin = d.Origin
 	return full
-}
-
-// withoutSchemas is a copy of crd whose versions have no schema; the rest
-// is shared.
-func withoutSchemas(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
-	own := *crd
-	own.Spec.Versions = make([]apiextensionsv1.CustomResourceDefinitionVersion, len(crd.Spec.Versions))
-	for i := range crd.Spec.Versions {
-		own.Spec.Versions[i] = crd.Spec.Versions[i]
-		own.Spec.Versions[i].Schema = nil
-	}
-	return &own
 }

@@ -1,22 +1,26 @@
-// Package crd is the API server, offline: the one package that runs
-// k8s.io/apiextensions-apiserver's code, unchanged.
+// Package crd keeps the CRDs of a run and asks pkg/engine, the server,
+// about them as few times as it can: what a document is (Classify), a
+// CRD decoded once (Definition), and the catalogue of CRDs that judges
+// custom resources (Catalog).
 //
-// For CustomResourceDefinitions it decodes a document's JSON as the
-// server decodes a request (Decode: strict decoding, v1 defaulting; once
-// per CRD), and gives the server's verdict on a create (Definition.Verdict:
-// conversion, PrepareForCreate, the strategy's validation and warnings,
-// with the CEL cost estimates the validation computes) or an update
-// (ValidateUpdate). The verdict is computed once per Definition and
-// shared by everything that needs it.
+// A Definition is a document's CRD as the server decodes a request
+// (Decode, engine.DecodeCRD: strict decoding, v1 defaulting; once per
+// CRD), with the server's verdict on a create (Definition.Verdict,
+// engine.ValidateCreate, with the CEL cost estimates when asked) or an
+// update (ValidateUpdate) computed once and shared by everything that
+// needs it. In a catalogue it is shed: its decoded schemas go, to be
+// decoded again from its JSON for a compile (Object), and its verdict
+// shrinks to the answer a lookup needs, which the verdict cache keeps
+// between runs (Judged, Answer).
 //
-// For custom resources it keeps a Catalog of CRDs by group and kind, in
-// layers (--crd and crds:, inputs, cluster; among the inputs the one
-// nearest a custom resource judges it: judge.go), and compiles each
-// served version on first use as the server's CRD handler does
-// (structural schema with pruned defaults, OpenAPI validator, custom
-// resource strategy with its CEL programs). A Version runs creates, updates and pruning through the
-// server's own steps; Catalog.Lookup says, in one message every command
-// shows, why a kind cannot be served (*LookupError).
+// The Catalog holds CRDs by group and kind, in layers (--crd and crds:,
+// inputs, cluster; among the inputs the one nearest a custom resource
+// judges it: judge.go), reads deferred files of CRDs only when a lookup
+// may need them (Defer, with a Hint scanned from a file's text or an
+// Index a cache kept), and compiles each served version on first use
+// (engine.Compile), keeping compiled versions within a budget (vcache.go).
+// Catalog.Lookup says, in one message every command shows, why a kind
+// cannot be served (*LookupError).
 //
 // It prints nothing and knows no positions: pkg/lint turns verdicts into
 // findings at file:line:column, pkg/prune writes pruned objects back,

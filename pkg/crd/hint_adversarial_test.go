@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // TestHintAdversarial: YAML and JSON spellings a hint must not be fooled
@@ -59,7 +60,7 @@ func TestHintAdversarial(t *testing.T) {
 		data := []byte(text)
 		n := 0
 		for _, fd := range FindCRDs(source.Parse("f.yaml", data)) {
-			if fd.Def != nil && fd.Def.V1 != nil {
+			if fd.Def != nil && fd.Def.v1 != nil {
 				n++
 			}
 		}

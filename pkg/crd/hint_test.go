@@ -18,10 +18,10 @@ func hintMisses(data []byte) []schema.GroupKind {
 	h := ScanHint(data)
 	var out []schema.GroupKind
 	for _, fd := range FindCRDs(source.Parse("f.yaml", data)) {
-		if fd.Def == nil || fd.Def.V1 == nil {
+		if fd.Def == nil || fd.Def.v1 == nil {
 			continue
 		}
-		gk := schema.GroupKind{Group: fd.Def.V1.Spec.Group, Kind: fd.Def.V1.Spec.Names.Kind}
+		gk := schema.GroupKind{Group: fd.Def.v1.Spec.Group, Kind: fd.Def.v1.Spec.Names.Kind}
 		// Duplicates need its kind among the nested ones too (but for
 		// a CRD without group or kind, which the server rejects).
 		if !h.May(gk) || !h.Opaque && gk.Group != "" && gk.Kind != "" && h.Nested[gk.Kind] == 0 {

@@ -92,13 +92,24 @@ var ConfigGroups = []string{
 	"config.kwok.x-k8s.io",                 // kwok: KwokConfiguration, KwokctlConfiguration
 	"kuttl.dev",                            // kuttl: TestSuite, TestStep, TestAssert
 	"chainsaw.kyverno.io",                  // chainsaw: Test, Configuration
+	"cli.kyverno.io",                       // the kyverno CLI: Test (kyverno-test.yaml), Values, Context, UserInfo, ClusterResource
 	"skaffold",                             // skaffold: Config (apiVersion skaffold/v4beta11)
+	"crdlint.dev",                          // kubectl crdlint test: CRDTestSuite (pkg/crdtest)
 }
 
 // ConfigKindsKnown are single kinds of well-known tools' configuration in
 // groups that also have served kinds (so the group cannot be listed).
 var ConfigKindsKnown = []schema.GroupKind{
 	{Group: "gateway.envoyproxy.io", Kind: "EnvoyGateway"}, // Envoy Gateway's own configuration (its EnvoyProxy is a CRD)
+	// The kyverno CLI's kyverno-test.yaml before cli.kyverno.io: the CLI
+	// reads the file by its name and ignores its apiVersion; kyverno.io
+	// serves policies, and no Test.
+	{Group: "kyverno.io", Kind: "Test"},
+	// kuttl before kuttl.dev, when it was KUDO's test harness: kudo.dev
+	// serves KUDO's Operator, OperatorVersion and Instance.
+	{Group: "kudo.dev", Kind: "TestSuite"},
+	{Group: "kudo.dev", Kind: "TestStep"},
+	{Group: "kudo.dev", Kind: "TestAssert"},
 }
 
 // kinds is what the schemes say, built once.

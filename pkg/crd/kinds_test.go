@@ -135,6 +135,12 @@ func TestConfigKinds(t *testing.T) {
 		{Group: "kustomize.config.k8s.io", Kind: "Kustomization"},
 		{Group: "kustomize.config.k8s.io", Kind: "Component"},
 		{Group: "gateway.envoyproxy.io", Kind: "EnvoyGateway"},
+		{Group: "cli.kyverno.io", Kind: "Test"},
+		{Group: "cli.kyverno.io", Kind: "Values"},
+		{Group: "cli.kyverno.io", Kind: "Context"},
+		{Group: "cli.kyverno.io", Kind: "UserInfo"},
+		{Group: "kyverno.io", Kind: "Test"},
+		{Group: "kudo.dev", Kind: "TestSuite"},
 	} {
 		if !ConfigGroupKind(gk) {
 			t.Errorf("%s is not configuration", gk)
@@ -149,7 +155,7 @@ func TestConfigKinds(t *testing.T) {
 		}
 	}
 	// A custom resource stays one, also beside a configuration kind.
-	for _, gk := range []schema.GroupKind{{Group: "example.com", Kind: "Widget"}, {Group: "gateway.envoyproxy.io", Kind: "EnvoyProxy"}} {
+	for _, gk := range []schema.GroupKind{{Group: "example.com", Kind: "Widget"}, {Group: "gateway.envoyproxy.io", Kind: "EnvoyProxy"}, {Group: "kyverno.io", Kind: "ClusterPolicy"}, {Group: "kudo.dev", Kind: "Instance"}} {
 		if ConfigGroupKind(gk) {
 			t.Errorf("%s is configuration", gk)
 		}

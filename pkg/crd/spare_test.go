@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 )
 
 // spareFile defines two kinds; gadgets has two served versions with
@@ -110,12 +111,12 @@ func TestSpareSavesADecode(t *testing.T) {
 	for _, l := range ls {
 		eager.Add(l.Def, l.Source, Extra)
 	}
-	for _, got := range []*Version{v1, v1alpha1} {
+	for _, got := range []*engine.Version{v1, v1alpha1} {
 		want, err := eager.Lookup(got.GVK)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got.Structural, want.Structural) || !reflect.DeepEqual(got.Spec, want.Spec) || !reflect.DeepEqual(got.CRD, want.CRD) {
+		if !reflect.DeepEqual(got.Structural(), want.Structural()) || !reflect.DeepEqual(got.Spec, want.Spec) || got.DeprecationWarning() != want.DeprecationWarning() {
 			t.Errorf("%s compiled from the spare differs from a decode's", got.GVK)
 		}
 	}
@@ -179,14 +180,14 @@ func TestSpareDropped(t *testing.T) {
 func TestShedSpareSharesNothing(t *testing.T) {
 	ls, _ := loadText("spare.yaml", []byte(spareFile))
 	d := ls[0].Def
-	want := Decode(d.raw).V1
-	d.ShedSpare()
-	if !d.shedNow() || d.V1.Spec.Versions[0].Schema != nil {
+	want := Decode(d.raw).v1
+	d.shedSpare()
+	if !d.shedNow() || d.v1.Spec.Versions[0].Schema != nil {
 		t.Fatal("ShedSpare did not shed")
 	}
-	shed := d.V1.DeepCopy()
+	shed := d.v1.DeepCopy()
 	before := count.Now()
-	full := d.Full()
+	full := d.Object()
 	if got := count.Now().Sub(before).CRDRedecodes; got != 0 {
 		t.Errorf("first Full decoded again (%d)", got)
 	}
@@ -197,10 +198,10 @@ func TestShedSpareSharesNothing(t *testing.T) {
 	full.Spec.Names.ShortNames[0] = "changed"
 	full.Spec.Versions[1].AdditionalPrinterColumns[0].Name = "changed"
 	full.Spec.Versions[1].Name = "changed"
-	if !reflect.DeepEqual(d.V1, shed) {
+	if !reflect.DeepEqual(d.v1, shed) {
 		t.Error("changing what Full returned changed the shed CRD")
 	}
-	again := d.Full()
+	again := d.Object()
 	if got := count.Now().Sub(before).CRDRedecodes; got != 1 {
 		t.Errorf("second Full: %d decodes again, want 1", got)
 	}

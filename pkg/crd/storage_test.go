@@ -66,7 +66,7 @@ spec:
 		t.Fatal(err)
 	}
 	d := Decode(js)
-	if d.V1 == nil {
+	if d.v1 == nil {
 		t.Fatalf("decode: %v", d.DecodeError)
 	}
 	return d
@@ -83,32 +83,6 @@ func obj(t *testing.T, y string) map[string]any {
 		t.Fatal(err)
 	}
 	return m
-}
-
-func TestInstalled(t *testing.T) {
-	d := gizmos(t, nil)
-	c := Installed(d.V1)
-	if !slices.Equal(c.Status.StoredVersions, []string{"v1"}) {
-		t.Errorf("stored versions %q, want the storage version", c.Status.StoredVersions)
-	}
-	established := false
-	for _, cond := range c.Status.Conditions {
-		established = established || cond.Type == apiextensionsv1.Established && cond.Status == apiextensionsv1.ConditionTrue
-	}
-	if !established || c.Status.AcceptedNames.Kind != "Gizmo" {
-		t.Errorf("status %+v: want established with its names accepted", c.Status)
-	}
-	// (Decoding a v1 CRD defaults its stored versions already.)
-	if len(d.V1.Status.Conditions) != 0 {
-		t.Errorf("Installed changed its argument")
-	}
-	// A CRD read from a cluster keeps its own status.
-	d.V1.Status.StoredVersions = []string{"v1alpha1", "v1"}
-	d.V1.Status.Conditions = []apiextensionsv1.CustomResourceDefinitionCondition{{Type: apiextensionsv1.Established, Status: apiextensionsv1.ConditionFalse}}
-	c = Installed(d.V1)
-	if !slices.Equal(c.Status.StoredVersions, []string{"v1alpha1", "v1"}) || len(c.Status.Conditions) != 1 {
-		t.Errorf("a cluster's status was replaced: %+v", c.Status)
-	}
 }
 
 // TestValidateUpdate: the server's verdict on updates from gizmos to an
@@ -150,9 +124,9 @@ func TestValidateUpdate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			old, new := gizmos(t, nil), gizmos(t, tt.edit)
 			if tt.stored != nil {
-				old.V1.Status.StoredVersions = tt.stored
+				old.v1.Status.StoredVersions = tt.stored
 			}
-			before := old.V1.DeepCopy()
+			before := old.v1.DeepCopy()
 			v := ValidateUpdate(old, new)
 			if v.DecodeError != nil || v.Panic != "" {
 				t.Fatalf("decode %v, panic %q", v.DecodeError, v.Panic)
@@ -173,7 +147,7 @@ func TestValidateUpdate(t *testing.T) {
 			if v.Rejected(false) != (len(tt.want) > 0) {
 				t.Errorf("Rejected = %t", v.Rejected(false))
 			}
-			if !apiequality.Semantic.DeepEqual(before, old.V1) {
+			if !apiequality.Semantic.DeepEqual(before, old.v1) {
 				t.Errorf("ValidateUpdate changed OLD")
 			}
 		})
@@ -185,15 +159,15 @@ func TestValidateUpdate(t *testing.T) {
 // relabels it and prunes with the target's schema.
 func TestReadAndConvert(t *testing.T) {
 	d := gizmos(t, nil)
-	v1, err := CompileVersion(d.V1, "v1")
+	v1, err := CompileVersion(d.v1, "v1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	alpha, err := CompileVersion(d.V1, "v1alpha1")
+	alpha, err := CompileVersion(d.v1, "v1alpha1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := CompileVersion(d.V1, "v2"); err == nil {
+	if _, err := CompileVersion(d.v1, "v2"); err == nil {
 		t.Errorf("a version the CRD lacks compiled")
 	}
 	stored := obj(t, "apiVersion: example.org/v1alpha1\nkind: Gizmo\nmetadata: {name: g, namespace: lab, generation: 0}\nspec: {size: 3, color: red, items: [{name: a, extra: x}]}")
@@ -226,12 +200,12 @@ func TestReadAndConvert(t *testing.T) {
 // custom resource path ("[*]" for items).
 func TestRuleErrors(t *testing.T) {
 	d := gizmos(t, nil)
-	v, err := CompileVersion(d.V1, "v1")
+	v, err := CompileVersion(d.v1, "v1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	rule := func(node []string, i int) apiextensionsv1.ValidationRule {
-		s := d.V1.Spec.Versions[1].Schema.OpenAPIV3Schema.Properties["spec"]
+		s := d.v1.Spec.Versions[1].Schema.OpenAPIV3Schema.Properties["spec"]
 		if len(node) > 1 {
 			s = *s.Properties["items"].Items.Schema
 		}

@@ -93,7 +93,7 @@ func sameDefinition(a, b Loaded) string {
 	switch {
 	case a.Source != b.Source:
 		return fmt.Sprintf("source %q, want %q", a.Source, b.Source)
-	case !reflect.DeepEqual(a.Def.V1, b.Def.V1):
+	case !reflect.DeepEqual(a.Def.v1, b.Def.v1):
 		return "object differs"
 	case !reflect.DeepEqual(a.Def.Unknown, b.Def.Unknown):
 		return fmt.Sprintf("unknown fields %q, want %q", a.Def.Unknown, b.Def.Unknown)

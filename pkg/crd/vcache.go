@@ -4,7 +4,7 @@ import (
 	"container/list"
 	"sync"
 
-	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 )
 
 // DefaultVersionBudget is the estimated size of the compiled versions a
@@ -13,15 +13,6 @@ import (
 // kind's documents together, so this holds a run's working set while
 // bounding what a run over thousands of CRDs keeps.
 const DefaultVersionBudget = 96 << 20
-
-// Estimated heap per node of a compiled schema (the structural schema,
-// the OpenAPI validator's copy, the CEL declarations), and per CEL rule:
-// measured on the corpus's CRDs, to within a factor of two, which is all
-// a budget needs.
-const (
-	bytesPerSchemaNode = 1500
-	bytesPerCELRule    = 24 << 10
-)
 
 type versionKey struct {
 	e    *Entry
@@ -40,16 +31,15 @@ type versionCache struct {
 
 type cachedVersion struct {
 	key  versionKey
-	v    *Version
+	v    *engine.Version
 	cost int64
 }
 
 func newVersionCache(budget int64) *versionCache {
-
 	return &versionCache{budget: budget, m: map[versionKey]*list.Element{}}
 }
 
-func (c *versionCache) get(k versionKey) *Version {
+func (c *versionCache) get(k versionKey) *engine.Version {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el := c.m[k]
@@ -60,8 +50,8 @@ func (c *versionCache) get(k versionKey) *Version {
 	return el.Value.(*cachedVersion).v
 }
 
-func (c *versionCache) put(k versionKey, v *Version) {
-	cv := &cachedVersion{key: k, v: v, cost: estimate(v.Structural)}
+func (c *versionCache) put(k versionKey, v *engine.Version) {
+	cv := &cachedVersion{key: k, v: v, cost: v.Size()}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el := c.m[k]; el != nil {
@@ -76,22 +66,4 @@ func (c *versionCache) put(k versionKey, v *Version) {
 		delete(c.m, old.key)
 		c.used -= old.cost
 	}
-}
-
-// estimate is the heap a compiled version holds, roughly.
-func estimate(s *structuralschema.Structural) int64 {
-	if s == nil {
-		return bytesPerSchemaNode
-	}
-	n := int64(bytesPerSchemaNode) + int64(len(s.XValidations))*bytesPerCELRule
-	if s.Items != nil {
-		n += estimate(s.Items)
-	}
-	if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
-		n += estimate(s.AdditionalProperties.Structural)
-	}
-	for _, p := range s.Properties {
-		n += estimate(&p)
-	}
-	return n
 }

@@ -3,6 +3,7 @@ package crdtest
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,8 +179,16 @@ func TestReadErrors(t *testing.T) {
 		{"object not a mapping", head + "tests:\n- name: a\n  object: [1]\n", "x.yaml:6:11: object must be an object (a mapping), not a list"},
 		{"two documents", head + "tests: []\n---\na: 1\n", "x.yaml:5:1: a suite is one YAML document"},
 		{"openshift without name", "crdName: a.b\ntests:\n  onCreate:\n  - initial: 'a: 1'\n", "x.yaml:4:5: a test needs a name:"},
-		{"openshift unknown key", "crdName: a.b\ntests:\n  onCreate:\n  - name: a\n    inital: 'a: 1'\n", `x.yaml:5:5: a test: unknown key "inital"`},
+		{"openshift misspelt key", "crdName: a.b\ntests:\n  onCreate:\n  - name: a\n    inital: 'a: 1'\n", `x.yaml:4:5: "a": initial is required`},
+		{"openshift without crdName", "crdName: ''\ntests: {}\n", `x.yaml:1:1: the suite needs a crdName:`},
+		{"openshift list of tests", "crdName: a.b\ntests:\n  onCreate: {}\n", `x.yaml:3:13: tests.onCreate must be a list, not a mapping`},
 	}
+	// A billion laughs of aliases is an error at the object, not a hang.
+	bomb := head + "tests:\n- name: a\n  object:\n    x0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+	for i := 1; i <= 8; i++ {
+		bomb += fmt.Sprintf("    x%d: &a%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*a%d, ", i-1), 10), ", "))
+	}
+	tests = append(tests, struct{ name, text, want string }{"alias bomb", bomb + "    spec: *a8\n", "x.yaml:7:5: object: excessive aliasing (more than 200000 nodes)"})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Read("x.yaml", []byte(tc.text))
@@ -193,28 +202,119 @@ func TestReadErrors(t *testing.T) {
 	}
 }
 
-// FuzzRead: the reader never panics, and what it reads has named cases
-// with at least one step each.
-func FuzzRead(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*/*.yaml")
-	for _, p := range files {
-		if data, err := os.ReadFile(p); err == nil {
-			f.Add(data)
+// TestOpenShiftLoose: openshift's suites are read as its generator reads
+// them (github.com/ghodss/yaml into its types): aliases and merge keys
+// resolve, keys match case-insensitively, the last of a repeated key
+// wins, and keys it does not read are ignored, each a warning at the
+// key. Upstream suites depend on each (a YAML alias for initial, a
+// top-level featureGate: that the generator ignores, a misplaced
+// onUpdate).
+func TestOpenShiftLoose(t *testing.T) {
+	obj := func(kind string) string { return "apiVersion: example.com/v1\nkind: " + kind }
+	text := `featureGate: Gate
+crdName: widgets.example.com
+FeatureGates: [A]
+tests:
+  onCreate:
+  - name: first
+    initial: &obj |
+      ` + strings.ReplaceAll(obj("Widget"), "\n", "\n      ") + `
+    expectedErr: ignored
+  - name: aliased
+    initial: *obj
+    extra: 1
+  - <<: {name: merged, initial: *obj}
+  onCreate:
+  - name: last wins
+    Initial: *obj
+  onUpdate: null
+onUpdate:
+- name: never run
+`
+	s, err := Read("x.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range s.Cases {
+		names = append(names, c.Name)
+	}
+	if strings.Join(names, ",") != "last wins" {
+		t.Errorf("cases %q, want the last onCreate's only", names)
+	}
+	if strings.Join(s.FeatureGates, ",") != "A" {
+		t.Errorf("featureGates %q, want [A] (FeatureGates matches; featureGate does not)", s.FeatureGates)
+	}
+	var warns []string
+	for _, w := range s.Warnings {
+		warns = append(warns, w.Error())
+	}
+	want := []string{
+		// The first onCreate is not read: the second replaces it.
+		`x.yaml:1:1: the suite: "featureGate" is not a key openshift's generator reads; it is ignored (the key is featureGates)`,
+		`x.yaml:19:1: the suite: "onUpdate" is not a key openshift's generator reads; it is ignored (onUpdate belongs in tests)`,
+	}
+	if strings.Join(warns, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant\n%s", strings.Join(warns, "\n"), strings.Join(want, "\n"))
+	}
+	// The first onCreate, read alone: the alias and the merge key
+	// resolve.
+	first := strings.SplitN(text, "  onCreate:\n  - name: last", 2)[0]
+	s, err = Read("x.yaml", []byte(first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Cases) != 3 || s.Cases[2].Name != "merged" {
+		t.Fatalf("cases %+v", s.Cases)
+	}
+	if len(s.Warnings) != 3 || s.Warnings[1].Error() != `x.yaml:10:5: a test: "expectedErr" is not a key openshift's generator reads; it is ignored` || s.Warnings[2].Pos.Line != 13 {
+		t.Errorf("warnings %v", s.Warnings)
+	}
+	for _, c := range s.Cases {
+		if k := c.Steps[0].Object["kind"]; k != "Widget" {
+			t.Errorf("%s: kind %v", c.Name, k)
 		}
 	}
-	f.Add([]byte("crdName: a.b\ntests:\n  onUpdate:\n  - name: a\n    initial: 'a: 1'\n    updated: 'b: {status: {}}'\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := Read("fuzz.yaml", data)
+}
+
+// TestDiscover: below the paths given, testdata, vendor, node_modules and
+// hidden directories are skipped (a project's fixtures, some failing on
+// purpose, and copies of other projects); a path inside one is searched
+// when given.
+func TestDiscover(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{
+		"a.crdtest.yaml", "sub/b.crdtest.yml", "sub/c.yaml",
+		"testdata/failing.crdtest.yaml", "pkg/testdata/x/d.crdtest.yaml",
+		"vendor/e.crdtest.yaml", "node_modules/f.crdtest.yaml", ".git/g.crdtest.yaml",
+		"api/tests/widgets.example.com/h.yaml", "api/tests/widgets.example.com/not-a-suite.yaml",
+	} {
+		p := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		content := "a: 1\n"
+		if strings.HasSuffix(f, "h.yaml") {
+			content = "name: x\ncrdName: widgets.example.com\ntests:\n  onCreate: []\n"
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rel := func(paths ...string) string {
+		got, err := Discover(paths)
 		if err != nil {
-			if _, ok := err.(*Error); !ok {
-				t.Fatalf("not an *Error: %T %v", err, err)
-			}
-			return
+			t.Fatal(err)
 		}
-		for _, c := range s.Cases {
-			if c.Name == "" || len(c.Steps) == 0 {
-				t.Fatalf("case %+v", c)
-			}
+		for i, g := range got {
+			got[i], _ = filepath.Rel(dir, g)
 		}
-	})
+		return strings.Join(got, " ")
+	}
+	if got, want := rel(dir), "a.crdtest.yaml api/tests/widgets.example.com/h.yaml sub/b.crdtest.yml"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got, want := rel(filepath.Join(dir, "testdata")), "testdata/failing.crdtest.yaml"; got != want {
+		t.Errorf("a testdata directory given: got %s, want %s", got, want)
+	}
 }

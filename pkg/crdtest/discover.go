@@ -12,8 +12,11 @@ import (
 // name; a directory's suites are its files named *.crdtest.yaml (or
 // .yml), and openshift/api's suites where that project keeps them,
 // tests/<crd name>/*.yaml (files that read as its format: a crdName: and
-// a tests: mapping). Hidden directories are skipped. The order is the
-// paths', each directory's in lexical order.
+// a tests: mapping). Below the paths given, hidden directories are
+// skipped, and so are those Go's tools skip: testdata (fixtures, which a
+// project's own tests run, some failing on purpose), vendor and
+// node_modules (copies of other projects); a path given inside one is
+// searched. The order is the paths', each directory's in lexical order.
 func Discover(paths []string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
@@ -30,7 +33,7 @@ func Discover(paths []string) ([]string, error) {
 				return err
 			}
 			if d.IsDir() {
-				if f != p && strings.HasPrefix(d.Name(), ".") {
+				if f != p && skipDir(d.Name()) {
 					return filepath.SkipDir
 				}
 				return nil
@@ -45,6 +48,10 @@ func Discover(paths []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+func skipDir(name string) bool {
+	return strings.HasPrefix(name, ".") || name == "testdata" || name == "vendor" || name == "node_modules"
 }
 
 // IsSuiteName says whether a file's name follows the naming convention.

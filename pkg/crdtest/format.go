@@ -74,7 +74,7 @@ func (r *reader) crdlint(s *Suite, root *yaml.Node) error {
 	}
 	names := map[string]int{}
 	for _, cn := range tests.Content {
-		c, err := r.crdlintCase(cn, namespace, fv)
+		c, err := r.crdlintCase(resolve(cn), namespace, fv)
 		if err != nil {
 			return err
 		}
@@ -220,6 +220,7 @@ func (r *reader) errors(v *yaml.Node) ([]ErrorExpect, error) {
 	}
 	out := []ErrorExpect{}
 	for _, it := range v.Content {
+		it = resolve(it)
 		var ee ErrorExpect
 		err := r.fields(it, "an error", errorKeys, func(key string, k, v *yaml.Node) error {
 			var err error

@@ -2,6 +2,9 @@ package crdtest
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -40,15 +43,19 @@ func isOpenShift(root *yaml.Node) bool {
 // expected.
 func (r *reader) openshift(s *Suite, root *yaml.Node) error {
 	var tests *yaml.Node
-	err := r.fields(root, "the suite", openshiftKeys, func(key string, k, v *yaml.Node) error {
+	err := r.looseFields(root, "the suite", openshiftKeys, func(key string, k, v *yaml.Node) error {
 		var err error
 		switch key {
 		case "name":
-			s.Name, err = r.str(v, key)
+			s.Name, err = r.looseStr(v, key)
 		case "crdName":
-			s.CRDName, err = r.str(v, key)
+			s.CRDName, err = r.looseStr(v, key)
 		case "featureGates":
-			s.FeatureGates, err = r.strs(v, key)
+			if v = resolve(v); !isNull(v) {
+				s.FeatureGates, err = r.strs(v, key)
+			}
+		case "version":
+			s.Version, err = r.looseStr(v, key)
 		case "tests":
 			tests = v
 		}
@@ -56,6 +63,10 @@ func (r *reader) openshift(s *Suite, root *yaml.Node) error {
 	})
 	if err != nil {
 		return err
+	}
+	if s.CRDName == "" {
+		// The generator refuses such a suite: missing required field crdName.
+		return r.errorf(root, "the suite needs a crdName:")
 	}
 	names := map[string]bool{}
 	unique := func(c *Case) {
@@ -68,27 +79,12 @@ func (r *reader) openshift(s *Suite, root *yaml.Node) error {
 		}
 		names[c.Name] = true
 	}
-	if tests == nil || tests.Kind != yaml.MappingNode {
-		return r.errorf(root, "tests must be a mapping of onCreate and onUpdate")
+	if tests == nil || isNull(resolve(tests)) {
+		return nil
 	}
-	// openshift's generator reads suites with sigs.k8s.io/yaml, where a
-	// repeated key's last value wins (some upstream suites repeat
-	// onCreate): keep only the last of each.
-	last := &yaml.Node{Kind: yaml.MappingNode, Line: tests.Line, Column: tests.Column}
-	for i := 0; i+1 < len(tests.Content); i += 2 {
-		dup := false
-		for j := 0; j+1 < len(last.Content); j += 2 {
-			if last.Content[j].Value == tests.Content[i].Value {
-				last.Content[j], last.Content[j+1] = tests.Content[i], tests.Content[i+1]
-				dup = true
-			}
-		}
-		if !dup {
-			last.Content = append(last.Content, tests.Content[i], tests.Content[i+1])
-		}
-	}
-	return r.fields(last, "tests", openshiftTestsKeys, func(key string, k, v *yaml.Node) error {
-		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+	return r.looseFields(tests, "tests", openshiftTestsKeys, func(key string, k, v *yaml.Node) error {
+		v = resolve(v)
+		if isNull(v) {
 			return nil
 		}
 		if v.Kind != yaml.SequenceNode {
@@ -98,9 +94,9 @@ func (r *reader) openshift(s *Suite, root *yaml.Node) error {
 			var c *Case
 			var err error
 			if key == "onCreate" {
-				c, err = r.openshiftCreate(cn)
+				c, err = r.openshiftCreate(resolve(cn))
 			} else {
-				c, err = r.openshiftUpdate(cn)
+				c, err = r.openshiftUpdate(resolve(cn))
 			}
 			if err != nil {
 				return err
@@ -112,18 +108,139 @@ func (r *reader) openshift(s *Suite, root *yaml.Node) error {
 	})
 }
 
+// looseFields walks a mapping as openshift's generator reads its suites
+// (github.com/ghodss/yaml: YAML through yaml.v2 to JSON, then
+// encoding/json into its types): aliases and merge keys resolve, keys
+// match their field case-insensitively, a repeated key's last value
+// wins, and a key that names no field is ignored: a warning at the key
+// says so, since a test under a misspelt or misplaced key never runs.
+// fn is called once per field, with its last value, in the order of
+// those values in the file.
+func (r *reader) looseFields(m *yaml.Node, what string, known []string, fn func(key string, k, v *yaml.Node) error) error {
+	m = resolve(m)
+	if isNull(m) {
+		return nil
+	}
+	if m.Kind != yaml.MappingNode {
+		return r.errorf(m, "%s must be a mapping, not %s", what, describe(m))
+	}
+	type entry struct{ k, v *yaml.Node }
+	var order []string
+	last := map[string]entry{}
+	for _, p := range mergedPairs(m) {
+		k, v := p[0], p[1]
+		key := ""
+		for _, kn := range known {
+			if k.Value == kn {
+				key = kn
+				break
+			}
+			if key == "" && strings.EqualFold(k.Value, kn) {
+				key = kn
+			}
+		}
+		if key == "" {
+			r.warnf(k, "%s: %q is not a key openshift's generator reads; it is ignored%s", what, k.Value, misplaced(k.Value))
+			continue
+		}
+		if _, ok := last[key]; ok {
+			order = slices.DeleteFunc(order, func(s string) bool { return s == key })
+		}
+		order = append(order, key)
+		last[key] = entry{k, v}
+	}
+	for _, key := range order {
+		if err := fn(key, last[key].k, last[key].v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// misplaced hints where a key the generator reads elsewhere belongs.
+func misplaced(key string) string {
+	for _, where := range []struct {
+		at   string
+		keys []string
+	}{{"the suite", openshiftKeys}, {"tests", openshiftTestsKeys}, {"an onUpdate test", openshiftUpdateKeys}} {
+		for _, kn := range where.keys {
+			if strings.EqualFold(key, kn) {
+				return fmt.Sprintf(" (%s belongs in %s)", kn, where.at)
+			}
+		}
+	}
+	if strings.EqualFold(key, "featureGate") {
+		return " (the key is featureGates)"
+	}
+	return ""
+}
+
+// mergedPairs are a mapping's key-value pairs with aliases resolved and
+// merge keys (<<) expanded where they stand, as yaml.v2 applies them; at
+// most maxExpanded of them (merges of merges of aliases grow
+// exponentially).
+func mergedPairs(m *yaml.Node) [][2]*yaml.Node {
+	var out [][2]*yaml.Node
+	visits := 0
+	var walk func(m *yaml.Node, depth int)
+	walk = func(m *yaml.Node, depth int) {
+		if visits++; depth > 32 || visits > maxExpanded || len(out) >= maxExpanded {
+			return
+		}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k, v := resolve(m.Content[i]), resolve(m.Content[i+1])
+			if k.Tag == "!!merge" {
+				srcs := []*yaml.Node{v}
+				if v.Kind == yaml.SequenceNode {
+					srcs = v.Content
+				}
+				for _, src := range srcs {
+					if src = resolve(src); src.Kind == yaml.MappingNode {
+						walk(src, depth+1)
+					}
+				}
+				continue
+			}
+			out = append(out, [2]*yaml.Node{k, v})
+		}
+	}
+	walk(m, 0)
+	return out
+}
+
+// resolve follows an alias to its anchor's node.
+func resolve(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && n.Alias != nil && i < 32; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n == nil || n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+// looseStr reads a string field as encoding/json does: null is "".
+func (r *reader) looseStr(v *yaml.Node, key string) (string, error) {
+	if v = resolve(v); isNull(v) {
+		return "", nil
+	}
+	return r.str(v, key)
+}
+
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // openshiftCase reads the string fields of an onCreate or onUpdate entry.
 func (r *reader) openshiftCase(cn *yaml.Node, known []string) (*Case, map[string]string, map[string]*yaml.Node, error) {
 	c := &Case{Pos: source.Pos{Line: cn.Line, Column: cn.Column}}
 	vals, nodes := map[string]string{}, map[string]*yaml.Node{}
-	err := r.fields(cn, "a test", known, func(key string, k, v *yaml.Node) error {
+	err := r.looseFields(cn, "a test", known, func(key string, k, v *yaml.Node) error {
+		v = resolve(v)
 		nodes[key] = v
 		if key == "initialCRDPatches" {
 			return nil
 		}
-		s, err := r.str(v, key)
+		s, err := r.looseStr(v, key)
 		vals[key] = s
 		return err
 	})
@@ -182,6 +299,16 @@ func (r *reader) openshiftExpect(c *Case, vals map[string]string, nodes map[stri
 		if err != nil {
 			return nil, err
 		}
+		// The generator compares with the stored object's name and
+		// namespace (expectedObj.SetName, SetNamespace), whatever
+		// expected says: left out, they default to the stored ones.
+		if md, _ := obj["metadata"].(map[string]any); md != nil {
+			delete(md, "name")
+			delete(md, "namespace")
+			if len(md) == 0 {
+				delete(obj, "metadata")
+			}
+		}
 		e.Stored = obj
 		e.Pos = source.Pos{Line: nodes["expected"].Line, Column: nodes["expected"].Column}
 	}
@@ -222,20 +349,41 @@ func (r *reader) openshiftUpdate(cn *yaml.Node) (*Case, error) {
 		return &Step{Op: op, Object: obj, Namespace: "default", FieldValidation: "Warn", Why: why}
 	}
 	create := step(Create, initial, "create the initial object")
+	var restore *Step
 	if p := nodes["initialCRDPatches"]; p != nil {
+		// The generator creates initial, and writes its status, under the
+		// patched CRD, with a "sentinel" field the patched schema allows
+		// (a string whose only value is "+patched": the object has no uid
+		// yet); then it restores the CRD, allowing only "+restored", and
+		// updates the stored object to that sentinel until the update
+		// goes through (a root-level change, so every rule of the root
+		// is evaluated under the current schema again); then it drops the
+		// sentinel from the schema, and the field is pruned when read.
 		var patches []any
 		if err := p.Decode(&patches); err != nil {
 			return nil, r.errorf(p, "initialCRDPatches: %v", err)
 		}
-		if create.CRDPatches, err = json.Marshal(patches); err != nil {
+		initial["sentinel"] = "+patched"
+		if create.CRDPatches, err = json.Marshal(append(patches, sentinelPatch("+patched"))); err != nil {
 			return nil, r.errorf(p, "initialCRDPatches: %v", err)
 		}
+		restore = step(Update, nil, "update to the restored CRD (the generator's sentinel write)")
+		restore.Set = map[string]any{"sentinel": "+restored"}
+		restore.CRDPatches, _ = json.Marshal([]any{sentinelPatch("+restored")})
 	}
 	c.Steps = append(c.Steps, create)
 	if st, ok := initial["status"]; ok && st != nil {
-		c.Steps = append(c.Steps, step(UpdateStatus, initial, "write the initial object's status"))
+		s := step(UpdateStatus, initial, "write the initial object's status")
+		s.CRDPatches = create.CRDPatches
+		c.Steps = append(c.Steps, s)
 	}
+	if restore != nil {
+		c.Steps = append(c.Steps, restore)
+	}
+	// The generator sends updated to the created object's name and
+	// namespace (SetName, SetNamespace), whatever updated says.
 	upd := step(Update, updated, "update")
+	upd.StoredName = true
 	c.Steps = append(c.Steps, upd)
 	if vals["expectedError"] != "" {
 		upd.Expect, err = r.openshiftExpect(c, vals, nodes, "expectedError")
@@ -244,10 +392,21 @@ func (r *reader) openshiftUpdate(cn *yaml.Node) (*Case, error) {
 	last, errKey := upd, ""
 	if st, ok := updated["status"]; ok && st != nil {
 		last, errKey = step(UpdateStatus, updated, "write the updated object's status"), "expectedStatusError"
+		last.StoredName = true
 		c.Steps = append(c.Steps, last)
 	}
 	// Without a status in updated the generator writes none, and
 	// expectedStatusError is not looked at.
 	last.Expect, err = r.openshiftExpect(c, vals, nodes, errKey)
 	return c, err
+}
+
+// sentinelPatch adds the generator's sentinel field to the schema of the
+// CRD's first version, allowing one value.
+func sentinelPatch(value string) map[string]any {
+	return map[string]any{
+		"op":    "add",
+		"path":  "/spec/versions/0/schema/openAPIV3Schema/properties/sentinel",
+		"value": map[string]any{"type": "string", "enum": []any{value}},
+	}
 }

@@ -47,6 +47,8 @@ type live struct {
 	srv  *apiservertest.Server
 	dyn  dynamic.Interface
 	warn *warnings
+	// installed are the specs of the CRDs installed, by name (install).
+	installed map[string]string
 }
 
 func newLive(t *testing.T) *live {
@@ -58,7 +60,7 @@ func newLive(t *testing.T) *live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &live{srv: srv, dyn: dyn, warn: w}
+	return &live{srv: srv, dyn: dyn, warn: w, installed: map[string]string{}}
 }
 
 // do runs one request and deletes the object after it.

@@ -13,15 +13,35 @@ import (
 // jsonOutput is the JSON format: a contract (fields are added, never
 // changed).
 type jsonOutput struct {
-	Results []*Result   `json:"results"`
-	Summary jsonSummary `json:"summary"`
+	Results []*Result `json:"results"`
+	// Errors are the suites that cannot be read, Warnings what reading
+	// them ignored.
+	Errors   []jsonError `json:"errors,omitempty"`
+	Warnings []jsonError `json:"warnings,omitempty"`
+	Summary  jsonSummary `json:"summary"`
 }
 
 type jsonSummary struct {
-	Suites int `json:"suites"`
-	Cases  int `json:"cases"`
-	Passed int `json:"passed"`
-	Failed int `json:"failed"`
+	Suites     int `json:"suites"`
+	Cases      int `json:"cases"`
+	Passed     int `json:"passed"`
+	Failed     int `json:"failed"`
+	Unreadable int `json:"unreadable,omitempty"`
+}
+
+type jsonError struct {
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Message string `json:"message"`
+}
+
+func jsonErrors(es []*Error) []jsonError {
+	var out []jsonError
+	for _, e := range es {
+		out = append(out, jsonError{e.File, e.Pos.Line, e.Pos.Column, e.Msg})
+	}
+	return out
 }
 
 // RenderJSON writes every result and the summary (without the elapsed
@@ -32,7 +52,7 @@ func RenderJSON(w io.Writer, rs []*Result, sum Summary) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(jsonOutput{Results: rs, Summary: jsonSummary{sum.Suites, sum.Cases, sum.Passed, sum.Failed}})
+	return enc.Encode(jsonOutput{Results: rs, Errors: jsonErrors(sum.Unreadable), Warnings: jsonErrors(sum.Warnings), Summary: jsonSummary{sum.Suites, sum.Cases, sum.Passed, sum.Failed, len(sum.Unreadable)}})
 }
 
 type junitSuites struct {
@@ -73,7 +93,8 @@ type junitFailure struct {
 // per case and engine, named by the case's name (with its minors when a
 // case runs on more than one engine): a failed expectation is a
 // <failure> whose text is the text output's, a case that could not run
-// an <error>.
+// an <error>. A suite that cannot be read is a <testsuite> of one
+// <testcase> named after its file, with an <error> at its position.
 func RenderJUnit(w io.Writer, rs []*Result, sum Summary) error {
 	out := junitSuites{Name: "kubectl-crdlint test"}
 	idx := map[string]int{}
@@ -106,6 +127,14 @@ func RenderJUnit(w io.Writer, rs []*Result, sum Summary) error {
 		out.Tests++
 		s.Cases = append(s.Cases, c)
 	}
+	for _, e := range sum.Unreadable {
+		out.Suites = append(out.Suites, junitSuite{Name: e.File, File: e.File, Tests: 1, Errors: 1, Cases: []junitCase{{
+			Name: "read " + e.File, ClassName: e.File, File: e.File, Line: e.Pos.Line,
+			Error: &junitFailure{Message: e.Error(), Type: "unreadable", Text: e.Error()},
+		}}})
+		out.Tests++
+		out.Errors++
+	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
@@ -131,9 +160,16 @@ func failureSummary(r *Result) string {
 }
 
 // RenderGitHub writes one error annotation per failed case, at the
-// case's line in its suite, and a notice with the summary.
+// case's line in its suite, one per suite that cannot be read and a
+// warning per key reading ignored, at their positions.
 func RenderGitHub(w io.Writer, rs []*Result, sum Summary) error {
 	var b strings.Builder
+	for _, e := range sum.Unreadable {
+		b.WriteString(report.GitHubCommand("error", e.File, e.Pos.Line, e.Pos.Column, "crdtest: the suite cannot be read", e.Msg))
+	}
+	for _, e := range sum.Warnings {
+		b.WriteString(report.GitHubCommand("warning", e.File, e.Pos.Line, e.Pos.Column, "crdtest: ignored", e.Msg))
+	}
 	for _, r := range rs {
 		if r.Passed {
 			continue

@@ -148,12 +148,26 @@ func variants(s *Suite, srv *Server) ([]*Server, []string, error) {
 	// given, every feature set's when those are.
 	least := -1
 	var keep []int
+	payload := ""
+	if s.Format == OpenShift && len(s.FeatureGates) > 0 {
+		payload = FeatureGateDir(s.File)
+	}
+	// A CRD the server would refuse is a variant too, whose requests are
+	// answered with that refusal: a feature set its suites cannot run on
+	// says why, rather than disappear.
+	crds = append(crds, srv.refusedCRDs()...)
 	for i, c := range crds {
 		if c.Name != s.CRDName {
 			continue
 		}
 		found = true
 		ok, n := gatesAllow(c, s.FeatureGates)
+		if payload != "" && !perGate(c) {
+			var err error
+			if ok, err = payloadGatesAllow(c, s.FeatureGates, payload); err != nil {
+				return nil, nil, err
+			}
+		}
 		switch {
 		case !ok:
 		case least < 0 || n < least:
@@ -163,9 +177,7 @@ func variants(s *Suite, srv *Server) ([]*Server, []string, error) {
 		}
 	}
 	for _, i := range keep {
-		out = append(out, srv.Only(func(j int, c *apiextensionsv1.CustomResourceDefinition) bool {
-			return j == i || c.Name != s.CRDName
-		}))
+		out = append(out, srv.variant(i, s.CRDName))
 		names = append(names, variantName(srv, i, crds[i]))
 	}
 	switch {
@@ -181,7 +193,13 @@ func variants(s *Suite, srv *Server) ([]*Server, []string, error) {
 // where the CRD came from.
 func variantName(srv *Server, i int, c *apiextensionsv1.CustomResourceDefinition) string {
 	if fs := c.Annotations["release.openshift.io/feature-set"]; fs != "" {
+		if i >= len(srv.defs) {
+			return fs + " (refused)"
+		}
 		return fs
+	}
+	if i >= len(srv.defs) {
+		return filepath.Base(srv.refusedFrom[i-len(srv.defs)]) + " (refused)"
 	}
 	if o := srv.defs[i].Origin; o != nil {
 		return filepath.Base(o.File)
@@ -189,13 +207,26 @@ func variantName(srv *Server, i int, c *apiextensionsv1.CustomResourceDefinition
 	return fmt.Sprint(i)
 }
 
+// perGate says whether a CRD is one of openshift's per-gate manifests,
+// which name the gates they enable.
+func perGate(c *apiextensionsv1.CustomResourceDefinition) bool {
+	for k := range c.Annotations {
+		if strings.HasPrefix(k, gatePrefix) && k != gatePrefix {
+			return true
+		}
+	}
+	return false
+}
+
+const gatePrefix = "feature-gate.release.openshift.io/"
+
 // gatesAllow says whether a CRD is one an openshift suite's feature gates
 // run on: each "G" enabled in it and each "-G" not, as its
 // feature-gate.release.openshift.io/G annotations (the per-gate CRDs of
 // zz_generated.featuregated-crd-manifests) say; n is how many gates it
 // enables. A CRD without such annotations (a feature set's) enables none.
 func gatesAllow(c *apiextensionsv1.CustomResourceDefinition, gates []string) (ok bool, n int) {
-	const prefix = "feature-gate.release.openshift.io/"
+	const prefix = gatePrefix
 	for k, v := range c.Annotations {
 		if strings.HasPrefix(k, prefix) && k != prefix && v == "true" {
 			n++
@@ -230,7 +261,7 @@ func runCase(r *Result, s *Suite, c *Case, srv *Server) {
 		if old == nil {
 			old = stored
 		}
-		resp, err := ssrv.Do(Request{Op: st.Op, Old: old, Object: st.Object, Namespace: st.Namespace, FieldValidation: st.FieldValidation})
+		resp, err := ssrv.Do(Request{Op: st.Op, Old: old, Object: st.body(stored), Namespace: st.Namespace, FieldValidation: st.FieldValidation})
 		if err != nil {
 			r.Error = err.Error()
 			if st.Why != "" {
@@ -256,6 +287,37 @@ func runCase(r *Result, s *Suite, c *Case, srv *Server) {
 		}
 		stored = resp.Object
 	}
+}
+
+// body is the step's request body: its object, or the stored one with
+// Set's fields.
+func (st *Step) body(stored map[string]any) map[string]any {
+	if stored == nil {
+		return st.Object
+	}
+	if st.Object == nil {
+		obj := deepCopy(stored)
+		for k, v := range st.Set {
+			obj[k] = v
+		}
+		return obj
+	}
+	if !st.StoredName {
+		return st.Object
+	}
+	obj := deepCopy(st.Object)
+	md, _ := obj["metadata"].(map[string]any)
+	if md == nil {
+		md = map[string]any{}
+		obj["metadata"] = md
+	}
+	smd, _ := stored["metadata"].(map[string]any)
+	for _, k := range []string{"name", "namespace"} {
+		if v, ok := smd[k]; ok {
+			md[k] = v
+		}
+	}
+	return obj
 }
 
 func outcome(resp Response) *Outcome {

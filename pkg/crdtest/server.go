@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -17,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -34,6 +36,9 @@ type Server struct {
 	// refused are the CRDs the API server would refuse, by group and
 	// kind: what a request for their kinds is answered.
 	refused map[schema.GroupKind]string
+	// refusedDefs are those CRDs, and where each came from.
+	refusedDefs []*apiextensionsv1.CustomResourceDefinition
+	refusedFrom []string
 	// Namespace is where a namespaced object that names none is sent
 	// ("default", as a client without a namespace sends it).
 	Namespace string
@@ -41,6 +46,13 @@ type Server struct {
 	// client-go sends: none, which the server reads as Warn), Strict
 	// (kubectl apply's), or Ignore.
 	FieldValidation string
+
+	// patched are the Servers of Patched, by CRD name and patch: a
+	// suite's cases repeat their patches, and compiling a CRD's schema
+	// and rules is most of a request's cost.
+	mu       sync.Mutex
+	patched  map[string]*Server
+	variants map[int]*Server
 }
 
 // NewServer serves the given CRDs. Each must be one the API server would
@@ -149,7 +161,7 @@ func (s *Server) AddYAML(name string, data []byte) error {
 }
 
 func (s *Server) add(d *crd.Definition, from string) error {
-	if d.V1 == nil {
+	if d.Object() == nil {
 		return fmt.Errorf("%s: %v", from, d.DecodeError)
 	}
 	if d.Rejected(false) {
@@ -157,7 +169,9 @@ func (s *Server) add(d *crd.Definition, from string) error {
 		if s.refused == nil {
 			s.refused = map[schema.GroupKind]string{}
 		}
-		s.refused[schema.GroupKind{Group: d.V1.Spec.Group, Kind: d.V1.Spec.Names.Kind}] = fmt.Sprintf("%s: the API server would refuse CRD %s (kubectl crdlint check %s tells why)", from, d.V1.Name, strings.SplitN(from, ":", 2)[0])
+		s.refused[schema.GroupKind{Group: d.Object().Spec.Group, Kind: d.Object().Spec.Names.Kind}] = fmt.Sprintf("%s: the API server would refuse CRD %s (kubectl crdlint check %s tells why)", from, d.Name(), strings.SplitN(from, ":", 2)[0])
+		s.refusedDefs = append(s.refusedDefs, d.Object())
+		s.refusedFrom = append(s.refusedFrom, strings.SplitN(from, ":", 2)[0])
 		return nil
 	}
 	s.defs = append(s.defs, d)
@@ -169,7 +183,7 @@ func (s *Server) add(d *crd.Definition, from string) error {
 func (s *Server) CRDs() []*apiextensionsv1.CustomResourceDefinition {
 	out := make([]*apiextensionsv1.CustomResourceDefinition, len(s.defs))
 	for i, d := range s.defs {
-		out[i] = d.Full()
+		out[i] = d.Object()
 	}
 	return out
 }
@@ -244,7 +258,7 @@ func (s *Server) Do(req Request) (resp Response, err error) {
 		ns = str(md["namespace"])
 	}
 	name := objectName(obj)
-	var vd *crd.Verdict
+	var vd *engine.Verdict
 	switch req.Op {
 	case Create:
 		vd = v.Create(obj, ns)
@@ -265,15 +279,15 @@ func (s *Server) Do(req Request) (resp Response, err error) {
 // server decides: a panic (500), a body it cannot decode or a route it
 // does not have (400, 404), strict unknown fields (400), then
 // validation (422, its errors in the order the server found them).
-func respond(v *crd.Version, gvk schema.GroupVersionKind, name string, op Op, fv string, vd *crd.Verdict) Response {
+func respond(v *engine.Version, gvk schema.GroupVersionKind, name string, op Op, fv string, vd *engine.Verdict) Response {
 	var r Response
 	r.Pruned = vd.Unknown
 	switch {
 	case vd.Panic != "":
 		r.Err = apierrors.NewInternalError(fmt.Errorf("%s", vd.Panic))
 		return r
-	case errors.Is(vd.DecodeError, crd.ErrNoStatus):
-		r.Err = apierrors.NewGenericServerResponse(404, "put", schema.GroupResource{Group: gvk.Group, Resource: v.CRD.Spec.Names.Plural + "/status"}, name, "", 0, true)
+	case errors.Is(vd.DecodeError, engine.ErrNoStatus):
+		r.Err = apierrors.NewGenericServerResponse(404, "put", schema.GroupResource{Group: gvk.Group, Resource: v.Resource() + "/status"}, name, "", 0, true)
 		return r
 	case vd.DecodeError != nil:
 		var se *apierrors.StatusError
@@ -300,13 +314,23 @@ func respond(v *crd.Version, gvk schema.GroupVersionKind, name string, op Op, fv
 			}
 		}
 	}
+	// Validation's warnings (a ratcheted CEL rule's error) come with a
+	// refusal too; the strategy's only with an accepted request (the
+	// engine's verdict has none on a refusal).
+	r.Warnings = append(r.Warnings, vd.Warnings...)
 	if len(vd.Errors) > 0 {
 		r.Err = apierrors.NewInvalid(gvk.GroupKind(), name, vd.Errors)
 		return r
 	}
-	r.Warnings = append(r.Warnings, vd.Warnings...)
 	if vd.Object != nil {
-		r.Object = vd.Object.Object
+		// The server answers with what it wrote as its storage decodes it
+		// (etcd3's Create and GuaranteedUpdate decode the bytes written):
+		// defaulted again, so defaults of a part the strategy dropped (a
+		// status on create) show, as a client then reads them.
+		r.Object = deepCopy(vd.Object.Object)
+		if _, err := v.Read(r.Object); err != nil {
+			r.Object = vd.Object.Object
+		}
 	}
 	return r
 }
@@ -322,6 +346,24 @@ func decodeError(gvk schema.GroupVersionKind, err error) *apierrors.StatusError 
 // initialCRDPatches). The patched CRD is not judged: the server of the
 // suite's authors accepted it.
 func (s *Server) Patched(name string, patch []byte) (*Server, error) {
+	key := name + "\x00" + string(patch)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p, ok := s.patched[key]; ok {
+		return p, nil
+	}
+	p, err := s.patch(name, patch)
+	if err != nil {
+		return nil, err
+	}
+	if s.patched == nil {
+		s.patched = map[string]*Server{}
+	}
+	s.patched[key] = p
+	return p, nil
+}
+
+func (s *Server) patch(name string, patch []byte) (*Server, error) {
 	var base *apiextensionsv1.CustomResourceDefinition
 	for _, c := range s.CRDs() {
 		if c.Name == name {
@@ -329,6 +371,13 @@ func (s *Server) Patched(name string, patch []byte) (*Server, error) {
 		}
 	}
 	if base == nil {
+		for _, msg := range s.refused {
+			// A variant of a CRD the server would refuse: the patch
+			// changes nothing of that.
+			if strings.Contains(msg, "CRD "+name+" (") {
+				return nil, errors.New(msg)
+			}
+		}
 		return nil, fmt.Errorf("no CRD %s to patch", name)
 	}
 	js, err := json.Marshal(base)
@@ -343,20 +392,58 @@ func (s *Server) Patched(name string, patch []byte) (*Server, error) {
 		return nil, fmt.Errorf("CRD patch: %w", err)
 	}
 	d := crd.Decode(js)
-	if d.V1 == nil {
+	if d.Object() == nil {
 		return nil, fmt.Errorf("the patched CRD %s: %v", name, d.DecodeError)
 	}
 	out := newServer()
 	out.Namespace, out.FieldValidation, out.refused = s.Namespace, s.FieldValidation, s.refused
 	for _, od := range s.defs {
-		if od.V1.Name != name {
+		if od.Name() != name {
 			out.defs = append(out.defs, od)
-			out.cat.Add(crd.FromV1(od.Full()), od.V1.Name, crd.Extra)
+			out.cat.Add(crd.FromV1(od.Object()), od.Name(), crd.Extra)
 		}
 	}
 	out.defs = append(out.defs, d)
 	out.cat.Add(d, name+" (patched)", crd.Extra)
 	return out, nil
+}
+
+// variant is the Server of CRDs[i] and the CRDs of other names: one of
+// several CRDs of a name (openshift's feature sets), which the suites of
+// that name share, each compiled once (compiling a CRD's schemas and
+// rules, and judging it, are most of a suite's time). An i past CRDs
+// names one of refusedCRDs: its Server has no CRD of that name, and
+// answers requests for its kind with the refusal.
+func (s *Server) variant(i int, name string) *Server {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok := s.variants[i]; ok {
+		return v
+	}
+	refused := i >= len(s.defs)
+	v := s.Only(func(j int, c *apiextensionsv1.CustomResourceDefinition) bool {
+		return (j == i && !refused) || c.Name != name
+	})
+	if refused {
+		gk := schema.GroupKind{Group: s.refusedDefs[i-len(s.defs)].Spec.Group, Kind: s.refusedDefs[i-len(s.defs)].Spec.Names.Kind}
+		v.refused = map[schema.GroupKind]string{gk: fmt.Sprintf("%s: the API server would refuse CRD %s (kubectl crdlint check %s tells why)", s.refusedFrom[i-len(s.defs)], name, s.refusedFrom[i-len(s.defs)])}
+		v.refusedDefs, v.refusedFrom = s.refusedDefs[i-len(s.defs):i-len(s.defs)+1], s.refusedFrom[i-len(s.defs):i-len(s.defs)+1]
+	}
+	if s.variants == nil {
+		s.variants = map[int]*Server{}
+	}
+	s.variants[i] = v
+	return v
+}
+
+// refusedCRDs are the CRDs the API server would refuse, after CRDs in
+// variant's numbering.
+func (s *Server) refusedCRDs() []*apiextensionsv1.CustomResourceDefinition {
+	out := make([]*apiextensionsv1.CustomResourceDefinition, len(s.refusedDefs))
+	for i, c := range s.refusedDefs {
+		out[i] = c.DeepCopy()
+	}
+	return out
 }
 
 // Only is a Server of the CRDs for which keep (given each CRD's index in
@@ -365,7 +452,7 @@ func (s *Server) Only(keep func(i int, c *apiextensionsv1.CustomResourceDefiniti
 	out := newServer()
 	out.Namespace, out.FieldValidation, out.refused = s.Namespace, s.FieldValidation, s.refused
 	for i, d := range s.defs {
-		if c := d.Full(); keep(i, c) {
+		if c := d.Object(); keep(i, c) {
 			out.defs = append(out.defs, d)
 			out.cat.Add(crd.FromV1(c), c.Name, crd.Extra)
 		}
@@ -379,7 +466,7 @@ func objectName(obj map[string]any) string {
 		return n
 	}
 	if g := str(md["generateName"]); g != "" {
-		return crd.GenerateName(g)
+		return engine.GenerateName(g)
 	}
 	return ""
 }

@@ -57,10 +57,17 @@ type Suite struct {
 	// FeatureGates are openshift's gates: "G" must be enabled in the CRD
 	// (annotation feature-gate.release.openshift.io/G: "true"), "-G" not.
 	FeatureGates []string
+	// Version is openshift's version: the CRD version under test, the
+	// only one its CRD serves and stores during the suite; "": the
+	// CRD's single version.
+	Version string
 	// Minors are the Kubernetes minors the suite's cases must hold on
 	// (kubernetesVersions), resolved; nil: the newest.
 	Minors []string
 	Cases  []*Case
+	// Warnings are what reading the suite ignored (openshift's format:
+	// keys its generator does not read), at their positions.
+	Warnings []*Error
 
 	data []byte
 	root *yaml.Node
@@ -87,8 +94,15 @@ type Step struct {
 	// Object is the request's body (for a status write, the status
 	// subresource's strategy keeps all of the stored object but its
 	// status).
-	Object    map[string]any
-	Namespace string
+	Object map[string]any
+	// Set, for a step without Object, makes its body the previous step's
+	// stored object with these top-level fields set.
+	Set map[string]any
+	// StoredName sends the request to the stored object's name and
+	// namespace whatever Object says (openshift's generator sets them on
+	// updated).
+	StoredName bool
+	Namespace  string
 	// FieldValidation is the request's fieldValidation: Strict, Warn
 	// (client-go's default: it sends none) or Ignore.
 	FieldValidation string
@@ -200,19 +214,28 @@ func Read(file string, data []byte) (s *Suite, err error) {
 	if err != nil {
 		return nil, err
 	}
+	s.Warnings = r.warnings
 	return s, nil
 }
 
 type reader struct {
 	file, dir string
+	warnings  []*Error
 }
 
 func (r *reader) errorf(n *yaml.Node, format string, a ...any) error {
 	return &Error{File: r.file, Pos: source.Pos{Line: n.Line, Column: n.Column}, Msg: fmt.Sprintf(format, a...)}
 }
 
+func (r *reader) warnf(n *yaml.Node, format string, a ...any) {
+	r.warnings = append(r.warnings, r.errorf(n, format, a...).(*Error))
+}
+
 // fields walks a mapping's keys, refusing unknown and repeated ones.
 func (r *reader) fields(m *yaml.Node, what string, known []string, fn func(key string, k, v *yaml.Node) error) error {
+	// YAML aliases stand for their anchors' nodes (a case's old object
+	// repeated as another's, say).
+	m = resolve(m)
 	if m.Kind != yaml.MappingNode {
 		return r.errorf(m, "%s must be a mapping, not %s", what, describe(m))
 	}
@@ -231,7 +254,7 @@ func (r *reader) fields(m *yaml.Node, what string, known []string, fn func(key s
 		if !ok {
 			return r.errorf(k, "%s: unknown key %q (known: %s)", what, key, strings.Join(known, ", "))
 		}
-		if err := fn(key, k, v); err != nil {
+		if err := fn(key, k, resolve(v)); err != nil {
 			return err
 		}
 	}
@@ -255,6 +278,7 @@ func (r *reader) bool(v *yaml.Node, key string) (bool, error) {
 
 // strs reads a string or a list of strings.
 func (r *reader) strs(v *yaml.Node, key string) ([]string, error) {
+	v = resolve(v)
 	if v.Kind == yaml.ScalarNode {
 		s, err := r.str(v, key)
 		return []string{s}, err
@@ -264,7 +288,7 @@ func (r *reader) strs(v *yaml.Node, key string) ([]string, error) {
 	}
 	out := []string{}
 	for _, it := range v.Content {
-		s, err := r.str(it, key+" entries")
+		s, err := r.str(resolve(it), key+" entries")
 		if err != nil {
 			return nil, err
 		}
@@ -277,14 +301,51 @@ func (r *reader) strs(v *yaml.Node, key string) ([]string, error) {
 // would send, YAML 1.1 scalars and all (sigs.k8s.io/yaml), with the
 // server's numbers (int64 or float64).
 func (r *reader) object(v *yaml.Node, key string) (map[string]any, error) {
+	v = resolve(v)
 	if v.Kind != yaml.MappingNode {
 		return nil, r.errorf(v, "%s must be an object (a mapping), not %s", key, describe(v))
 	}
-	text, err := yaml.Marshal(v)
+	budget := maxExpanded
+	whole := expandAliases(v, &budget)
+	if whole == nil {
+		return nil, r.errorf(v, "%s: excessive aliasing (more than %d nodes)", key, maxExpanded)
+	}
+	text, err := yaml.Marshal(whole)
 	if err != nil {
 		return nil, r.errorf(v, "%s: %v", key, err)
 	}
 	return r.objectText(v, key, text)
+}
+
+// maxExpanded bounds the nodes an object's aliases may expand to: a
+// "billion laughs" of nested aliases is an error, as it is for yaml.v3's
+// own decoder, not a hang.
+const maxExpanded = 200000
+
+// expandAliases is a copy of n with every alias replaced by a copy of its
+// anchor's node, so that n is whole on its own; nil when that would take
+// more than *budget nodes.
+func expandAliases(n *yaml.Node, budget *int) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	if *budget--; *budget < 0 {
+		return nil
+	}
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		return expandAliases(n.Alias, budget)
+	}
+	c := *n
+	c.Anchor = ""
+	if len(n.Content) > 0 {
+		c.Content = make([]*yaml.Node, len(n.Content))
+		for i, k := range n.Content {
+			if c.Content[i] = expandAliases(k, budget); c.Content[i] == nil {
+				return nil
+			}
+		}
+	}
+	return &c
 }
 
 // objectText decodes one object's YAML or JSON text.

@@ -11,6 +11,12 @@ import (
 type Summary struct {
 	Suites, Cases, Passed, Failed int
 	Elapsed                       time.Duration
+	// Unreadable are the suites that could not be read, each at the
+	// position of its first error: the others ran, and the run fails
+	// (exit 2) as go test does with a package that does not build.
+	Unreadable []*Error
+	// Warnings are what reading the suites ignored.
+	Warnings []*Error
 }
 
 // Summarize counts results.
@@ -41,7 +47,13 @@ func RenderText(w io.Writer, rs []*Result, sum Summary) error {
 			writeBlock(&b, "actual:   ", d.Actual)
 		}
 	}
-	fmt.Fprintf(&b, "%d cases in %d suites: %d passed, %d failed (%s)\n", sum.Cases, sum.Suites, sum.Passed, sum.Failed, sum.Elapsed.Round(time.Millisecond))
+	// The unreadable suites' errors are the command's, on stderr; the
+	// summary counts them.
+	unreadable := ""
+	if len(sum.Unreadable) > 0 {
+		unreadable = fmt.Sprintf(", %d %s unreadable", len(sum.Unreadable), plural(len(sum.Unreadable), "suite", "suites"))
+	}
+	fmt.Fprintf(&b, "%d cases in %d suites: %d passed, %d failed%s (%s)\n", sum.Cases, sum.Suites, sum.Passed, sum.Failed, unreadable, sum.Elapsed.Round(time.Millisecond))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -87,4 +99,11 @@ func rangeText(ms []string) string {
 		i = j + 1
 	}
 	return strings.Join(parts, ",")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -129,10 +129,10 @@ func TestDifferentialFieldSelectors(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range crd.FindCRDs(source.Parse(p, data)) {
-			if c.Def == nil || c.Def.V1 == nil {
+			if c.Def == nil || c.Def.Object() == nil {
 				continue
 			}
-			v1 := c.Def.V1.DeepCopy()
+			v1 := c.Def.Object().DeepCopy()
 			ver := &v1.Spec.Versions[0]
 			for i := range v1.Spec.Versions {
 				if v1.Spec.Versions[i].Served {

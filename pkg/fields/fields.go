@@ -16,7 +16,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/fields"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 )
 
 // Sources of a selectable field.
@@ -77,7 +77,7 @@ func (f Field) Reads() string {
 // accepts them: metadata.name, metadata.namespace for namespaced kinds,
 // then spec.versions[].selectableFields in order, each with the type its
 // schema gives it.
-func Selectable(v *crd.Version) []Field {
+func Selectable(v *engine.Version) []Field {
 	out := []Field{{Path: "metadata.name", Type: "string", Source: Implicit}}
 	if v.Namespaced {
 		out = append(out, Field{Path: "metadata.namespace", Type: "string", Source: Implicit})
@@ -99,6 +99,6 @@ func Parse(expr string) (fields.Selector, error) {
 // ForVersion checks a selector's labels as the server does for a list of
 // this version: every label must be selectable ("field label not
 // supported: spec.foo" otherwise).
-func ForVersion(sel fields.Selector, v *crd.Version) (fields.Selector, error) {
+func ForVersion(sel fields.Selector, v *engine.Version) (fields.Selector, error) {
 	return sel.Transform(v.ConvertFieldLabel)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -16,7 +17,7 @@ import (
 // Object is a custom resource as the server stores it on create, with the
 // field set its selectors match.
 type Object struct {
-	Version *crd.Version
+	Version *engine.Version
 	Stored  *unstructured.Unstructured
 	Set     apifields.Set
 }

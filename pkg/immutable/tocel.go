@@ -8,10 +8,10 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	celescape "k8s.io/apiserver/pkg/cel"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 )
 
 // ToCEL rewrites a CRD (raw JSON, as written) so that real API servers
@@ -238,7 +238,7 @@ func keyed(raw map[string]any) bool {
 
 // field returns the CEL selection of property name, or an error.
 func celField(name string) (string, error) {
-	e, ok := celescape.Escape(name)
+	e, ok := engine.EscapeProperty(name)
 	if !ok {
 		return "", fmt.Errorf("property name %q cannot be addressed in CEL", name)
 	}

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 )
 
 func decodeV1(t testing.TB, js []byte) *apiextensionsv1.CustomResourceDefinition {
@@ -21,7 +22,7 @@ func decodeV1(t testing.TB, js []byte) *apiextensionsv1.CustomResourceDefinition
 	if d.DecodeError != nil || len(d.Unknown) > 0 {
 		t.Fatalf("decoding the translated CRD (strict): %v %v\n%s", d.DecodeError, d.Unknown, js)
 	}
-	return d.V1
+	return d.Object()
 }
 
 // serverValidateCRD returns the server's errors for a create of the CRD.
@@ -81,7 +82,7 @@ func widget(t testing.TB, spec string) map[string]any {
 // differ is a translated CRD ready for comparisons.
 type differ struct {
 	schema *Schema // the original root schema, with markers
-	v      *crd.Version
+	v      *engine.Version
 	out    []byte
 }
 

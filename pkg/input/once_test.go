@@ -130,7 +130,10 @@ func TestOnce(t *testing.T) {
 			if got.CRDecodes > crDocs.Load() {
 				t.Errorf("decoded custom resources %d times, more than the %d custom resources", got.CRDecodes, crDocs.Load())
 			}
-			if crdDocs.Load()+unread < int64(testutil.AtLeast(t, 100, 40)) || crDocs.Load() < int64(testutil.AtLeast(t, 2000, 1000)) || got.CRDValidations == 0 || (!tt.prune && findings.Load() == 0) {
+			// Half the corpus's custom resources are clusterctl
+			// templates (${CLUSTER_NAME} names, ${COUNT} replicas):
+			// substitution templates, parsed and counted, not judged.
+			if crdDocs.Load()+unread < int64(testutil.AtLeast(t, 100, 40)) || crDocs.Load() < int64(testutil.AtLeast(t, 1400, 400)) || got.CRDValidations == 0 || (!tt.prune && findings.Load() == 0) {
 				t.Fatalf("too little exercised: %d CRDs, %d custom resources, %d validations, %d findings", crdDocs.Load(), crDocs.Load(), got.CRDValidations, findings.Load())
 			}
 			t.Logf("%d files, %d documents, %d CRDs read (%d --crd CRDs left unread), %d custom resources: %d documents parsed, %d CRD decodes (%d again), %d versions compiled, %d CRD validations, %d custom resource decodes, %d rewrites",

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/kustomize"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/layout"
 )
 
 // Why a file of a repository is not read as manifests. These files are
@@ -24,6 +25,15 @@ const (
 	// input, configuration), or a file of kubebuilder's crd/patches/,
 	// holds partial objects or data that kustomize merges into others.
 	SkipKustomizePatch = "kustomize patch or configuration"
+	// SkipTestAssertion: a kuttl or chainsaw test step's expected or
+	// forbidden state (NN-assert.yaml, NN-errors.yaml, or a file a
+	// chainsaw-test.yaml asserts with assert: or error:) holds partial
+	// objects and JMESPath bindings to compare the cluster's with, not
+	// manifests to apply.
+	SkipTestAssertion = "test assertion"
+	// SkipSnapshot: a file in a test snapshot directory (__snapshot__,
+	// __snapshots__: layout.Snapshot) is a test's recorded output.
+	SkipSnapshot = "test snapshot"
 )
 
 // maxScan bounds the directory entries the scan of a repository for
@@ -39,12 +49,13 @@ type repo struct {
 	// roots whose every kustomization was.
 	read, scanned map[string]bool
 	// patches are the files kustomizations name as other than resources,
-	// as absolute paths.
-	patches map[string]bool
+	// as absolute paths; assertions those chainsaw tests assert with.
+	patches, assertions map[string]bool
 }
 
 func newRepo() *repo {
-	return &repo{charts: map[string]bool{}, read: map[string]bool{}, scanned: map[string]bool{}, patches: map[string]bool{}}
+	return &repo{charts: map[string]bool{}, read: map[string]bool{}, scanned: map[string]bool{},
+		patches: map[string]bool{}, assertions: map[string]bool{}}
 }
 
 // skip says why a file is not manifests, or "".
@@ -62,10 +73,37 @@ func (r *repo) skip(p string) string {
 	if r.helmTemplate(abs) {
 		return SkipHelmTemplate
 	}
+	if layout.Snapshot(filepath.ToSlash(abs)) {
+		return SkipSnapshot
+	}
+	if layout.Assertion(filepath.Base(abs)) {
+		return SkipTestAssertion
+	}
+	r.readAround(abs)
 	if r.patch(abs) {
 		return SkipKustomizePatch
 	}
+	if r.assertions[abs] {
+		return SkipTestAssertion
+	}
 	return ""
+}
+
+// readAround reads what names the files of a repository as other than
+// manifests: every kustomization and chainsaw test of the file's
+// repository, and those of the file's directory and above it, also
+// outside a repository.
+func (r *repo) readAround(abs string) {
+	dir := filepath.Dir(abs)
+	if root := gitRoot(dir); root != "" {
+		r.scan(root)
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		r.readDir(d)
+		if isRoot(d) {
+			break
+		}
+	}
 }
 
 // patch reports whether a file is a kustomize patch or configuration:
@@ -74,38 +112,35 @@ func (r *repo) skip(p string) string {
 // inputs (Inputs), or in kubebuilder's crd/patches/ directory, whose
 // partial CRDs (webhook_in_*.yaml, cainjection_in_*.yaml) are patches
 // even when the kustomization that would use them has them commented out.
+// readAround has read the kustomizations.
 func (r *repo) patch(abs string) bool {
 	dir := filepath.Dir(abs)
 	if filepath.Base(dir) == "patches" && filepath.Base(filepath.Dir(dir)) == "crd" {
 		return true
 	}
-	if root := gitRoot(dir); root != "" {
-		r.scan(root)
-	}
-	// The kustomizations of the file's directory and above it, also
-	// outside a repository.
-	for d := dir; ; d = filepath.Dir(d) {
-		r.readKustomization(d)
-		if isRoot(d) {
-			break
-		}
-	}
 	return r.patches[abs]
 }
 
-// Inputs reads the kustomizations among a run's files (as a directory
-// argument expands): outside a repository, whose kustomizations are not
-// all read, those of the directories given still name their patches.
+// Inputs reads the kustomizations and chainsaw tests among a run's files
+// (as a directory argument expands): outside a repository, whose
+// kustomizations are not all read, those of the directories given still
+// name their patches.
 func (r *repo) Inputs(files []string) {
-	names := kustomize.FileNames()
 	for _, f := range files {
-		if f == "-" || !slices.Contains(names, filepath.Base(f)) {
+		if f == "-" || !namesOthers(filepath.Base(f)) {
 			continue
 		}
 		if abs, err := filepath.Abs(f); err == nil {
-			r.readKustomization(filepath.Dir(abs))
+			r.readDir(filepath.Dir(abs))
 		}
 	}
+}
+
+// namesOthers reports whether a file of this name names other files as
+// no manifests: a kustomization (its patches), a chainsaw test (its
+// assertions).
+func namesOthers(name string) bool {
+	return slices.Contains(kustomize.FileNames(), name) || slices.Contains(chainsawTestNames, name)
 }
 
 // gitRoot is the repository holding dir: the nearest directory above
@@ -122,7 +157,8 @@ func gitRoot(dir string) string {
 	}
 }
 
-// scan reads every kustomization under root, once per root. Hidden
+// scan reads every kustomization and chainsaw test under root, once per
+// root. Hidden
 // directories, node_modules and vendor are not entered: a directory
 // argument skips the hidden ones too, and the others hold no patch of the
 // project's own files.
@@ -131,7 +167,6 @@ func (r *repo) scan(root string) {
 		return
 	}
 	r.scanned[root] = true
-	names := kustomize.FileNames()
 	entries := 0
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -146,16 +181,17 @@ func (r *repo) scan(root string) {
 			}
 			return nil
 		}
-		if slices.Contains(names, d.Name()) {
-			r.readKustomization(filepath.Dir(p))
+		if namesOthers(d.Name()) {
+			r.readDir(filepath.Dir(p))
 		}
 		return nil
 	})
 }
 
-// readKustomization adds what the kustomization of dir, if any, names
-// as other than resources to r.patches.
-func (r *repo) readKustomization(dir string) {
+// readDir adds what the kustomization of dir, if any, names as other
+// than resources to r.patches, and what its chainsaw test asserts to
+// r.assertions.
+func (r *repo) readDir(dir string) {
 	if r.read[dir] {
 		return
 	}
@@ -163,6 +199,9 @@ func (r *repo) readKustomization(dir string) {
 	_, paths := kustomize.NotResources(dir)
 	for _, p := range paths {
 		r.patches[p] = true
+	}
+	for _, p := range chainsawAssertions(dir) {
+		r.assertions[p] = true
 	}
 }
 

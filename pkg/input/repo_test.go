@@ -1,10 +1,14 @@
 package input
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 const crdPatch = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  conversion:\n    strategy: Webhook\n"
@@ -35,6 +39,20 @@ func TestRepoSkip(t *testing.T) {
 		"charts/app/templates/deployment.yaml":                      "kind: {{ .Kind }}\n",
 		"charts/app/files/config.yaml":                              "kind: X\n",
 		"patches/notkubebuilder.yaml":                               "kind: X\n",
+		// chainsaw: a test's assert and error files, in any operation
+		// list, relative to the test, globs too; applied files and
+		// expressions are not assertions.
+		"test/e2e/crd/chainsaw-test.yaml":   "apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: crd}\nspec:\n  steps:\n  - try:\n    - apply: {file: crd.yaml}\n    - assert: {file: crd-assert.yaml}\n    - assert: {file: ($file)}\n    catch:\n    - error: {file: ../shared/gone.yaml}\n    finally:\n    - assert:\n        file: checks/*.yaml\n",
+		"test/e2e/crd/crd.yaml":             "kind: CustomResourceDefinition\n",
+		"test/e2e/crd/crd-assert.yaml":      "kind: CustomResourceDefinition\n",
+		"test/e2e/crd/checks/ready.yaml":    "kind: Widget\n",
+		"test/e2e/shared/gone.yaml":         "kind: Widget\n",
+		"test/e2e/other/crd-assert.yaml":    "kind: CustomResourceDefinition\n",
+		"test/kuttl/widget/00-install.yaml": "kind: Widget\n",
+		"test/kuttl/widget/00-assert.yaml":  "kind: Widget\n",
+		"test/kuttl/widget/01-errors.yaml":  "kind: Widget\n",
+		"tests/__snapshot__/widget-v1.yaml": "kind: Widget\n",
+		"docs/snapshot/widget.yaml":         "kind: Widget\n",
 	})
 	tests := []struct {
 		file, want string
@@ -53,6 +71,16 @@ func TestRepoSkip(t *testing.T) {
 		{"charts/app/templates/deployment.yaml", SkipHelmTemplate},
 		{"charts/app/files/config.yaml", ""},
 		{"patches/notkubebuilder.yaml", ""},
+		{"test/e2e/crd/crd.yaml", ""},
+		{"test/e2e/crd/crd-assert.yaml", SkipTestAssertion},
+		{"test/e2e/crd/checks/ready.yaml", SkipTestAssertion},
+		{"test/e2e/shared/gone.yaml", SkipTestAssertion},
+		{"test/e2e/other/crd-assert.yaml", ""}, // no test names it
+		{"test/kuttl/widget/00-install.yaml", ""},
+		{"test/kuttl/widget/00-assert.yaml", SkipTestAssertion},
+		{"test/kuttl/widget/01-errors.yaml", SkipTestAssertion},
+		{"tests/__snapshot__/widget-v1.yaml", SkipSnapshot},
+		{"docs/snapshot/widget.yaml", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -66,8 +94,9 @@ func TestRepoSkip(t *testing.T) {
 }
 
 // TestCRDPathsLeavePatchesOut: a directory of CRD sources that holds
-// kubebuilder's patches and a kustomization yields only the CRDs; a
-// patch named on its own is the user's to give.
+// kubebuilder's patches, a kustomization, a test's assertion and a
+// snapshot yields only the CRDs; a patch named on its own is the user's
+// to give.
 func TestCRDPathsLeavePatchesOut(t *testing.T) {
 	root := t.TempDir()
 	testutil.WriteFiles(t, root, map[string]string{
@@ -75,6 +104,8 @@ func TestCRDPathsLeavePatchesOut(t *testing.T) {
 		"config/crd/bases/widgets.yaml":              "kind: CustomResourceDefinition\n",
 		"config/crd/kustomization.yaml":              "resources: [bases/widgets.yaml]\n",
 		"config/crd/patches/webhook_in_widgets.yaml": crdPatch,
+		"config/crd/__snapshot__/widgets.yaml":       "kind: CustomResourceDefinition\n",
+		"config/crd/test/01-assert.yaml":             "kind: CustomResourceDefinition\n",
 	})
 	dir := filepath.Join(root, "config", "crd")
 	files, _, err := NewCRDPaths().Expand(dir, "--crd config/crd")
@@ -140,6 +171,24 @@ func TestOpenOutsideRepository(t *testing.T) {
 	for f, why := range want {
 		if got[f] != why {
 			t.Errorf("%s: got %q, want %q", f, got[f], why)
+		}
+	}
+}
+
+// TestSkipReasonsDocumented: docs/configuration.md's table of what is not
+// manifests has a row for every reason a command counts a skip by.
+func TestSkipReasonsDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "configuration.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, why := range []string{
+		SkipKustomization, SkipKustomizePatch, SkipHelmTemplate, SkipTestAssertion, SkipSnapshot, SkipExcluded,
+		source.SkipTemplate, source.SkipNotObject, source.SkipPartialCRD, source.SkipSubstitution,
+		crd.SkipBuiltin, crd.SkipConfig,
+	} {
+		if !strings.Contains(string(doc), "\n| `"+why+"` |") {
+			t.Errorf("docs/configuration.md has no row for %q", why)
 		}
 	}
 }

@@ -231,7 +231,7 @@ func decodedOf(found []crd.Found) []decoded { return decodedShed(found, true) }
 
 // decodedShed is decodedOf, shedding the CRDs' schemas only when asked:
 // a deferred file's CRDs are shed by the catalogue, which keeps the
-// schemas of those a lookup is about to compile (crd.Definition.ShedSpare).
+// schemas of those a lookup is about to compile.
 func decodedShed(found []crd.Found, shed bool) []decoded {
 	var out []decoded
 	for _, fd := range found {

@@ -173,10 +173,9 @@ func NewCRDPaths() *CRDPaths { return &CRDPaths{r: newRepo()} }
 // usage error before any output, without reading it yet: the files are
 // read when a custom resource first needs the catalogue (texts[i] is
 // nil); what cannot be read twice (a pipe) is read now. Kustomize
-// patches and kustomizations found in a directory are left out, as Open
-// skips them: a partial CRD (kubebuilder's crd/patches/) must never judge
-// a custom resource, nor be called a duplicate of the CRD it patches.
-// label names the source in errors.
+// patches, kustomizations, test assertions and snapshots found in a
+// directory are left out, as Open skips them (notCRDSource). label names
+// the source in errors.
 func (c *CRDPaths) Expand(path, label string) (paths []string, texts [][]byte, err error) {
 	if path == "-" {
 		return nil, nil, inputErrorf("%s: CRDs cannot be read from stdin; give a file or directory", label)
@@ -190,7 +189,7 @@ func (c *CRDPaths) Expand(path, label string) (paths []string, texts [][]byte, e
 	}
 	for _, p := range files {
 		if p != path {
-			if why := c.r.skip(p); why == SkipKustomizePatch || why == SkipKustomization {
+			if notCRDSource[c.r.skip(p)] {
 				continue
 			}
 		}
@@ -214,6 +213,14 @@ func (c *CRDPaths) Expand(path, label string) (paths []string, texts [][]byte, e
 		paths, texts = append(paths, p), append(texts, nil)
 	}
 	return paths, texts, nil
+}
+
+// notCRDSource are the reasons to leave a file of a CRD source directory
+// out: a partial CRD (a patch, a test's expected state, a snapshot of a
+// rendering) must never judge a custom resource, nor be called a
+// duplicate of the CRD it patches or asserts.
+var notCRDSource = map[string]bool{
+	SkipKustomizePatch: true, SkipKustomization: true, SkipTestAssertion: true, SkipSnapshot: true,
 }
 
 // Add appends an input already read, named name (a URL's content), as

@@ -66,7 +66,10 @@ func TestStreamEqualsWhole(t *testing.T) {
 		return out
 	}
 	whole, streamed := run(false), run(true)
-	if len(whole) < testutil.AtLeast(t, 3000, 500) {
+	// Most findings the corpus once gave were about the placeholders of
+	// its clusterctl templates, which are now skipped as substitution
+	// templates.
+	if len(whole) < testutil.AtLeast(t, 800, 250) {
 		t.Fatalf("only %d findings", len(whole))
 	}
 	if strings.Join(whole, "\n") != strings.Join(streamed, "\n") {

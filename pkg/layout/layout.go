@@ -16,9 +16,16 @@
 //     older packagemanifests/<version>/ and deploy/olm-catalog/ trees,
 //     one directory per released version);
 //   - vendor, third_party, third-party: other projects' files, copied.
+//
+// It also knows the names by which test tools mark files that hold no
+// manifests to apply (Snapshot, Assertion): recorded outputs and
+// expected states, which a run over a whole repository skips and counts.
 package layout
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // copyDirs are the directory names that hold copies (see the package
 // documentation).
@@ -55,3 +62,36 @@ func CopyIn(path string) int {
 	}
 	return -1
 }
+
+// snapshotDirs are the directories in which test tools record the output
+// a test compares with: helm-unittest's __snapshot__ (beside a chart's
+// tests/, and external-secrets' tests/__snapshot__ of its API types),
+// Jest's __snapshots__. What they hold is a rendering kept for
+// comparison (often a skeleton object without its name), never applied.
+var snapshotDirs = map[string]bool{"__snapshot__": true, "__snapshots__": true}
+
+// Snapshot reports whether a slash-separated path lies in a test
+// snapshot directory (its last element, the file, is not a directory).
+func Snapshot(path string) bool {
+	parts := strings.Split(path, "/")
+	for _, p := range parts[:len(parts)-1] {
+		if snapshotDirs[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// assertionName is the name kuttl and chainsaw give a test step's
+// expected and forbidden states: NN-assert.yaml and NN-errors.yaml, the
+// step's index first. kuttl reads what follows the index up to the next
+// "-" or "." case-insensitively (01-assert-pods.yaml asserts too);
+// chainsaw, when a test has no chainsaw-test.yaml, reads NN-assert.yaml
+// and NN-errors.yaml (.yml too) as kuttl does.
+var assertionName = regexp.MustCompile(`(?i)^\d+-(assert|errors)(-[^.]*)?\.ya?ml$`)
+
+// Assertion reports whether a file's name (not its path) is a kuttl or
+// chainsaw step's assertion: objects a test compares the cluster's with,
+// partial and often not valid on their own (a status alone, a name that
+// a JMESPath binding sets), never applied.
+func Assertion(name string) bool { return assertionName.MatchString(name) }

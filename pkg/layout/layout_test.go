@@ -57,3 +57,45 @@ func TestDocumented(t *testing.T) {
 		}
 	}
 }
+
+func TestSnapshot(t *testing.T) {
+	for path, want := range map[string]bool{
+		"tests/__snapshot__/externalsecret-v1.yaml":                    true,
+		"deploy/charts/x/tests/__snapshot__/controller_test.yaml.snap": true,
+		"web/__snapshots__/a.yaml":                                     true,
+		"tests/snapshot/a.yaml":                                        false,
+		"tests/__snapshot__":                                           false, // a file of that name
+		"__snapshot__x/a.yaml":                                         false,
+	} {
+		if got := Snapshot(path); got != want {
+			t.Errorf("Snapshot(%q) = %v, want %v", path, got, want)
+		}
+	}
+}
+
+func TestAssertion(t *testing.T) {
+	for name, want := range map[string]bool{
+		"00-assert.yaml":        true,
+		"01-errors.yaml":        true,
+		"02-assert-pods.yaml":   true, // kuttl: the word after the index
+		"10-Assert.yaml":        true, // kuttl compares it case-insensitively
+		"00-assert.yml":         true, // chainsaw
+		"00-install.yaml":       false,
+		"00-asserts.yaml":       false,
+		"assert.yaml":           false, // no step index: no step file
+		"crd-assert.yaml":       false, // named by a chainsaw test, not by its name
+		"00-assert.json":        false,
+		"00-errors-extra.yaml":  true,
+		"a00-assert.yaml":       false,
+		"00-assert.yaml.bak":    false,
+		"00-pre-assert.yaml":    false,
+		"100-errors.yaml":       true,
+		"00-assert-a.b.yaml":    false, // kuttl's name stops at the first "."
+		"00-assert-a-b.yaml":    true,
+		"00-cleanup-assert.yml": false,
+	} {
+		if got := Assertion(name); got != want {
+			t.Errorf("Assertion(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -118,7 +119,7 @@ func BenchmarkCRBatch10k(b *testing.B) {
 	b.ReportMetric(float64(docs)*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
 }
 
-// BenchmarkCRUpdate is the server's update path (crd.Version.Update: prune,
+// BenchmarkCRUpdate is the server's update path (engine.Version.Update: prune,
 // default, PrepareForUpdate, ValidateUpdate with ratcheting and CEL
 // transition rules) that `immutable` runs, on every 5th corpus custom
 // resource with a CRD, updated to itself plus a label: most CEL
@@ -134,7 +135,7 @@ func BenchmarkCRUpdate(b *testing.B) {
 		collect(l, source.Parse(p, data))
 	}
 	type pair struct {
-		v        *crd.Version
+		v        *engine.Version
 		old, new []byte
 		ns       string
 	}

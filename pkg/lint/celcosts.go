@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -31,7 +32,7 @@ type CELCostLine struct {
 
 // CELCostLines estimates every CEL expression of a file's CRDs with the
 // server's estimator, sharing cache's compilations.
-func CELCostLines(f *source.File, cache *crd.CostCache) []CELCostLine {
+func CELCostLines(f *source.File, cache *engine.CostCache) []CELCostLine {
 	var lines []CELCostLine
 	for _, d := range f.Documents {
 		if !crd.IsCRD(d) {
@@ -39,16 +40,16 @@ func CELCostLines(f *source.File, cache *crd.CostCache) []CELCostLine {
 		}
 		// Any apiextensions version the library decodes: the estimates
 		// say what a v1 CRD of the same schemas would cost.
-		def := crd.Decode(d.JSON)
-		if def.V1 == nil {
+		obj := crd.Decode(d.JSON).Object()
+		if obj == nil {
 			continue
 		}
-		for _, c := range crd.CELCosts(def.V1, cache) {
+		for _, c := range engine.CELCosts(obj, cache) {
 			r := d.Resolve(c.Field)
 			lines = append(lines, CELCostLine{
 				File: d.File, Document: d.Index, Line: r.At.Line, Column: r.At.Column, Field: r.Field(), Object: d.Object,
 				Expression: c.Expression, Version: c.Version, Cost: c.Cost, VersionTotal: c.Total,
-				RuleShare: percent(c.Cost, crd.RuleCostLimit), CRDShare: percent(c.Cost, crd.CRDCostLimit),
+				RuleShare: percent(c.Cost, engine.RuleCostLimit), CRDShare: percent(c.Cost, engine.CRDCostLimit),
 			})
 		}
 	}
@@ -72,7 +73,7 @@ func PrintCELCosts(w io.Writer, lines []CELCostLine, asJSON bool) error {
 	}
 	for _, l := range lines {
 		if _, err := fmt.Fprintf(w, "%s:%d:%d: cost %d: %.2f%% of the per-expression budget (%d), %.2f%% of the per-CRD budget (%d; version %s total %d) [%s]\n",
-			l.File, l.Line, l.Column, l.Cost, l.RuleShare, crd.RuleCostLimit, l.CRDShare, crd.CRDCostLimit, l.Version, l.VersionTotal, l.Field); err != nil {
+			l.File, l.Line, l.Column, l.Cost, l.RuleShare, engine.RuleCostLimit, l.CRDShare, engine.CRDCostLimit, l.Version, l.VersionTotal, l.Field); err != nil {
 			return err
 		}
 	}

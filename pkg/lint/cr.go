@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -40,10 +41,10 @@ func (l *Linter) cr(d *source.Document) ([]report.Finding, string) {
 }
 
 // validate is the server's create verdict on d against v, as findings.
-func (l *Linter) validate(d *source.Document, gvk schema.GroupVersionKind, v *crd.Version) []report.Finding {
+func (l *Linter) validate(d *source.Document, gvk schema.GroupVersionKind, v *engine.Version) []report.Finding {
 	var out []report.Finding
 	if v.Spec.Deprecated {
-		out = append(out, finding(d, RuleCRDeprecated, report.Warning, "apiVersion", crd.DeprecationWarning(v.CRD, gvk.Version)))
+		out = append(out, finding(d, RuleCRDeprecated, report.Warning, "apiVersion", v.DeprecationWarning()))
 	}
 	obj, ok := d.TakeValue()
 	if !ok {
@@ -120,7 +121,7 @@ func cannotHandle(gvk schema.GroupVersionKind, err error) string {
 }
 
 // origins tells which parts of the server's validation report an error
-// (crd.Explanation; the differential test's full re-run).
+// (engine.Explanation; the differential test's full re-run).
 type origins interface {
 	ListType(*field.Error) bool
 	Embedded(*field.Error) bool
@@ -181,7 +182,7 @@ func (l *Linter) lookupFindings(d *source.Document, err error) []report.Finding 
 	case crd.NoVersion, crd.NotServed:
 		return []report.Finding{finding(d, RuleCRVersion, report.Error, "apiVersion", le.Error())}
 	case crd.Rejected:
-		return []report.Finding{finding(d, RuleCRCRDRejected, report.Error, "kind", le.Error()+l.rejectedBecause(le.Entry.Def))}
+		return []report.Finding{finding(d, RuleCRCRDRejected, report.Error, "kind", le.Error()+l.rejectedBecause(le.Entry))}
 	}
 	return []report.Finding{finding(d, RuleCRCRDRejected, report.Error, "kind", le.Error())}
 }
@@ -191,7 +192,8 @@ func (l *Linter) lookupFindings(d *source.Document, err error) []report.Finding 
 // and how many more there are. A CRD read with --crd is not linted, so
 // without it the finding would not say what to fix. Computed once per
 // CRD of the run.
-func (l *Linter) rejectedBecause(def *crd.Definition) string {
+func (l *Linter) rejectedBecause(e *crd.Entry) string {
+	def := e.Def
 	if s, ok := l.rejected.Load(def); ok {
 		return s.(string)
 	}
@@ -206,10 +208,7 @@ func (l *Linter) rejectedBecause(def *crd.Definition) string {
 	if l.opts.Validate.Refuses() {
 		causes = append(causes, v.Unknown...)
 	}
-	versions := 0
-	if def.V1 != nil {
-		versions = len(def.V1.Spec.Versions)
-	}
+	versions := len(e.CRD().Spec.Versions)
 	for _, e := range v.Errors {
 		p, _, _ := translatePath(e.Field, versions)
 		msg := translateText(body(e), versions)

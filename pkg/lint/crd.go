@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/immutable"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -22,21 +25,22 @@ func (l *Linter) CRD(d *source.Document, def *crd.Definition) []report.Finding {
 		def = crd.Decode(d.JSON)
 	}
 	v := def.Verdict(l.costs)
-	out, done := l.verdict(d, def, v, "create")
+	obj := def.Object()
+	out, done := l.verdict(d, obj, v, "create")
 	if done {
 		return out
 	}
-	out = append(out, beyondServer(d, def.V1, v)...)
+	out = append(out, beyondServer(d, obj, v)...)
 	out = append(out, mutability(d, def)...)
 	return dedupeFindings(out)
 }
 
 // verdict positions the server's verdict on a create or update (op) of
-// the CRD document d: decoding, a panic, unknown fields, each error with
+// the CRD document d, decoded as obj: decoding, a panic, unknown fields, each error with
 // its rule ID, the server's warnings. done says the request stops before
 // validation (a decoding error, or unknown fields under Strict): out is
 // then final.
-func (l *Linter) verdict(d *source.Document, def *crd.Definition, v *crd.CRDVerdict, op string) (out []report.Finding, done bool) {
+func (l *Linter) verdict(d *source.Document, obj *apiextensionsv1.CustomResourceDefinition, v *engine.CRDVerdict, op string) (out []report.Finding, done bool) {
 	if v.DecodeError != nil {
 		segs, _ := decodeValue(d.JSON, v.DecodeError)
 		out = append(out, valueFinding(d, RuleCRDDecode, source.JoinPath(schemaBrackets(segs)),
@@ -60,8 +64,8 @@ func (l *Linter) verdict(d *source.Document, def *crd.Definition, v *crd.CRDVerd
 	}
 	var costs map[string]uint64
 	for _, e := range v.Errors {
-		p, at, shared := translatePath(e.Field, len(def.V1.Spec.Versions))
-		msg := translateText(body(e), len(def.V1.Spec.Versions))
+		p, at, shared := translatePath(e.Field, len(obj.Spec.Versions))
+		msg := translateText(body(e), len(obj.Spec.Versions))
 		if shared > 1 {
 			// The server checks a schema all versions share once: one
 			// finding, at the first version, saying where else it is.
@@ -71,7 +75,7 @@ func (l *Linter) verdict(d *source.Document, def *crd.Definition, v *crd.CRDVerd
 			// Which of the rules that "contributed" costs the most is
 			// what the user must know; the server keeps the estimates.
 			if costs == nil {
-				costs = l.ruleCosts(def)
+				costs = l.ruleCosts(obj)
 			}
 			if c, ok := costs[p]; ok {
 				msg += costShareHint(c)
@@ -91,19 +95,15 @@ func (l *Linter) verdict(d *source.Document, def *crd.Definition, v *crd.CRDVerd
 		}
 		out = append(out, f)
 	}
-	return append(out, serverWarnings(d, def.V1, v)...), false
+	return append(out, serverWarnings(d, obj, v)...), false
 }
 
 // ruleCosts are the server's estimates of every CEL expression of the
 // CRD, by v1 path: for a CRD the server rejects they are not kept in its
 // verdict.
-func (l *Linter) ruleCosts(def *crd.Definition) map[string]uint64 {
+func (l *Linter) ruleCosts(obj *apiextensionsv1.CustomResourceDefinition) map[string]uint64 {
 	out := map[string]uint64{}
-	full := def.Full()
-	if full == nil {
-		return out
-	}
-	for _, c := range crd.CELCosts(full, l.costs) {
+	for _, c := range engine.CELCosts(obj, l.costs) {
 		out[c.Field] = c.Cost
 	}
 	return out

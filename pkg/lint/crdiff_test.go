@@ -30,6 +30,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/pathtest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -134,7 +135,7 @@ func (o *crOracle) create(js []byte, ns string) (pairs []string, rejected bool) 
 	for _, p := range unknown {
 		pairs = append(pairs, pathtest.Pair(p, fmt.Sprintf("unknown field %q", p)))
 	}
-	errs := rest.ValidateCreate(ctx, u, o.strategy)
+	errs := engine.ServerValidateCreate(ctx, u, o.strategy)
 	for _, e := range errs {
 		// In crdlint's one notation: a root error names no field, a scale
 		// path has no leading dot.
@@ -306,7 +307,7 @@ func decodedCRDs(t testing.TB, files ...string) map[schema.GroupKind]*apiextensi
 			if !crd.IsCRD(d) {
 				continue
 			}
-			if c := crd.Decode(d.JSON).V1; c != nil {
+			if c := crd.Decode(d.JSON).Object(); c != nil {
 				out[schema.GroupKind{Group: c.Spec.Group, Kind: c.Spec.Names.Kind}] = c
 			}
 		}
@@ -317,7 +318,7 @@ func decodedCRDs(t testing.TB, files ...string) map[schema.GroupKind]*apiextensi
 // corpusCRCatalog is a linter whose catalogue holds every corpus CRD, and
 // the oracle for a version, built once per version from the CRD decoded
 // apart (the catalogue drops compiled versions' decoded schemas).
-func corpusCRCatalog(t *testing.T) (*Linter, *crd.Catalog, func(*crd.Version) *crOracle) {
+func corpusCRCatalog(t *testing.T) (*Linter, *crd.Catalog, func(*engine.Version) *crOracle) {
 	cat := crd.NewCatalog(false)
 	l := New(Options{Catalog: cat})
 	files := testutil.Files(t, "crds")
@@ -330,7 +331,7 @@ func corpusCRCatalog(t *testing.T) (*Linter, *crd.Catalog, func(*crd.Version) *c
 	}
 	decoded := decodedCRDs(t, files...)
 	oracles := map[schema.GroupVersionKind]*crOracle{}
-	return l, cat, func(v *crd.Version) *crOracle {
+	return l, cat, func(v *engine.Version) *crOracle {
 		o := oracles[v.GVK]
 		if o == nil {
 			o = newCROracle(t, decoded[v.GVK.GroupKind()], v.GVK.Version)
@@ -342,7 +343,7 @@ func corpusCRCatalog(t *testing.T) (*Linter, *crd.Catalog, func(*crd.Version) *c
 
 // eachServedCorpusCR calls fn, in corpus order, for every corpus custom
 // resource whose version cat serves, with its name for messages.
-func eachServedCorpusCR(t *testing.T, cat *crd.Catalog, fn func(name string, d *source.Document, v *crd.Version)) {
+func eachServedCorpusCR(t *testing.T, cat *crd.Catalog, fn func(name string, d *source.Document, v *engine.Version)) {
 	for _, p := range testutil.Files(t, "crs") {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -367,7 +368,7 @@ func TestDifferentialCRCorpus(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	var docs, rejected, errPairs, mutantsN int
 	perMutation := map[string]int{}
-	check := func(name string, d *source.Document, v *crd.Version, js []byte) {
+	check := func(name string, d *source.Document, v *engine.Version, js []byte) {
 		t.Helper()
 		o := oracle(v)
 		ns := d.Object.Namespace
@@ -385,14 +386,14 @@ func TestDifferentialCRCorpus(t *testing.T) {
 			t.Errorf("%s: verdict differs from the server (rejected %v, want %v)\n got: %q\nwant: %q", name, gotRejected, wantRejected, got, want)
 		}
 	}
-	eachServedCorpusCR(t, cat, func(name string, d *source.Document, v *crd.Version) {
+	eachServedCorpusCR(t, cat, func(name string, d *source.Document, v *engine.Version) {
 		check(name, d, v, d.JSON)
 		for _, m := range crMutations {
 			var obj map[string]any
 			if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
 				t.Fatal(err)
 			}
-			if !m.edit(r, obj, v.Structural) {
+			if !m.edit(r, obj, v.Structural()) {
 				continue
 			}
 			y := toYAML(t, obj)

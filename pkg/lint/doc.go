@@ -1,6 +1,6 @@
 // Package lint turns the server's verdicts into findings a person can
 // act on: each at file:line:column, under a stable rule ID, in the
-// server's words where it has them. It holds the rule catalogue (Rules)
+// server's words where it has them. It holds the rule set (Rules)
 // and the rules beyond the server (warnings about what the server
 // accepts but users regret).
 //

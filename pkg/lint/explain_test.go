@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"context"
 	"fmt"
 	"math/rand"
 	"os"
@@ -11,17 +10,17 @@ import (
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
-	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
-// fullOrigins is the explanation crd.Version.Explain gave before it used
+// fullOrigins is the explanation engine.Version.Explain gave before it used
 // facts about the schema: all three parts re-run on every object with
 // errors, here from the oracle's own validator and structural schema.
 type fullOrigins struct{ schema, embedded, listType map[string]bool }
@@ -35,7 +34,7 @@ func (o *crOracle) explainAll(obj map[string]any) fullOrigins {
 	for _, e := range apiservervalidation.ValidateCustomResource(nil, obj, o.validator) {
 		f.schema[e.Error()] = true
 	}
-	for _, e := range schemaobjectmeta.Validate(context.Background(), nil, obj, o.structural, false) {
+	for _, e := range engine.ServerValidateEmbedded(obj, o.structural) {
 		f.embedded[e.Error()] = true
 	}
 	for _, e := range structurallisttype.ValidateListSetsAndMaps(nil, o.structural, obj) {
@@ -52,7 +51,7 @@ type explainDiff struct {
 
 // compareExplain creates obj (which it takes over) and compares the rule
 // of each error from Explain with the rule from the full re-run.
-func compareExplain(t *testing.T, st *explainDiff, o *crOracle, name string, v *crd.Version, obj map[string]any, ns string) {
+func compareExplain(t *testing.T, st *explainDiff, o *crOracle, name string, v *engine.Version, obj map[string]any, ns string) {
 	t.Helper()
 	st.objects++
 	vd := v.Create(obj, ns)
@@ -160,7 +159,7 @@ var explainMutations = []struct {
 // TestExplainDifferentialCorpus compares, for every corpus custom
 // resource a corpus CRD serves and for mutants of each (one mutation, and
 // the same with a templated name on top), the rule IDs classifyCR gives
-// with crd.Version.Explain against those it gives with the full re-run.
+// with engine.Version.Explain against those it gives with the full re-run.
 func TestExplainDifferentialCorpus(t *testing.T) {
 	_, cat, oracle := corpusCRCatalog(t)
 	mutations := append(append([]struct {
@@ -169,7 +168,7 @@ func TestExplainDifferentialCorpus(t *testing.T) {
 	}{}, crMutations...), explainMutations...)
 	st := &explainDiff{rules: map[string]int{}}
 	r := rand.New(rand.NewSource(3))
-	eachServedCorpusCR(t, cat, func(name string, d *source.Document, v *crd.Version) {
+	eachServedCorpusCR(t, cat, func(name string, d *source.Document, v *engine.Version) {
 		o := oracle(v)
 		ns := d.Object.Namespace
 		if ns == "" {
@@ -185,7 +184,7 @@ func TestExplainDifferentialCorpus(t *testing.T) {
 		compareExplain(t, st, o, name, v, decode(), ns)
 		for _, m := range mutations {
 			obj := decode()
-			if !m.edit(r, obj, v.Structural) {
+			if !m.edit(r, obj, v.Structural()) {
 				continue
 			}
 			compareExplain(t, st, o, name+"~"+m.name, v, obj, ns)
@@ -193,8 +192,8 @@ func TestExplainDifferentialCorpus(t *testing.T) {
 				continue
 			}
 			obj = decode()
-			m.edit(r, obj, v.Structural)
-			explainMutations[0].edit(r, obj, v.Structural)
+			m.edit(r, obj, v.Structural())
+			explainMutations[0].edit(r, obj, v.Structural())
 			compareExplain(t, st, o, name+"~"+m.name+"+metadata-name-template", v, obj, ns)
 		}
 	})

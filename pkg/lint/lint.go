@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -56,7 +57,7 @@ type Linter struct {
 	opts Options
 	// costs are the CEL cost estimates of the run's CRDs, shared: CRDs
 	// repeat types with rules.
-	costs *crd.CostCache
+	costs *engine.CostCache
 	// rejected holds, by *crd.Definition, why the server refuses a CRD
 	// (rejectedBecause).
 	rejected sync.Map
@@ -64,7 +65,7 @@ type Linter struct {
 
 // New returns a Linter.
 func New(opts Options) *Linter {
-	return &Linter{opts: opts, costs: crd.NewCostCache()}
+	return &Linter{opts: opts, costs: engine.NewCostCache()}
 }
 
 // Reasons a document is skipped, as summaries count them (every command

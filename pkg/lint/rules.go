@@ -65,7 +65,7 @@ const (
 	RuleCRVersion       = "cr-version"
 )
 
-// Rules is the catalogue, sorted by ID. Severity is the default, except
+// Rules is the linter's rule list, sorted by ID. Severity is the default, except
 // for unknown-field, which --validate sets: an error under strict (the
 // default, kubectl apply's), this warning under warn, nothing under
 // ignore (nor duplicate-field). Each rule's one-line

@@ -1,6 +1,6 @@
 package lint
 
-// Rule fixtures, the rule catalogue and docs/rules.md.
+// Rule fixtures, the rule set and docs/rules.md.
 //
 // Every rule of the catalogue (Rules) has a directory
 // testdata/rules/<rule-id>/ of YAML fixtures that trigger it, but for the
@@ -37,10 +37,10 @@ package lint
 //
 // docs/rules.md and docs/rules/<rule>.md show these fixtures: each lint
 // rule's page has its directory's first failing fixture, what the linter
-// reports for it, and the passing fixture. pkg/catalogue's TestRulesDoc
+// reports for it, and the passing fixture. pkg/ruleset's TestRulesDoc
 // generates the pages of every rule and checks they are up to date:
 //
-//	go test ./pkg/catalogue -run TestRulesDoc -update-rules
+//	go test ./pkg/ruleset -run TestRulesDoc -update-rules
 
 import (
 	"fmt"
@@ -293,12 +293,12 @@ func TestRulesCatalogue(t *testing.T) {
 	}
 	for d := range dirs {
 		if _, ok := ruleByID[d]; !ok {
-			t.Errorf("fixture directory %s/%s names no rule of the catalogue", ruleFixtureDir, d)
+			t.Errorf("fixture directory %s/%s names no rule of the rule set", ruleFixtureDir, d)
 		}
 	}
 	for id := range ruleProse {
 		if _, ok := ruleByID[id]; !ok {
-			t.Errorf("ruleProse has prose for %q, which is no rule of the catalogue", id)
+			t.Errorf("ruleProse has prose for %q, which is no rule of the rule set", id)
 		}
 	}
 }

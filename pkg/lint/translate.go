@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 )
 
 // hoisted are the internal spec fields that v1→internal conversion lifts
@@ -104,5 +104,5 @@ const (
 // costShareHint says what a rule that "contributed" to a schema over the
 // per-CRD budget costs, in crd-cel-cost's words.
 func costShareHint(cost uint64) string {
-	return fmt.Sprintf(" (estimated cost %d is %.0f%% of the per-CRD budget %d)", cost, pct(cost, crd.CRDCostLimit), crd.CRDCostLimit)
+	return fmt.Sprintf(" (estimated cost %d is %.0f%% of the per-CRD budget %d)", cost, pct(cost, engine.CRDCostLimit), engine.CRDCostLimit)
 }

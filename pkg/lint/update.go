@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/immutable"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -165,7 +166,7 @@ type markerKey struct {
 
 // markerFindings compares the stored revisions under the CRD's
 // x-kubernetes-mutability markers.
-func (l *Linter) markerFindings(def *crd.Definition, v *crd.Version, od, nd *source.Document, oldObj, newObj map[string]any) []report.Finding {
+func (l *Linter) markerFindings(def *crd.Definition, v *engine.Version, od, nd *source.Document, oldObj, newObj map[string]any) []report.Finding {
 	k := markerKey{def, v.GVK.Version}
 	cached, ok := markerSchemas.Load(k)
 	if !ok {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -25,11 +26,12 @@ func At(d *source.Document, rule string, sev report.Severity, field, msg string)
 // error on a create (crd-versions, crd-scope, crd-names, crd-cel, ...),
 // the decoder's unknown fields and the warnings the update adds. The
 // rules beyond the server are check's business, not the update's.
-func (l *Linter) CRDUpdate(d *source.Document, def *crd.Definition, v *crd.CRDVerdict) []report.Finding {
-	if def.V1 == nil {
-		v = &crd.CRDVerdict{DecodeError: def.DecodeError}
+func (l *Linter) CRDUpdate(d *source.Document, def *crd.Definition, v *engine.CRDVerdict) []report.Finding {
+	obj := def.Object()
+	if obj == nil {
+		v = &engine.CRDVerdict{DecodeError: def.DecodeError}
 	}
-	out, done := l.verdict(d, def, v, "update")
+	out, done := l.verdict(d, obj, v, "update")
 	if done {
 		return out
 	}

@@ -12,7 +12,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -20,7 +20,7 @@ import (
 // serverWarnings positions the warnings the server returns on create. The
 // server words them without a path; each is reported at every schema node
 // that causes it.
-func serverWarnings(d *source.Document, v1 *apiextensionsv1.CustomResourceDefinition, v *crd.CRDVerdict) []report.Finding {
+func serverWarnings(d *source.Document, v1 *apiextensionsv1.CustomResourceDefinition, v *engine.CRDVerdict) []report.Finding {
 	if len(v.Warnings) == 0 {
 		return nil
 	}
@@ -34,7 +34,7 @@ func serverWarnings(d *source.Document, v1 *apiextensionsv1.CustomResourceDefini
 		s, path := versionSchema(v1, i)
 		walkSchema(s, path, func(n schemaVisit) {
 			if n.s.Format != "" {
-				for _, f := range crd.UnrecognizedFormats(n.s.Format, n.s.Type) {
+				for _, f := range engine.UnrecognizedFormats(n.s.Format, n.s.Type) {
 					msg := fmt.Sprintf("unrecognized format %q", f)
 					if want[msg] {
 						seen[msg] = true
@@ -64,7 +64,7 @@ func serverWarnings(d *source.Document, v1 *apiextensionsv1.CustomResourceDefini
 // beyondServer are the warnings for what the server accepts but users
 // regret. They run only on CRDs the server would accept, whose schemas are
 // structural.
-func beyondServer(d *source.Document, def *apiextensionsv1.CustomResourceDefinition, v *crd.CRDVerdict) []report.Finding {
+func beyondServer(d *source.Document, def *apiextensionsv1.CustomResourceDefinition, v *engine.CRDVerdict) []report.Finding {
 	if len(v.Errors) > 0 {
 		return nil
 	}
@@ -310,19 +310,19 @@ func firstDifference(a, b any, aName, bName string) ([]source.Segment, string) {
 
 // celCostWarnings flags expressions above half of a budget, before a small
 // change pushes them over and the server starts rejecting the CRD.
-func celCostWarnings(d *source.Document, costs []crd.CELCost) []report.Finding {
+func celCostWarnings(d *source.Document, costs []engine.CELCost) []report.Finding {
 	var out []report.Finding
 	totalsWarned := map[string]bool{}
 	for _, c := range costs {
-		if c.Cost > crd.RuleCostLimit/2 && c.Cost <= crd.RuleCostLimit {
+		if c.Cost > engine.RuleCostLimit/2 && c.Cost <= engine.RuleCostLimit {
 			out = append(out, finding(d, RuleCRDCELCost, report.Warning, c.Field,
-				fmt.Sprintf("estimated cost %d is %.0f%% of the per-expression budget %d", c.Cost, pct(c.Cost, crd.RuleCostLimit), crd.RuleCostLimit)))
+				fmt.Sprintf("estimated cost %d is %.0f%% of the per-expression budget %d", c.Cost, pct(c.Cost, engine.RuleCostLimit), engine.RuleCostLimit)))
 		}
-		if c.Total > crd.CRDCostLimit/2 && c.Total <= crd.CRDCostLimit && !totalsWarned[c.Version] {
+		if c.Total > engine.CRDCostLimit/2 && c.Total <= engine.CRDCostLimit && !totalsWarned[c.Version] {
 			totalsWarned[c.Version] = true
 			i := strings.Index(c.Field, ".openAPIV3Schema") + len(".openAPIV3Schema")
 			out = append(out, finding(d, RuleCRDCELCost, report.Warning, c.Field[:i],
-				fmt.Sprintf("estimated cost of all rules of version %q is %d, %.0f%% of the per-CRD budget %d", c.Version, c.Total, pct(c.Total, crd.CRDCostLimit), crd.CRDCostLimit)))
+				fmt.Sprintf("estimated cost of all rules of version %q is %d, %.0f%% of the per-CRD budget %d", c.Version, c.Total, pct(c.Total, engine.CRDCostLimit), engine.CRDCostLimit)))
 		}
 	}
 	return out

@@ -7,14 +7,14 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // pruneCase is one corpus custom resource with unknown fields injected, as
 // text with a comment on every key (what Rewrite has to preserve).
 type pruneCase struct {
-	v      *crd.Version
+	v      *engine.Version
 	text   []byte
 	doc    *source.Document
 	pruned map[string]any // the server's stored object, for Rewrite
@@ -34,7 +34,7 @@ func pruneCases(b *testing.B) []pruneCase {
 			b.Fatal(err)
 		}
 		r := rand.New(rand.NewSource(int64(i)))
-		inject(r, obj, v.Structural, 1+r.Intn(4))
+		inject(r, obj, v.Structural(), 1+r.Intn(4))
 		y, err := yaml.Marshal(commented(obj, ""))
 		if err != nil {
 			b.Fatal(err)
@@ -59,7 +59,7 @@ func pruneCases(b *testing.B) []pruneCase {
 }
 
 // BenchmarkPrune is the server's pruning and metadata coercion of corpus
-// custom resources with injected unknown fields (crd.Version.Prune, the
+// custom resources with injected unknown fields (engine.Version.Prune, the
 // step check's unknown-field warnings and the prune command share),
 // including the JSON decode each document needs first.
 func BenchmarkPrune(b *testing.B) {

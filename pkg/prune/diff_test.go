@@ -21,6 +21,7 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -208,7 +209,7 @@ func loadCorpus(t testing.TB) {
 				if crd.IsCRD(d) || crd.IsBuiltin(d) {
 					continue
 				}
-				if v, err := lookup(d); err == nil && v.Structural != nil {
+				if v, err := lookup(d); err == nil && v.Structural() != nil {
 					corpus.docs = append(corpus.docs, d)
 				}
 			}
@@ -216,7 +217,7 @@ func loadCorpus(t testing.TB) {
 	})
 }
 
-func lookup(d *source.Document) (*crd.Version, error) {
+func lookup(d *source.Document) (*engine.Version, error) {
 	return corpus.cat.Lookup(crd.GVK(d))
 }
 
@@ -232,7 +233,7 @@ func checkOne(t testing.TB, d *source.Document, seed int64) (dropped int) {
 	if err := utiljson.Unmarshal(d.JSON, &obj); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range inject(r, obj, v.Structural, 1+r.Intn(4)) {
+	for _, k := range inject(r, obj, v.Structural(), 1+r.Intn(4)) {
 		injected[k]++
 	}
 	y, err := yaml.Marshal(commented(obj, ""))
@@ -247,7 +248,7 @@ func checkOne(t testing.TB, d *source.Document, seed int64) (dropped int) {
 
 	var want map[string]any
 	_ = utiljson.Unmarshal(doc.JSON, &want)
-	wantDropped, err := serverPrune(want, v.Structural)
+	wantDropped, err := serverPrune(want, v.Structural())
 	if err != nil {
 		return 0 // a decode error: nothing to prune (check reports it)
 	}

@@ -14,6 +14,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -59,7 +60,7 @@ var keps = []struct {
 
 // kepVersion wraps a KEP schema as the root schema of a CRD and compiles it
 // as the server does.
-func kepVersion(t *testing.T, schemaYAML string) *crd.Version {
+func kepVersion(t *testing.T, schemaYAML string) *engine.Version {
 	t.Helper()
 	var s any
 	if err := sigsyaml.Unmarshal([]byte(schemaYAML), &s); err != nil {

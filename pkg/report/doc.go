@@ -2,7 +2,7 @@
 // machines: text for terminals, JSON for scripts, SARIF for code scanning,
 // workflow commands for GitHub Actions annotations, JUnit XML for CI test
 // views and GitLab Code Quality JSON for merge requests. It also prints the
-// rule catalogue (RenderRules) and holds each rule's prose (Rule.Help), so
+// rule set (RenderRules) and holds each rule's prose (Rule.Help), so
 // that --list-rules, the rule pages and SARIF's rule help say the same;
 // RulePageForTerminal makes a rule page readable where its relative links
 // cannot be followed.

@@ -116,6 +116,13 @@ type Finding struct {
 	// was invalid"): Sort lists it after them in every output. Not part
 	// of the JSON contract: the order is.
 	Follows bool `json:"-"`
+	// KubernetesVersions are the minors the finding holds for, oldest
+	// first, in a run that judged as several (--kubernetes-version
+	// 1.33-1.37); empty in a run of one minor.
+	KubernetesVersions Minors `json:"kubernetesVersions,omitempty"`
+
+	// minorsSuffix is the text output's "(1.34–1.35)".
+	minorsSuffix string
 }
 
 // SuppressionKind says where a suppression was written.
@@ -231,6 +238,12 @@ type Summary struct {
 	// document at a time, replayed from the verdict cache, a live page)
 	// carries it without a path of its own.
 	Checked []Checked `json:"-"`
+	// KubernetesVersion is the minor whose API server judged, when one
+	// was asked for (--kubernetes-version, kubernetesVersion:).
+	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
+	// Minors are the counts of each minor of a run that judged as
+	// several, oldest first.
+	Minors []MinorSummary `json:"kubernetesVersions,omitempty"`
 }
 
 // Add adds the counts of o to s (Errors, Warnings and Suppressed are
@@ -333,6 +346,9 @@ type Result struct {
 	Upgrades []UpgradeSummary
 	// Rules is the catalogue, for renderers that describe rules (SARIF).
 	Rules []Rule
+	// Skews are the objects some of a run's minors refuse and others
+	// accept.
+	Skews []Skew
 }
 
 // Sort orders findings by file, document, line, column, rule, field,

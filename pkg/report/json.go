@@ -14,6 +14,8 @@ type jsonOutput struct {
 	Summary  Summary   `json:"summary"`
 	// Upgrades: kubectl crdlint upgrade's per-CRD counts.
 	Upgrades []UpgradeSummary `json:"upgrades,omitempty"`
+	// Skews: the objects some Kubernetes minors refuse and others accept.
+	Skews []Skew `json:"kubernetesVersionSkews,omitempty"`
 }
 
 // RenderJSON writes the findings and summary as one indented JSON object.
@@ -25,7 +27,7 @@ func RenderJSON(w io.Writer, r Result, _ Options) error {
 	// The object without its findings, whose first key is "findings":
 	// they go between its "[" and "]".
 	var skeleton bytes.Buffer
-	if err := encodeIndented(&skeleton, "", jsonOutput{Findings: []Finding{}, Summary: r.Summary, Upgrades: r.Upgrades}); err != nil {
+	if err := encodeIndented(&skeleton, "", jsonOutput{Findings: []Finding{}, Summary: r.Summary, Upgrades: r.Upgrades, Skews: r.Skews}); err != nil {
 		return err
 	}
 	head, tail, ok := bytes.Cut(skeleton.Bytes(), []byte(`"findings": []`))

@@ -20,7 +20,7 @@ type jsonRule struct {
 	Commands    []string `json:"commands,omitempty"`
 }
 
-// RenderRules prints a rule catalogue, for --list-rules: a table of ID,
+// RenderRules prints a rule set, for --list-rules: a table of ID,
 // default severity and one-line description in text, or {"rules": [...]}
 // in JSON, in the order given. Other formats are refused: a catalogue is
 // no report.

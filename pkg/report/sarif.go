@@ -78,6 +78,9 @@ type sarifResult struct {
 	// whatever lines moved.
 	PartialFingerprints map[string]string  `json:"partialFingerprints,omitempty"`
 	Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
+	// Properties carry the Kubernetes minors a result holds for, in a run
+	// that judged as several.
+	Properties map[string]any `json:"properties,omitempty"`
 }
 
 // sarifSuppression marks a result as silenced: kind inSource for a
@@ -160,6 +163,9 @@ func RenderSARIF(w io.Writer, r Result, o Options) error {
 			Message:             sarifText{Text: subject(f) + withField(f.Message, f.Field)},
 			Locations:           []sarifLocation{loc},
 			PartialFingerprints: map[string]string{sarifFingerprintKey: f.Fingerprint()},
+		}
+		if f.KubernetesVersions != "" {
+			res.Properties = map[string]any{"kubernetesVersions": f.KubernetesVersions.List()}
 		}
 		if s := f.Suppressed; s != nil {
 			kind := "external"

@@ -60,13 +60,20 @@ func RenderText(w io.Writer, r Result, o Options) error {
 	s := newTextStyle(o.Color)
 	var b strings.Builder
 	for _, f := range active(r.Findings) {
+		f.minorsSuffix = minorsSuffix(f, r.Summary.Minors)
 		s.line(&b, f, true)
 	}
 	if o.SummaryLine {
 		for _, u := range r.Upgrades {
 			b.WriteString(s.upgrade(u) + "\n")
 		}
-		b.WriteString(s.summary(r.Summary) + "\n")
+		for _, k := range r.Skews {
+			b.WriteString(k.Text() + "\n")
+		}
+		for _, m := range r.Summary.Minors {
+			b.WriteString(s.minor(m) + "\n")
+		}
+		b.WriteString(s.summary(r.Summary) + s.judgedBy(r.Summary) + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -99,6 +106,9 @@ func (s textStyle) line(b *strings.Builder, f Finding, withObject bool) {
 	b.WriteString(strings.TrimSuffix(first, "\r"))
 	if f.Field != "" {
 		b.WriteString(" " + s.field.Sprint("["+f.Field+"]"))
+	}
+	if f.minorsSuffix != "" {
+		b.WriteString(" " + f.minorsSuffix)
 	}
 	b.WriteByte('\n')
 	if rest != "" {

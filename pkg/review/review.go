@@ -16,7 +16,7 @@ type Options struct {
 	// Settings are the resolved configuration (flags over the file over
 	// the defaults): each rule's level per file and --fail-on. Never nil.
 	Settings *config.Settings
-	// Rules are every rule a finding can name (the rule catalogue):
+	// Rules are every rule a finding can name (the rule set):
 	// inline suppressions are checked against them.
 	Rules []report.Rule
 	// Baseline reports only the findings not recorded in this file;

@@ -60,7 +60,12 @@
 // at all: a text that names no kind at its top level (HasKind: Hugo
 // data, translations, JSON 6902 patches, KEP metadata) is read with
 // DocReader.NoKind, its lists, scalars and syntax errors counted in
-// Skipped. Parse stays kubectl's reading.
+// Skipped. It also counts, rather than returns, the objects not meant to
+// be applied as written: CRDs that are fragments of one (Partial:
+// patches, overlays, a test's expected state) and templates whose
+// placeholders a tool substitutes first (Substitutions: ${VAR} in a
+// name or as a whole value, chainsaw's bindings in a name). Parse stays
+// kubectl's reading.
 //
 // Memory follows the largest document: a DocReader holds one document's
 // text at a time, and no walk of the loader recurses, so neither a huge

@@ -105,6 +105,15 @@ type File struct {
 	// not parse as YAML (or JSON): templates to render (Helm's files/,
 	// clusterloader2's, Hugo's), not manifests with a syntax error.
 	Templates int
+	// Partial counts, in a command's input, CustomResourceDefinitions
+	// that are fragments of one (partialCRD): patches, overlays, a
+	// test's expected state.
+	Partial int
+	// Substitutions counts, in a command's input, documents that a tool
+	// substitutes placeholders in before applying them
+	// (substitutionTemplate: clusterctl's and envsubst's ${VAR},
+	// chainsaw's bindings).
+	Substitutions int
 	// Count is the number of non-empty documents in the file.
 	Count int
 	// Texts holds each non-empty document's text as kubectl's reader
@@ -128,12 +137,14 @@ type File struct {
 }
 
 // Skips counts the documents of f that are not objects to judge, by
-// reason (SkipNotObject, SkipTemplate), as every command's summary counts
-// them.
+// reason (SkipNotObject, SkipTemplate, SkipPartialCRD,
+// SkipSubstitution), as every command's summary counts them.
 func (f *File) Skips() report.Summary {
 	var s report.Summary
 	s.SkipN(SkipNotObject, f.Skipped)
 	s.SkipN(SkipTemplate, f.Templates)
+	s.SkipN(SkipPartialCRD, f.Partial)
+	s.SkipN(SkipSubstitution, f.Substitutions)
 	return s
 }
 
@@ -234,7 +245,7 @@ func (f *File) parseChunk(c chunk) int {
 		// 1.1 reads as booleans.
 		keys = keyFindings(root, f.Path, index)
 	}
-	f.addDocument(root, js, obj, index, keys)
+	f.addDocument(root, js, obj, index, keys, c.text)
 	return -1
 }
 
@@ -243,7 +254,8 @@ func (f *File) parseChunk(c chunk) int {
 // keys are the findings about its keys (repeated keys, YAML 1.1
 // booleans): hints about what kubectl sends, reported only for a
 // Kubernetes object (or a List), as a document that is none is never sent.
-func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, index int, keys []report.Finding) {
+// text is the document's text.
+func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, index int, keys []report.Finding, text []byte) {
 	if root.Kind != yaml.MappingNode {
 		if f.noKind && !holdsObjects(root) {
 			// Data (Hugo data, i18n, a JSON 6902 patch) in a file that
@@ -280,6 +292,9 @@ func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, index
 		f.Skipped++
 		return
 	}
+	if f.input && f.unapplied(d, id, obj, text) {
+		return
+	}
 	f.Findings = append(f.Findings, keys...)
 	if obj != nil && d.Object.Kind != "CustomResourceDefinition" {
 		d.value.Store(&obj)
@@ -287,6 +302,27 @@ func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, index
 	f.Documents = append(f.Documents, d)
 	f.nameFindings(index, d.Object)
 	f.checkSize(d)
+}
+
+// unapplied counts, and reports, an object of a command's input that is
+// not meant to be applied as it is written: a partial CRD or a
+// substitution template. Its hints (keys) go with it: kubectl never
+// sends its text.
+func (f *File) unapplied(d *Document, id identity, obj map[string]any, text []byte) bool {
+	if substitutionTemplate(id.Metadata, d.Root, text) {
+		f.Substitutions++
+		return true
+	}
+	if g, _ := d.GroupVersion(); g == "apiextensions.k8s.io" && d.Object.Kind == "CustomResourceDefinition" {
+		if obj == nil && utiljson.Unmarshal(d.JSON, &obj) != nil {
+			return false
+		}
+		if partialCRD(obj) {
+			f.Partial++
+			return true
+		}
+	}
+	return false
 }
 
 // nameFindings makes the text's findings of a document (repeated keys,

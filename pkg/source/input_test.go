@@ -50,6 +50,9 @@ func TestParseInput(t *testing.T) {
 		skipped   int
 		templates int
 		docs      int
+		// partial and substitutions: partial CRDs and substitution
+		// templates.
+		partial, substitutions int
 	}{
 		{name: "list-only data", in: "- name: a\n- name: b\n", skipped: 1},
 		{name: "i18n scalars and lists", in: "a\n---\n- b\n---\nc: d\n", skipped: 3},
@@ -121,6 +124,71 @@ func TestParseInput(t *testing.T) {
 			in:   "apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata:\n  name: a\nspec:\n  args: [\"{{inputs.parameters.x}}\"]\n",
 			docs: 1,
 		},
+		{
+			name:    "a CRD's conversion patch (prometheus-operator's patch.json)",
+			in:      `{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition", "metadata": {"name": "alertmanagerconfigs.monitoring.coreos.com"}, "spec": {"conversion": {"strategy": "Webhook"}}}`,
+			partial: 1,
+		},
+		{
+			name:    "a test's expected CRD: a status alone (chainsaw's crd-assert.yaml)",
+			in:      "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: roles.iam.example.com\nstatus:\n  acceptedNames:\n    kind: Role\n",
+			partial: 1,
+		},
+		{
+			name:    "spec: {} (crossplane's crd-scale.yaml) beside a whole CRD",
+			in:      "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: xs.example.org}\nspec: {}\n---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: ys.example.org}\nspec:\n  group: example.org\n  names: {plural: ys, kind: Y}\n",
+			partial: 1, docs: 1,
+		},
+		{
+			name:    "a schema overlay (openshift's manual-override-crd-manifests)",
+			in:      "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: routes.route.openshift.io\nspec:\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        properties:\n          spec: {}\n",
+			partial: 1,
+		},
+		{
+			name: "a CRD that lacks names but has a group is an attempt at a whole one",
+			in:   "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: xs.example.org}\nspec:\n  group: example.org\n",
+			docs: 1,
+		},
+		{
+			name: "a custom resource without group and names is no CRD",
+			in:   "apiVersion: example.org/v1\nkind: X\nmetadata: {name: a}\nspec: {}\n",
+			docs: 1,
+		},
+		{
+			name:          "clusterctl template: ${CLUSTER_NAME} in the name",
+			in:            "apiVersion: cluster.x-k8s.io/v1beta2\nkind: Cluster\nmetadata:\n  name: ${CLUSTER_NAME}\n  namespace: default\n---\napiVersion: cluster.x-k8s.io/v1beta2\nkind: MachineDeployment\nmetadata:\n  name: \"${ CLUSTER_NAME }-md-0\"\n",
+			substitutions: 2,
+		},
+		{
+			name:          "${VAR} in the namespace, and generateName",
+			in:            "apiVersion: example.org/v1\nkind: X\nmetadata:\n  name: a\n  namespace: ${NAMESPACE}\n---\napiVersion: example.org/v1\nkind: X\nmetadata:\n  generateName: ${PREFIX}-\n",
+			substitutions: 2,
+		},
+		{
+			name:          "a whole value only substitution types: replicas, a list's default",
+			in:            "apiVersion: cluster.x-k8s.io/v1beta2\nkind: MachineDeployment\nmetadata:\n  name: md-0\nspec:\n  replicas: ${WORKER_MACHINE_COUNT}\n---\napiVersion: infrastructure.cluster.x-k8s.io/v1beta2\nkind: DockerMachineTemplate\nmetadata:\n  name: t\nspec:\n  preLoadImages: ${DOCKER_PRELOAD_IMAGES:-[]}\n---\napiVersion: example.org/v1\nkind: X\nmetadata: {name: x}\nspec:\n  ns: \"${A:-${B}}\"\n",
+			substitutions: 3,
+		},
+		{
+			name: "${VAR} inside a longer value: judged (a script, two placeholders, an image)",
+			in:   "apiVersion: example.org/v1\nkind: Task\nmetadata:\n  name: t\nspec:\n  script: |\n    echo ${HOME}\n  image: registry/${IMAGE}:v1\n  pair: ${A}-${B}\n  price: $5\n  shell: ${1}\n",
+			docs: 1,
+		},
+		{
+			name:          "chainsaw binding in the name",
+			in:            "apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata:\n  name: ($test.metadata.name)\n",
+			substitutions: 1,
+		},
+		{
+			name: "parentheses without a binding: an invalid name, judged",
+			in:   "apiVersion: example.org/v1\nkind: X\nmetadata:\n  name: (draft)\n",
+			docs: 1,
+		},
+		{
+			name:          "a CRD is a substitution template too",
+			in:            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: ${PLURAL}.example.org\nspec:\n  group: example.org\n",
+			substitutions: 1,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -132,8 +200,9 @@ func TestParseInput(t *testing.T) {
 			if strings.Join(rules, ",") != strings.Join(tt.rules, ",") {
 				t.Errorf("got findings %+v, want rules %v", f.Findings, tt.rules)
 			}
-			if f.Skipped != tt.skipped || f.Templates != tt.templates || len(f.Documents) != tt.docs {
-				t.Errorf("got %d skipped, %d templates, %d documents; want %d, %d, %d", f.Skipped, f.Templates, len(f.Documents), tt.skipped, tt.templates, tt.docs)
+			if f.Skipped != tt.skipped || f.Templates != tt.templates || len(f.Documents) != tt.docs || f.Partial != tt.partial || f.Substitutions != tt.substitutions {
+				t.Errorf("got %d skipped, %d templates, %d documents, %d partial, %d substitutions; want %d, %d, %d, %d, %d",
+					f.Skipped, f.Templates, len(f.Documents), f.Partial, f.Substitutions, tt.skipped, tt.templates, tt.docs, tt.partial, tt.substitutions)
 			}
 			// Read a document at a time, as a command streams a file, the
 			// text says the same.
@@ -155,6 +224,11 @@ func TestParseKeepsKubectlsReading(t *testing.T) {
 	f := Parse("f.yaml", []byte("- name: a\n"))
 	if len(f.Findings) != 1 || f.Findings[0].Rule != RuleNotAnObject {
 		t.Errorf("got %+v, want one %s finding", f.Findings, RuleNotAnObject)
+	}
+	// A partial CRD and a substitution template are documents there.
+	f = Parse("f.yaml", []byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: xs.example.org}\nspec: {}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${NAME}\n"))
+	if len(f.Documents) != 2 || f.Partial+f.Substitutions != 0 {
+		t.Errorf("got %d documents, %d partial, %d substitutions; want 2, 0, 0", len(f.Documents), f.Partial, f.Substitutions)
 	}
 }
 

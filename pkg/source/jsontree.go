@@ -40,7 +40,7 @@ func (f *File) parseJSON(raw []byte, at cursor) cursor {
 		obj = m
 		serverNumbers(obj)
 	}
-	f.addDocument(root, js, obj, index, keys)
+	f.addDocument(root, js, obj, index, keys, raw)
 	return end
 }
 

@@ -512,8 +512,8 @@ func checkSameFile(t *testing.T, name string, got, want *File) {
 	if fmt.Sprint(gotDocs(got)) != fmt.Sprint(gotDocs(want)) {
 		t.Errorf("%s: documents\n got %+v\nwant %+v", name, gotDocs(got), gotDocs(want))
 	}
-	if got.Count != want.Count || got.Skipped != want.Skipped || got.Templates != want.Templates || len(got.Texts) != len(want.Texts) {
-		t.Errorf("%s: got Count %d Skipped %d Templates %d %d texts, want %d %d %d %d", name, got.Count, got.Skipped, got.Templates, len(got.Texts), want.Count, want.Skipped, want.Templates, len(want.Texts))
+	if got.Count != want.Count || got.Skips().SkippedText() != want.Skips().SkippedText() || len(got.Texts) != len(want.Texts) {
+		t.Errorf("%s: got Count %d, %q, %d texts; want %d, %q, %d", name, got.Count, got.Skips().SkippedText(), len(got.Texts), want.Count, want.Skips().SkippedText(), len(want.Texts))
 	}
 	for i := range min(len(got.Texts), len(want.Texts)) {
 		if !bytes.Equal(got.Texts[i], want.Texts[i]) {

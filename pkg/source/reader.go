@@ -816,6 +816,8 @@ func readAllDocs(r *DocReader) (*File, error) {
 		f.Findings = append(f.Findings, p.Findings...)
 		f.Skipped += p.Skipped
 		f.Templates += p.Templates
+		f.Partial += p.Partial
+		f.Substitutions += p.Substitutions
 		f.Count += p.Count
 		f.Texts = append(f.Texts, p.Texts...)
 	}

@@ -34,7 +34,7 @@ const (
 	RuleUnused  = "unused-suppression"
 )
 
-// Rules is what this package adds to the rule catalogue.
+// Rules is what this package adds to the rule set.
 var Rules = []report.Rule{
 	{
 		ID: RuleInvalid, Severity: report.Warning, Doc: "A # crdlint:ignore comment is malformed: no rule, an unknown rule, an unknown directive, or no \"-- reason\"; it silences nothing.",

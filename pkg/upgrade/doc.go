@@ -6,7 +6,7 @@
 //   - compare: the breaking-change comparison of OLD and NEW, pure (plain
 //     values in, sorted changes out, no I/O);
 //   - replay: the objects that exist today replayed through the upgrade,
-//     through the server's code (pkg/crd), judging the comparison's
+//     through the server's code (pkg/engine), judging the comparison's
 //     tightenings on them;
 //   - read: OLD, NEW and the objects read from files, git and the cluster,
 //     the only part that touches them.

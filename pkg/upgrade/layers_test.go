@@ -18,8 +18,9 @@ var io = []string{"os", "os/exec", "io/fs", "io/ioutil", "net", "net/http", "sys
 	module + "pkg/input", module + "pkg/gitrev", module + "pkg/cluster", module + "pkg/crdsource"}
 
 // TestLayers holds pkg/upgrade to its split: the comparison is pure and
-// asks the server nothing but which formats it validates (pkg/crd); the
-// replay reaches the server only through pkg/crd and reads nothing; the
+// asks the server nothing but which formats it validates and which rules
+// are transition rules (pkg/engine); the replay reaches the server only
+// through pkg/engine (its versions compiled by pkg/crd) and reads nothing; the
 // command's work here reads nothing either; read is the only part that
 // touches files, git and the cluster. Imports point down: read, then
 // this package, then replay, then compare.
@@ -30,9 +31,9 @@ func TestLayers(t *testing.T) {
 		ours []string
 		io   bool
 	}{
-		{"compare", []string{"pkg/crd", "pkg/report"}, false},
-		{"replay", []string{"pkg/crd", "pkg/fieldvalidation", "pkg/report", "pkg/source", "pkg/upgrade/compare"}, false},
-		{".", []string{"pkg/crd", "pkg/fieldvalidation", "pkg/lint", "pkg/report", "pkg/source", "pkg/upgrade/compare", "pkg/upgrade/replay"}, false},
+		{"compare", []string{"pkg/engine", "pkg/report"}, false},
+		{"replay", []string{"pkg/crd", "pkg/engine", "pkg/fieldvalidation", "pkg/report", "pkg/source", "pkg/upgrade/compare"}, false},
+		{".", []string{"pkg/crd", "pkg/engine", "pkg/fieldvalidation", "pkg/lint", "pkg/report", "pkg/source", "pkg/upgrade/compare", "pkg/upgrade/replay"}, false},
 		{"read", []string{"pkg/cluster", "pkg/crdsource", "pkg/input", "pkg/lint", "pkg/report", "pkg/source", "pkg/upgrade"}, true},
 	}
 	for _, tt := range tests {

@@ -7,6 +7,7 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
@@ -34,7 +35,7 @@ func FileCRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.S
 	for _, fd := range crd.FindCRDs(f) {
 		sum.CRDs++
 		sum.Check(lint.Checked(fd.Doc, ""))
-		if fd.Def == nil || fd.Def.V1 == nil {
+		if fd.Def == nil || fd.Def.Object() == nil {
 			fs = append(fs, l.CRD(fd.Doc, fd.Def)...)
 			continue
 		}
@@ -72,7 +73,7 @@ type JudgeOptions struct {
 // Pair is a CRD of NEW with its OLD, judged.
 type Pair struct {
 	Old, New CRD
-	verdict  *crd.CRDVerdict
+	verdict  *engine.CRDVerdict
 	replayer *replay.Replayer
 	// refused are the comparison rules the server's verdict reports
 	// (compare.ServerRule): their changes are left out, so that each refusal is
@@ -127,7 +128,7 @@ func Judge(l *lint.Linter, oldCRDs, newCRDs []CRD, opts JudgeOptions) (*Pairs, [
 	}
 	for _, p := range ps.List {
 		out = append(out, p.judge(l, opts)...)
-		c := p.Old.Def.V1
+		c := p.Old.Def.Object()
 		ps.byKind[schema.GroupKind{Group: c.Spec.Group, Kind: c.Spec.Names.Kind}] = p
 	}
 	return ps, out
@@ -136,7 +137,7 @@ func Judge(l *lint.Linter, oldCRDs, newCRDs []CRD, opts JudgeOptions) (*Pairs, [
 // judge asks the server about the update and prepares the replay.
 func (p *Pair) judge(l *lint.Linter, opts JudgeOptions) []report.Finding {
 	if len(opts.StoredVersions) > 0 {
-		p.Old.Def.V1.Status.StoredVersions = opts.StoredVersions
+		p.Old.Def.Object().Status.StoredVersions = opts.StoredVersions
 	}
 	p.verdict = crd.ValidateUpdate(p.Old.Def, p.New.Def)
 	p.refused = map[string]bool{}
@@ -148,7 +149,7 @@ func (p *Pair) judge(l *lint.Linter, opts JudgeOptions) []report.Finding {
 		}
 		out = append(out, f)
 	}
-	p.replayer = replay.New(p.Old.Def.V1, p.New.Def.V1, replay.Options{StoredVersions: opts.StoredVersions, Validate: opts.Validate})
+	p.replayer = replay.New(p.Old.Def.Object(), p.New.Def.Object(), replay.Options{StoredVersions: opts.StoredVersions, Validate: opts.Validate})
 	return out
 }
 

@@ -15,7 +15,7 @@ const RuleCRDUnpaired = "upgrade-crd-unpaired"
 
 // Rules are the upgrade command's rules, sorted by ID, each with its Why
 // and Fix (below): the comparison's (compare.Rules), the replay's
-// (replay.Rules) and pairing's. pkg/catalogue joins them with the other
+// (replay.Rules) and pairing's. pkg/ruleset joins them with the other
 // packages' rules.
 var Rules = withProse(slices.SortedFunc(slices.Values(slices.Concat(compare.Rules, replay.Rules, []report.Rule{
 	{ID: RuleCRDUnpaired, Severity: report.Warning, Doc: "upgrade: a CRD is only in OLD or only in NEW (or not installed in the cluster): nothing to compare; applying NEW leaves a CRD only in OLD as it is."},

@@ -1081,10 +1081,10 @@ func makeVariants(off *offline, gvk schema.GroupVersionKind, f *source.File, d *
 	// The variants read the version's schema from its structural form:
 	// the catalogue drops the decoded one once the version is compiled.
 	add("with-status", func(obj map[string]any) bool {
-		if v.Structural == nil {
+		if v.Structural() == nil {
 			return false
 		}
-		if _, ok := v.Structural.Properties["status"]; !ok {
+		if _, ok := v.Structural().Properties["status"]; !ok {
 			return false
 		}
 		if _, ok := obj["status"]; ok {
@@ -1094,7 +1094,7 @@ func makeVariants(off *offline, gvk schema.GroupVersionKind, f *source.File, d *
 		return true
 	})
 	add("required-removed", func(obj map[string]any) bool {
-		s := v.Structural
+		s := v.Structural()
 		if s == nil {
 			return false
 		}

@@ -68,9 +68,14 @@ func crdlint(t *testing.T, dir string, args ...string) (code int, stdout, stderr
 // YAML that does not parse in files that are no manifests, tool
 // configuration (kind, audit, kubeadm, kubelet, kube-proxy, scheduler,
 // encryption, scorecard, a kubeconfig, the project's own through
-// configKinds) and aggregated APIServices. No command crashes, no file
-// that is no manifest gets an error, every planted problem is found, and
-// every command counts what it skips with check's reasons.
+// configKinds, kuttl's, the kyverno CLI's) and aggregated APIServices,
+// a release bundle beside the source CRDs (its older copy of a CRD must
+// not judge), chainsaw and kuttl tests (their assertions are no
+// manifests, what they apply is), test snapshots, partial CRDs and
+// substitution templates (${VAR}, chainsaw bindings). No command
+// crashes, no file that is no manifest gets an error, every planted
+// problem is found, and every command counts what it skips with check's
+// reasons; upgrade replays objects of a directory that holds assertions.
 func TestRepositories(t *testing.T) {
 	tests := []struct {
 		repo string
@@ -84,6 +89,10 @@ func TestRepositories(t *testing.T) {
 		// immutable is how the one error of immutable . . starts ("": no
 		// problems).
 		immutable string
+		// upgrade, when set, are upgrade's arguments, and upgraded what
+		// its output must say (exit code 0).
+		upgrade  []string
+		upgraded []string
 	}{
 		{
 			repo: "kubebuilder",
@@ -109,6 +118,24 @@ func TestRepositories(t *testing.T) {
 			repo:    "kustomize",
 			errors:  []string{"examples/no-size.yaml cr-schema"},
 			skipped: []string{"kustomization", "kustomize patch or configuration", "tool configuration", "built-in kind", "not a Kubernetes object"},
+		},
+		{
+			// config/crd/bases judges config/samples/shop_v1_widget.yaml,
+			// whose spec.size the copy in releases/v0.1.0/install.yaml
+			// (which sorts later) lacks: no unknown-field, nothing
+			// pruned. Applied files of a chainsaw test are judged.
+			repo: "operator",
+			errors: []string{
+				"config/samples/shop_v1_widget_purple.yaml cr-schema",
+				"test/chainsaw/widget/widget-too-many.yaml cr-schema",
+			},
+			warnings: []string{"releases/v0.1.0/install.yaml crd-duplicate"},
+			skipped: []string{"test assertion", "test snapshot", "partial CRD", "substitution template",
+				"tool configuration", "kustomization", "built-in kind"},
+			// The release's CRD to the source's, with a kuttl test's
+			// objects: its install step replayed, its assertions skipped.
+			upgrade:  []string{"releases/v0.1.0/install.yaml", "config/crd/bases", "test/kuttl/widget/"},
+			upgraded: []string{"widgets.shop.example.com: update accepted; 1 object replayed: none broken", "2 test assertion"},
 		},
 	}
 	for _, tt := range tests {
@@ -186,6 +213,15 @@ func TestRepositories(t *testing.T) {
 				t.Errorf("immutable . .: exit code %d, want 0 and no problems:\n%s", code, stdout)
 			case tt.immutable != "" && (code != 1 || !strings.HasPrefix(stdout, tt.immutable) || strings.Count(stdout, ": error ") != 1):
 				t.Errorf("immutable . .: exit code %d, want 1 and only %q:\n%s", code, tt.immutable, stdout)
+			}
+
+			if tt.upgrade != nil {
+				code, stdout, _ = crdlint(t, dir, append([]string{"upgrade"}, tt.upgrade...)...)
+				for _, want := range tt.upgraded {
+					if code != 0 || !strings.Contains(stdout, want) {
+						t.Errorf("upgrade %s: exit code %d, want 0 and %q:\n%s", strings.Join(tt.upgrade, " "), code, want, stdout)
+					}
+				}
 			}
 		})
 	}

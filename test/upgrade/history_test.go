@@ -21,6 +21,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/apiservertest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/upgrade/replay"
@@ -181,7 +182,7 @@ func TestHistoryAgainstServer(t *testing.T) {
 				objs := n.createUnderOld(t, srv, dyn, pair, i, old, stored, new, objects[gk])
 
 				oldDef, newDef := crd.Decode(old.json), crd.Decode(new.json)
-				oldDef.V1.Status.StoredVersions = slices.Clone(stored)
+				oldDef.Object().Status.StoredVersions = slices.Clone(stored)
 				predicted := verdictCauses(crd.ValidateUpdate(oldDef, newDef))
 				_, err = srv.TryUpdateCRD(new.json)
 				n.pairs++
@@ -196,7 +197,7 @@ func TestHistoryAgainstServer(t *testing.T) {
 					// The objects stored in a version NEW removes are
 					// what the replay names.
 					_, keeps := new.info.served[old.info.storage]
-					rp := replay.New(oldDef.V1, newDef.V1, replay.Options{Validate: fieldvalidation.Warn})
+					rp := replay.New(oldDef.Object(), newDef.Object(), replay.Options{Validate: fieldvalidation.Warn})
 					for _, o := range objs {
 						res := rp.Replay(replay.Object{Value: o.u.DeepCopy().Object})
 						gone := slices.ContainsFunc(res.Outcomes, func(o replay.Outcome) bool { return o.Rule == replay.RuleObjectStoredVersionGone })
@@ -214,7 +215,7 @@ func TestHistoryAgainstServer(t *testing.T) {
 						objs = nil
 					}
 					stored = migrate(t, cs, name, new)
-					oldDef.V1.Status.StoredVersions = slices.Clone(stored)
+					oldDef.Object().Status.StoredVersions = slices.Clone(stored)
 					predicted = verdictCauses(crd.ValidateUpdate(oldDef, newDef))
 					_, err = srv.TryUpdateCRD(new.json)
 					n.migrated++
@@ -244,15 +245,15 @@ func TestHistoryAgainstServer(t *testing.T) {
 
 func kindOf(t *testing.T, r release) string {
 	def := crd.Decode(r.json)
-	if def.V1 == nil {
+	if def.Object() == nil {
 		t.Fatalf("%s: %v", r.path, def.DecodeError)
 	}
-	return def.V1.Spec.Names.Kind
+	return def.Object().Spec.Names.Kind
 }
 
 // verdictCauses are a verdict's errors as the server's status causes
 // read: "field: message", sorted, repeats dropped.
-func verdictCauses(v *crd.CRDVerdict) []string {
+func verdictCauses(v *engine.CRDVerdict) []string {
 	var out []string
 	for _, e := range v.Errors {
 		out = append(out, e.Field+": "+e.ErrorBody())
@@ -306,8 +307,8 @@ type historyObject struct {
 func (n *historyCounts) createUnderOld(t *testing.T, srv *apiservertest.Server, dyn dynamic.Interface, pair string, pairIndex int, old release, stored []string, new release, objs []*unstructured.Unstructured) []historyObject {
 	t.Helper()
 	oldDef, newDef := crd.Decode(old.json), crd.Decode(new.json)
-	oldDef.V1.Status.StoredVersions = slices.Clone(stored)
-	rp := replay.New(oldDef.V1, newDef.V1, replay.Options{Validate: fieldvalidation.Warn})
+	oldDef.Object().Status.StoredVersions = slices.Clone(stored)
+	rp := replay.New(oldDef.Object(), newDef.Object(), replay.Options{Validate: fieldvalidation.Warn})
 	var out []historyObject
 	seen := map[string]bool{}
 	for i, src := range objs {
@@ -365,7 +366,7 @@ func (n *historyCounts) replayUnderNew(t *testing.T, srv *apiservertest.Server, 
 		return
 	}
 	oldDef, newDef := crd.Decode(old.json), crd.Decode(new.json)
-	rp := replay.New(oldDef.V1, newDef.V1, replay.Options{Validate: fieldvalidation.Warn})
+	rp := replay.New(oldDef.Object(), newDef.Object(), replay.Options{Validate: fieldvalidation.Warn})
 	for _, o := range objs {
 		res := rp.Replay(replay.Object{Value: o.u.DeepCopy().Object})
 		want := &objectPrediction{create: rootFields(res.CreateErrors), update: rootFields(res.UpdateErrors), pruned: res.Pruned,

@@ -104,6 +104,7 @@ skipped and counted. Exit code 0: clean; 1: findings at or above --fail-on;
 	f.StringArrayVar(&o.Disable, "disable", nil, "Silence a rule by ID (repeatable); see --list-rules")
 	f.BoolVar(&o.NoColor, "no-color", false, "Never colour the output (NO_COLOR is honoured too)")
 	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs to validate custom resources against, in addition to the CRDs among the inputs and the configuration's crds: (repeatable)")
+	o.sourceOptions.Minor.addFlags(f)
 	f.BoolVar(&o.NoCache, "no-cache", false, "Neither read nor write the verdict cache (findings of unchanged files whose CRDs did not change, kept in --cache-dir's verdicts directory)")
 	f.StringVar(&o.Baseline, "baseline", "", "Report only findings not recorded in this baseline file (see --write-baseline)")
 	f.StringVar(&o.WriteBaseline, "write-baseline", "", "Record today's findings in this baseline file, to report only new ones later with --baseline")
@@ -157,7 +158,7 @@ func (o *CheckOptions) Validate() error {
 	if err := stdinOnce(o.paths); err != nil {
 		return err
 	}
-	if _, err := parseRules(o.Disable, catalogue); err != nil {
+	if _, err := parseRules(o.Disable, allRules); err != nil {
 		return err
 	}
 	if o.Baseline != "" && o.WriteBaseline != "" {
@@ -188,7 +189,7 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	}
 	rv := review.New(review.Options{
 		Settings:      set,
-		Rules:         catalogue,
+		Rules:         allRules,
 		Baseline:      baseline,
 		WriteBaseline: o.WriteBaseline,
 		Notices:       o.ErrOut,
@@ -224,9 +225,9 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 	} else if err != nil {
 		return clusterError(inputError(err))
 	}
-	return render(o.IOStreams, res, o.Output, rv, o.NoColor)
+	return o.sourceOptions.render(o.IOStreams, res, o.Output, rv, o.NoColor)
 }
 
 func (o *CheckOptions) listRules() error {
-	return report.RenderRules(o.Out, catalogue, o.Output)
+	return report.RenderRules(o.Out, allRules, o.Output)
 }

@@ -45,9 +45,9 @@ func TestCheckValidate(t *testing.T) {
 	}
 }
 
-// TestDisableUnknownRule: --disable with an ID the catalogue does not
+// TestDisableUnknownRule: --disable with an ID the rule set does not
 // hold is a usage error (exit 2, one line) for every command that takes
-// it, with explain's "did you mean" (catalogue.Unknown); the case counts
+// it, with explain's "did you mean" (ruleset.Unknown); the case counts
 // (IDs are lowercase), so an ID in another case is suggested, not taken.
 func TestDisableUnknownRule(t *testing.T) {
 	tests := []struct {

@@ -176,7 +176,7 @@ func (o *ConfigViewOptions) Complete(c *cobra.Command, _ []string) error {
 
 // Validate rejects unknown rule IDs in --disable, as check does.
 func (o *ConfigViewOptions) Validate() error {
-	_, err := parseRules(o.Disable, catalogue)
+	_, err := parseRules(o.Disable, allRules)
 	return err
 }
 

@@ -172,7 +172,7 @@ func TestConfigInvalid(t *testing.T) {
 		{"baseline not a file name", "baseline: 3\n" + withCRDs, "1:11", "baseline must be a file name, not the number 3", "baseline", true},
 		{"repeated key", withCRDs + "strict: true\nstrict: false\n", "3:1", `duplicate key "strict" (first at line 2)`, "strict", true},
 		{"second document", withCRDs + "---\nfailOn: warning\n", "3:1", "a configuration file holds one YAML document; this is a second one", "", true},
-		{"not a mapping", "- crds\n", "1:1", "the configuration must be a mapping of crds, exclude, configKinds, validate, strict, failOn, missingCRDs, rules, overrides, baseline, tests, not a list", "", false},
+		{"not a mapping", "- crds\n", "1:1", "the configuration must be a mapping of crds, exclude, configKinds, validate, strict, failOn, missingCRDs, rules, overrides, baseline, tests, kubernetesVersion, not a list", "", false},
 		{"syntax error", "crds: [crds\n", "2:1", "yaml: did not find expected ',' or ']'", "", false},
 	}
 	fixture(t, "invalid")

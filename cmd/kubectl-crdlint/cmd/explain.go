@@ -9,8 +9,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	rulepages "github.com/kubectl-crdlint/kubectl-crdlint/docs/rules"
-	rulecatalogue "github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/ruleset"
 )
 
 // ExplainOptions prints the page of one rule.
@@ -44,8 +44,8 @@ every finding, and of 'kubectl crdlint check --list-rules'.`,
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
-			ids := make([]string, 0, len(catalogue))
-			for _, r := range catalogue {
+			ids := make([]string, 0, len(allRules))
+			for _, r := range allRules {
 				ids = append(ids, r.ID+"\t"+r.Doc)
 			}
 			return ids, cobra.ShellCompDirectiveNoFileComp
@@ -82,7 +82,7 @@ func (o *ExplainOptions) Validate() error {
 	if len(o.args) != 1 {
 		return usageErrorf("explain needs one rule ID, e.g. 'kubectl crdlint explain crd-structural' (see 'kubectl crdlint check --list-rules')")
 	}
-	r, err := rulecatalogue.Find(o.args[0])
+	r, err := ruleset.Find(o.args[0])
 	if err != nil {
 		return &UsageError{err}
 	}
@@ -97,7 +97,7 @@ func (o *ExplainOptions) Run(context.Context) error {
 	}
 	page, ok := rulepages.Page(o.rule.ID)
 	if !ok {
-		// The pages and the catalogue are generated together and a test
+		// The pages and the rule set are generated together and a test
 		// keeps them so; a miss is a build from a broken tree.
 		return fmt.Errorf("no page for rule %s in this build", o.rule.ID)
 	}

@@ -101,10 +101,10 @@ func TestExplainMain(t *testing.T) {
 	}
 }
 
-// TestExplainEveryRule: every rule of the catalogue has a page the
+// TestExplainEveryRule: every rule of the rule set has a page the
 // command prints, and its JSON form names the rule.
 func TestExplainEveryRule(t *testing.T) {
-	for _, r := range catalogue {
+	for _, r := range allRules {
 		streams, _, out, errOut := genericiooptions.NewTestIOStreams()
 		if code := Main(streams, []string{"explain", r.ID}); code != 0 || !strings.HasPrefix(out.String(), "# "+r.ID+"\n") {
 			t.Errorf("explain %s: exit %d, stderr %q, stdout starts %.40q", r.ID, code, errOut, out)
@@ -123,7 +123,7 @@ func TestExplainEveryRule(t *testing.T) {
 	}
 }
 
-// TestListRulesEveryRule: --list-rules lists every rule of the catalogue,
+// TestListRulesEveryRule: --list-rules lists every rule of the rule set,
 // in text and JSON, and each rule's helpUri (SARIF's too) is its page.
 func TestListRulesEveryRule(t *testing.T) {
 	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
@@ -145,10 +145,10 @@ func TestListRulesEveryRule(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Rules) != len(catalogue) {
-		t.Errorf("-o json lists %d rules, want %d", len(got.Rules), len(catalogue))
+	if len(got.Rules) != len(allRules) {
+		t.Errorf("-o json lists %d rules, want %d", len(got.Rules), len(allRules))
 	}
-	for i, r := range catalogue {
+	for i, r := range allRules {
 		if !strings.Contains(text, "\n"+r.ID+" ") {
 			t.Errorf("--list-rules does not list %s", r.ID)
 		}

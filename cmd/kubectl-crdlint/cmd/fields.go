@@ -77,6 +77,7 @@ judged under the cluster's CRD of their kind unless --crd gives one, and
 	}
 	f := c.Flags()
 	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs, in addition to the CRDs among the inputs and the configuration's crds: (repeatable)")
+	o.sourceOptions.Minor.addFlags(f)
 	f.StringVar(&o.FieldSelector, "field-selector", "", "Keep only objects that match, as the server would (e.g. spec.color=red,metadata.name!=x)")
 	f.StringVarP(&o.Output, "output", "o", "", "Output format: table (default), json, yaml or name (name, yaml and json print the matching objects)")
 	f.BoolVar(&o.OpenAPI, "openapi", false, "Print the x-kubernetes-selectable-fields extension of each CRD version as the server publishes it in OpenAPI")

@@ -88,6 +88,7 @@ Exit code 0: every update would be accepted; 1: findings at or above --fail-on
 	}
 	f := c.Flags()
 	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs (repeatable); CRDs among OLD and NEW count too, the one nearest an object judging it")
+	o.sourceOptions.Minor.addFlags(f)
 	f.BoolVar(&o.ToCEL, "to-cel", false, "Print the CRDs with their markers replaced by CEL transition rules that real servers enforce")
 	f.VarP(&o.Output, "output", "o", "Output format: "+strings.Join(report.FormatNames(), ", "))
 	f.Var(&o.FailOn, "fail-on", "Exit 1 when a finding is at or above this severity: error, warning or none")
@@ -184,13 +185,13 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 		}
 	}
 	l := lint.New(lint.Options{Validate: set.Validate, Catalog: run.Catalog, MissingCRDs: o.missing()})
-	res := report.Result{Rules: catalogue, Summary: lint.UpdateSummary(oldRev, newRev, o.Cluster.Live)}
-	rv := review.New(review.Options{Settings: set, Rules: catalogue})
+	res := report.Result{Rules: allRules, Summary: lint.UpdateSummary(oldRev, newRev, o.Cluster.Live)}
+	rv := review.New(review.Options{Settings: set, Rules: allRules})
 	res.Findings = append(o.configFindings, rv.File(review.File{Findings: l.Updates(oldRev, newRev, o.defaultNS)})...)
 	if err := rv.Finish(&res, nil); err != nil {
 		return err
 	}
-	return render(o.IOStreams, res, o.Output, rv, o.NoColor)
+	return o.sourceOptions.render(o.IOStreams, res, o.Output, rv, o.NoColor)
 }
 
 // liveRevision reads the old revision of NEW's objects from the cluster:

@@ -81,6 +81,7 @@ objects? Without --crd, the cluster's CRD of each kind is used.`,
 	}
 	f := c.Flags()
 	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs, in addition to the CRDs among the inputs and the configuration's crds: (repeatable)")
+	o.sourceOptions.Minor.addFlags(f)
 	f.BoolVar(&o.Defaults, "defaults", false, "Apply the schema's defaults too, as the server does after pruning")
 	f.StringVarP(&o.Output, "output", "o", o.Output, "Output format: yaml or json (a v1 List)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "Print a unified diff of what would be pruned (and defaulted, with --defaults), per file; exit 1 when anything would change")

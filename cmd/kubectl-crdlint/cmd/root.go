@@ -19,9 +19,9 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
-	rulecatalogue "github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/review"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/ruleset"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -89,8 +89,11 @@ func Main(s genericiooptions.IOStreams, args []string) (code int) {
 	}
 	root := NewCmdRoot(s)
 	root.SetArgs(args)
-	err := root.ExecuteContext(context.Background())
+	c, err := root.ExecuteContextC(context.Background())
+	var d *delegated
 	switch {
+	case errors.As(err, &d):
+		return runMinors(s, c, args, d)
 	case err == nil:
 		return ExitClean
 	case errors.Is(err, errFindings):
@@ -160,7 +163,7 @@ func parseRules(values []string, rules []report.Rule) (map[string]bool, error) {
 		for _, id := range strings.Split(v, ",") {
 			id = strings.TrimSpace(id)
 			if !known[id] {
-				return nil, usageErrorf("--disable: %v", rulecatalogue.Unknown(id))
+				return nil, usageErrorf("--disable: %v", ruleset.Unknown(id))
 			}
 			out[id] = true
 		}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
-	rulecatalogue "github.com/kubectl-crdlint/kubectl-crdlint/pkg/catalogue"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crdsource"
@@ -21,10 +20,11 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/ruleset"
 )
 
-// catalogue is every rule a run can report (pkg/catalogue joins them).
-var catalogue = rulecatalogue.Rules
+// allRules is every rule a run can report (pkg/ruleset joins them).
+var allRules = ruleset.Rules
 
 // sourceOptions are what every command that reads manifests shares: the
 // configuration file, CRD sources (files, directories, URLs), excludes,
@@ -37,6 +37,7 @@ type sourceOptions struct {
 	CacheDir   string
 	Offline    bool
 	Missing    missingOptions
+	Minor      minorOptions
 
 	// settings are the flags over the configuration file over the
 	// defaults; configFindings what is wrong in the file.
@@ -61,7 +62,7 @@ func (o *sourceOptions) complete(fs *pflag.FlagSet) error {
 	if o.NoConfig && o.ConfigFile != "" {
 		return usageErrorf("--config and --no-config cannot be used together")
 	}
-	c, findings, err := config.Open(o.ConfigFile, o.NoConfig, catalogue)
+	c, findings, err := config.Open(o.ConfigFile, o.NoConfig, allRules)
 	if err != nil {
 		return inputError(err)
 	}
@@ -74,7 +75,7 @@ func (o *sourceOptions) complete(fs *pflag.FlagSet) error {
 		return &UsageError{err}
 	}
 	o.settings, o.configFindings = s, findings
-	return nil
+	return o.resolveMinors(fs, s)
 }
 
 // resolved returns the settings; a command run without Complete (tests)
@@ -91,9 +92,9 @@ func (o *sourceOptions) resolved(v validateOptions, failOn report.Severity, disa
 	if o.Missing.RequireCRDs {
 		f.RequireCRDs = &o.Missing.RequireCRDs
 	}
-	s, err := config.Resolve(config.Default(catalogue), f)
+	s, err := config.Resolve(config.Default(allRules), f)
 	if err != nil {
-		s, _ = config.Resolve(config.Default(catalogue), config.Flags{})
+		s, _ = config.Resolve(config.Default(allRules), config.Flags{})
 	}
 	o.settings = s
 	return s

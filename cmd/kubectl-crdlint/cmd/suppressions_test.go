@@ -96,7 +96,7 @@ func TestSuppressionForms(t *testing.T) {
 // testdata/repos/suppress, with findings suppressed inline, by the
 // configuration and by the baseline (go test -update rewrites them).
 // SARIF's ruleIndex is checked against its rules[] and left out of the
-// golden: it moves whenever a rule is added to the catalogue.
+// golden: it moves whenever a rule is added to the rule set.
 func TestSuppressedGolden(t *testing.T) {
 	fixture(t, "suppress")
 	var jsonOut, sarifOut string

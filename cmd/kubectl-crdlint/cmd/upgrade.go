@@ -104,6 +104,7 @@ Exit code 0: nothing at or above --fail-on; 1: findings at or above --fail-on;
 	o.validateOptions.addFlags(f)
 	f.StringSliceVar(&o.StoredVersions, "stored-versions", nil, "OLD's status.storedVersions, comma-separated, for every CRD of OLD (default: the file's own status, else the storage version)")
 	o.Cluster.addFlags(f, "Read OLD and its objects from the cluster: give NEW (and OBJECTS to replay those instead of the cluster's)", false)
+	o.sourceOptions.Minor.addFlags(f)
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(report.FormatNames(), cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "none"}, cobra.ShellCompDirectiveNoFileComp))
 	completeValidate(c)
@@ -146,7 +147,7 @@ func (o *UpgradeOptions) Validate() error {
 	if err := stdinOnce(append([]string{o.oldArg, o.newArg}, o.objects...)); err != nil {
 		return err
 	}
-	_, err := parseRules(o.Disable, catalogue)
+	_, err := parseRules(o.Disable, allRules)
 	return err
 }
 
@@ -170,8 +171,8 @@ func (o *UpgradeOptions) validateCluster() error {
 func (o *UpgradeOptions) Run(ctx context.Context) error {
 	set := o.resolved(o.validateOptions, report.Severity(o.FailOn), o.Disable)
 	l := lint.New(lint.Options{Validate: set.Validate})
-	rv := review.New(review.Options{Settings: set, Rules: catalogue})
-	res := report.Result{Rules: catalogue, Findings: o.configFindings}
+	rv := review.New(review.Options{Settings: set, Rules: allRules})
+	res := report.Result{Rules: allRules, Findings: o.configFindings}
 	// comments are the CRD files', for the findings positioned in them
 	// later (object files are reviewed as they are replayed).
 	comments := map[string]*review.Comments{}
@@ -246,5 +247,5 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	if err := rv.Finish(&res, nil); err != nil {
 		return err
 	}
-	return render(o.IOStreams, res, o.Output, rv, o.NoColor)
+	return o.sourceOptions.render(o.IOStreams, res, o.Output, rv, o.NoColor)
 }

@@ -195,11 +195,11 @@ func TestUpgradeGitRevision(t *testing.T) {
 	}
 }
 
-// TestUpgradeRules: the catalogue has the comparison's and the replay's
+// TestUpgradeRules: the rule set has the comparison's and the replay's
 // rules beside check's, with no ID twice.
 func TestUpgradeRules(t *testing.T) {
 	seen := map[string]bool{}
-	for _, r := range catalogue {
+	for _, r := range allRules {
 		if seen[r.ID] {
 			t.Errorf("rule %s twice", r.ID)
 		}

@@ -2,12 +2,10 @@ package compare
 
 import (
 	"fmt"
-	"regexp"
 
-	"github.com/google/cel-go/common"
-	celast "github.com/google/cel-go/common/ast"
-	"github.com/google/cel-go/parser"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 )
 
 // cel compares the x-kubernetes-validations of a node present in both
@@ -89,22 +87,6 @@ func (w *walker) celChanged(o, n apiextensionsv1.ValidationRules, i, j int, l lo
 	w.add(ch)
 }
 
-var oldSelfRE = regexp.MustCompile(`\boldSelf\b`)
-
 // usesOldSelf says a rule refers to oldSelf, which makes it a transition
-// rule. The server decides this on the checked expression; the parsed one
-// names the same identifiers. An expression that does not parse (the
-// server refuses the CRD then) falls back to a word match.
-func usesOldSelf(rule string) bool {
-	a, errs := parser.Parse(common.NewTextSource(rule))
-	if a == nil || (errs != nil && len(errs.GetErrors()) > 0) {
-		return oldSelfRE.MatchString(rule)
-	}
-	found := false
-	celast.PreOrderVisit(a.Expr(), celast.NewExprVisitor(func(e celast.Expr) {
-		if e.Kind() == celast.IdentKind && e.AsIdent() == "oldSelf" {
-			found = true
-		}
-	}))
-	return found
-}
+// rule (as the server decides it).
+func usesOldSelf(rule string) bool { return engine.UsesOldSelf(rule) }

@@ -31,11 +31,12 @@
 //
 // The comparison is pure: plain values in, sorted data out, an Options
 // struct, no I/O, nothing kept between calls. Of the server it asks only
-// which formats it validates (pkg/crd's UnrecognizedFormats). It leaves to
+// which formats it validates and whether a rule is a transition rule
+// (pkg/engine's UnrecognizedFormats and UsesOldSelf). It leaves to
 // others:
 //
 //   - the server's verdict on the CRD update itself (PrepareForUpdate and
-//     ValidateUpdate of the CRD registry): pkg/crd. ServerRule names the
+//     ValidateUpdate of the CRD registry): pkg/engine. ServerRule names the
 //     three refusals that have a comparison rule too, so that a command
 //     reports each once;
 //   - judging the changes on the objects that exist: pkg/upgrade/replay,

@@ -7,9 +7,10 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 )
 
 // walker compares one schema of OLD with one of NEW, node by node.
@@ -190,7 +191,7 @@ func validatedFormat(s *apiextensionsv1.JSONSchemaProps) bool {
 	if s.Format == "" || (s.Type != "" && s.Type != "string") {
 		return false
 	}
-	return len(crd.UnrecognizedFormats(s.Format, s.Type)) == 0
+	return len(engine.UnrecognizedFormats(s.Format, s.Type)) == 0
 }
 
 func (w *walker) format(o, n *apiextensionsv1.JSONSchemaProps, l loc) {

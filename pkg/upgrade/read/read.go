@@ -131,7 +131,7 @@ func Objects(ctx context.Context, in *input.Set, ps *upgrade.Pairs, rv Reviewer,
 func LiveObjects(ctx context.Context, c *cluster.Client, ps *upgrade.Pairs, rv Reviewer, res *report.Result) error {
 	for _, p := range ps.List {
 		var mu sync.Mutex
-		err := c.Pages(ctx, []string{cluster.StorageRef(p.Old.Def.V1)}, func(page cluster.Page) error {
+		err := c.Pages(ctx, []string{cluster.StorageRef(p.Old.Def.Object())}, func(page cluster.Page) error {
 			files := page.Files
 			findings := make([][]report.Finding, len(files))
 			sums := make([]report.Summary, len(files))

@@ -15,8 +15,9 @@
 // objects. Objects can be replayed a page at a time, in parallel; none is
 // kept.
 //
-// The server is reached only through pkg/crd's interface: CompileVersion,
-// and a compiled Version's Create, UpdateFromStorage, Read (storage's
+// The server is reached only through pkg/engine: a version compiled by
+// pkg/crd's CompileVersion (counted as the catalogue's compiles are), and
+// the engine.Version's Create, UpdateFromStorage, Read (storage's
 // decoding), Convert (the None strategy) and RuleErrors (one CEL rule
 // alone); VersionError words the 404 of a version not served. Nothing
 // here reads a file or a cluster: objects come in decoded (Object), and

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -138,7 +139,7 @@ type versionKey struct {
 }
 
 type compiled struct {
-	v   *crd.Version
+	v   *engine.Version
 	err error
 }
 
@@ -216,7 +217,7 @@ func convertsByWebhook(c *apiextensionsv1.CustomResourceDefinition) bool {
 }
 
 // version compiles a version of OLD or NEW once.
-func (r *Replayer) version(isNew bool, name string) (*crd.Version, error) {
+func (r *Replayer) version(isNew bool, name string) (*engine.Version, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	k := versionKey{isNew, name}
@@ -813,7 +814,7 @@ func withLabel(obj map[string]any) map[string]any {
 // validation v as the server's error strings: the decode error, the panic, the unknown fields under Strict
 // (`unknown field "spec.x"`, the request's 400), or the validation
 // errors, sorted.
-func verdictErrors(vd *crd.Verdict, v fieldvalidation.Directive) []string {
+func verdictErrors(vd *engine.Verdict, v fieldvalidation.Directive) []string {
 	var out []string
 	switch {
 	case vd.Panic != "":
@@ -835,13 +836,13 @@ func verdictErrors(vd *crd.Verdict, v fieldvalidation.Directive) []string {
 
 // refusesUnknown says the request ends at decoding for its unknown
 // fields: a 400 under Strict, before validation.
-func refusesUnknown(vd *crd.Verdict, v fieldvalidation.Directive) bool {
+func refusesUnknown(vd *engine.Verdict, v fieldvalidation.Directive) bool {
 	return v.Refuses() && len(vd.Unknown) > 0
 }
 
 // verdictOutcomes are a request's refusal as fields and messages, in the
 // order of their text (the server's order varies with map iteration).
-func verdictOutcomes(vd *crd.Verdict, v fieldvalidation.Directive) []Outcome {
+func verdictOutcomes(vd *engine.Verdict, v fieldvalidation.Directive) []Outcome {
 	switch {
 	case vd.Panic != "":
 		return []Outcome{{Message: "Internal error occurred: the API server's code panics on this object (" + vd.Panic + ")"}}
@@ -870,7 +871,7 @@ const maxCauses = 3
 // errors (field: message, the first maxCauses, in the order of
 // verdictOutcomes). The server's note that CEL rules were not checked
 // is left out when there are others: it is a consequence, not a cause.
-func causes(vd *crd.Verdict, v fieldvalidation.Directive) (fld, why string) {
+func causes(vd *engine.Verdict, v fieldvalidation.Directive) (fld, why string) {
 	os := verdictOutcomes(vd, v)
 	if real := slices.DeleteFunc(slices.Clone(os), func(o Outcome) bool { return isCELSkipped(o.Message) }); len(real) > 0 {
 		os = real
@@ -894,7 +895,7 @@ func causes(vd *crd.Verdict, v fieldvalidation.Directive) (fld, why string) {
 }
 
 // vdObject is the verdict's object as decoded JSON, or nil.
-func vdObject(vd *crd.Verdict) map[string]any {
+func vdObject(vd *engine.Verdict) map[string]any {
 	if vd.Object == nil {
 		return nil
 	}
