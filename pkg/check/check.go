@@ -109,8 +109,8 @@ var catalogue = rulecatalogue.Rules
 // Run lints every input of run (its Inputs, then o.Kustomize's renders,
 // which it adds to them) and o.Live's objects, and reviews the findings
 // (o.Review: each file's, then the result's, Reviewer.Finish; the caller
-// asks o.Review whether the run failed). It sets run's MaxDocumentSize,
-// Verdicts and Indexes (the cache's answers for the CRD sources): the
+// asks o.Review whether the run failed). It sets run's MaxDocumentSize
+// and Cache (the cache's answers for the CRD sources): the
 // caller must not have read the CRD sources into the catalogue yet, or
 // they are judged without the cache. Errors are the inputs'
 // (source.InputError), the cluster's (cluster.Error), a baseline's that
@@ -165,7 +165,7 @@ func (c *checker) check(ctx context.Context) (report.Result, error) {
 	}
 	defer c.cache.Trim()
 	if c.cache != nil {
-		run.Verdicts, run.Indexes = crdAnswers{c.cache}, crdAnswers{c.cache}
+		run.Cache = crdAnswers{c.cache}
 	}
 	c.lintKey = lintOptionsKey(o.Validate)
 	// A cluster's CRDs have no JSON to name them by, and what they are

@@ -111,37 +111,49 @@ type answersRecord struct {
 	Rejected [][2]bool
 }
 
-func (a crdAnswers) Recall(data []byte, defs []*crd.Definition) (remember func()) {
-	key := verdictcache.Key([]byte("crd-answers"), data)
-	known := 0
-	if body, ok := a.cache.Get(key); ok {
-		var rec answersRecord
-		if gob.NewDecoder(bytes.NewReader(body)).Decode(&rec) == nil && len(rec.Judged) == len(defs) && len(rec.Rejected) == len(defs) {
-			for i, d := range defs {
-				if rec.Judged[i] {
-					d.Judged(rec.Rejected[i][0], rec.Rejected[i][1])
-					known++
-				}
+// AnswersKey names the answers of a --crd file's CRDs by the build and
+// the file's content.
+func (a crdAnswers) AnswersKey(data []byte) string {
+	return verdictcache.Key([]byte("crd-answers"), data)
+}
+
+// Recall marks defs judged as an earlier run found them, and says how
+// many it knew.
+func (a crdAnswers) Recall(key string, defs []*crd.Definition) (known int) {
+	body, ok := a.cache.Get(key)
+	if !ok {
+		return 0
+	}
+	var rec answersRecord
+	if gob.NewDecoder(bytes.NewReader(body)).Decode(&rec) == nil && len(rec.Judged) == len(defs) && len(rec.Rejected) == len(defs) {
+		for i, d := range defs {
+			if rec.Judged[i] {
+				d.Judged(rec.Rejected[i][0], rec.Rejected[i][1])
+				known++
 			}
 		}
 	}
-	return func() {
-		rec := answersRecord{Judged: make([]bool, len(defs)), Rejected: make([][2]bool, len(defs))}
-		n := 0
-		for i, d := range defs {
-			judged, warn, strict := d.Answer()
-			rec.Judged[i], rec.Rejected[i] = judged, [2]bool{warn, strict}
-			if judged {
-				n++
-			}
+	return known
+}
+
+// Remember keeps what the run knows of defs when it knows more than the
+// known that Recall found.
+func (a crdAnswers) Remember(key string, defs []*crd.Definition, known int) {
+	rec := answersRecord{Judged: make([]bool, len(defs)), Rejected: make([][2]bool, len(defs))}
+	n := 0
+	for i, d := range defs {
+		judged, warn, strict := d.Answer()
+		rec.Judged[i], rec.Rejected[i] = judged, [2]bool{warn, strict}
+		if judged {
+			n++
 		}
-		if n <= known {
-			return // nothing learnt
-		}
-		var buf bytes.Buffer
-		if gob.NewEncoder(&buf).Encode(&rec) == nil {
-			a.cache.Put(key, buf.Bytes())
-		}
+	}
+	if n <= known {
+		return // nothing learnt
+	}
+	var buf bytes.Buffer
+	if gob.NewEncoder(&buf).Encode(&rec) == nil {
+		a.cache.Put(key, buf.Bytes())
 	}
 }
 
@@ -179,7 +191,7 @@ func crdsKey(indexKey string) string {
 
 type storedRecord struct{ CRDs []crd.Stored }
 
-// CRDs is what an earlier run kept of a --crd file's CRDs (input.CRDStore).
+// CRDs is what an earlier run kept of a --crd file's CRDs (input.CRDCache).
 func (a crdAnswers) CRDs(indexKey string) ([]crd.Stored, bool) {
 	body, ok := a.cache.Get(crdsKey(indexKey))
 	if !ok {

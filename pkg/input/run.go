@@ -38,48 +38,48 @@ type Run struct {
 	// source.DefaultMaxDocumentSize).
 	MaxDocumentSize int
 
-	// Verdicts, when set, keeps what is known of the --crd CRDs'
-	// verdicts between runs. Set it before the catalogue is first read.
-	Verdicts VerdictStore
-	// Indexes, when set, keeps what each --crd file defines between runs
-	// (crd.Index), so that a run reads only the files whose CRDs it
-	// compiles or judges. Set it before the catalogue is first read.
-	Indexes IndexStore
+	// Cache, when set, keeps what a run learns of the --crd files for
+	// the next run (CRDCache). Set it before the catalogue is first read.
+	Cache CRDCache
 
 	fillErr error
 	// deferred are the --crd files that may hold CRDs.
 	deferred []deferredFile
 
-	mu        sync.Mutex
-	remembers []func()
+	mu       sync.Mutex
+	recalled []recalled
 }
 
-// VerdictStore keeps the answers of crd.Definition.Rejected for the CRDs
-// of a file's content between runs, so that a run whose custom resources
-// need a CRD an earlier run judged does not validate it again. Recall
-// marks defs (the file's CRDs, in order) judged as far as it knows, and
-// returns what records what the run learnt about them, which the Run calls
-// when it is done.
-type VerdictStore interface {
-	Recall(data []byte, defs []*crd.Definition) (remember func())
+// recalled is what Cache.Recall knew of a --crd file's CRDs, told to
+// Cache.Remember when the run is done.
+type recalled struct {
+	key   string
+	known int
+	defs  []*crd.Definition
 }
 
-// IndexStore keeps the crd.Index of a file between runs, under the key
-// IndexKey gives its name and content. Index returns nil when it knows
-// none.
-type IndexStore interface {
+// CRDCache keeps, between runs, what a run learns of the files of
+// --crd (pkg/check keeps it in the verdict cache):
+//   - a file's crd.Index, under IndexKey's key of its name and content,
+//     so that a run reads only the files whose CRDs it compiles or judges
+//     (Index returns nil when it knows none);
+//   - its CRDs as JSON, under the same key: a file read again because a
+//     lookup needs one of its kinds is then decoded without being parsed,
+//     which is about half of reading it (CRDs says false when it has none);
+//   - whether the server rejects each of its CRDs (crd.Definition.Rejected),
+//     under AnswersKey's key of its content: Recall marks defs (the file's
+//     CRDs, in order) judged as far as it knows and says how many it
+//     knew; the Run tells Remember what the run knows of them when it is
+//     done, and known, so that nothing is written when nothing was learnt.
+type CRDCache interface {
 	IndexKey(name string, data []byte) string
 	Index(key string) *crd.Index
 	KeepIndex(key string, x *crd.Index)
-}
-
-// CRDStore, when an IndexStore is one too, keeps the CRDs of a --crd
-// file as JSON between runs, under the file's index key: a file read
-// again because a lookup needs one of its kinds is then decoded without
-// being parsed, which is about half of reading it.
-type CRDStore interface {
 	CRDs(indexKey string) ([]crd.Stored, bool)
 	KeepCRDs(indexKey string, stored []crd.Stored)
+	AnswersKey(data []byte) string
+	Recall(key string, defs []*crd.Definition) (known int)
+	Remember(key string, defs []*crd.Definition, known int)
 }
 
 // NewRun prepares a run: the CRD sources fill the catalogue (at its Extra
@@ -88,7 +88,7 @@ type CRDStore interface {
 func NewRun(inputs, crds *Set, cat *crd.Catalog) *Run {
 	r := &Run{Inputs: inputs, CRDs: crds, Catalog: cat}
 	if crds != nil && len(crds.Files) > 0 {
-		cat.Fill(func() { r.deferred, r.fillErr = crds.deferTo(context.Background(), cat, r.Indexes, r.recall) })
+		cat.Fill(func() { r.deferred, r.fillErr = crds.deferTo(context.Background(), cat, r.Cache, r.recall) })
 	}
 	return r
 }
@@ -121,10 +121,10 @@ func (r *Run) Done() error {
 		}
 	}
 	r.mu.Lock()
-	for _, f := range r.remembers {
-		f()
+	for _, rc := range r.recalled {
+		r.Cache.Remember(rc.key, rc.defs, rc.known)
 	}
-	r.remembers = nil
+	r.recalled = nil
 	r.mu.Unlock()
 	for _, f := range r.deferred {
 		if f.Done() {
@@ -246,12 +246,11 @@ func decodedShed(found []crd.Found, shed bool) []decoded {
 }
 
 // loadCRDs is the CRDs of a --crd file, decoded but not shed (see
-// decodedShed): from what indexes kept of the same name and content when
-// it is a CRDStore that has it, else parsed from data (and kept).
-func loadCRDs(name string, data []byte, indexes IndexStore, key string) []decoded {
-	store, _ := indexes.(CRDStore)
-	if store != nil {
-		if stored, ok := store.CRDs(key); ok {
+// decodedShed): from what the cache kept of the same name and content
+// (under key) when it has it, else parsed from data (and kept).
+func loadCRDs(name string, data []byte, cache CRDCache, key string) []decoded {
+	if cache != nil {
+		if stored, ok := cache.CRDs(key); ok {
 			var ds []decoded
 			for _, l := range crd.Restore(stored) {
 				ds = append(ds, decoded{l.Def, l.Source})
@@ -260,8 +259,8 @@ func loadCRDs(name string, data []byte, indexes IndexStore, key string) []decode
 		}
 	}
 	found := crd.FindCRDs(source.Parse(name, data))
-	if store != nil {
-		store.KeepCRDs(key, crd.StoredOf(found))
+	if cache != nil {
+		cache.KeepCRDs(key, crd.StoredOf(found))
 	}
 	return decodedShed(found, false)
 }
@@ -401,7 +400,7 @@ func (r *Run) Visit(ctx context.Context, v Visitor) error {
 // text may define: crd.ScanHint), and adds those with the marker to cat,
 // at the Extra layer, in order, to be parsed and decoded when a lookup
 // may need them.
-func (s *Set) deferTo(ctx context.Context, cat *crd.Catalog, indexes IndexStore, recall func(data []byte, ds []decoded)) ([]deferredFile, error) {
+func (s *Set) deferTo(ctx context.Context, cat *crd.Catalog, cache CRDCache, recall func(data []byte, ds []decoded)) ([]deferredFile, error) {
 	lazy := make([]*crd.Lazy, len(s.Files))
 	err := Parallel(ctx, len(s.Files), func(i int) error {
 		p := s.Files[i]
@@ -416,9 +415,9 @@ func (s *Set) deferTo(ctx context.Context, cat *crd.Catalog, indexes IndexStore,
 		// The key of what Load read: a file changed since this first
 		// read is kept under its new content's key.
 		var loadedKey string
-		if indexes != nil {
-			l.Index = indexes.Index(indexes.IndexKey(s.Name(p), data))
-			l.Keep = func(x *crd.Index) { indexes.KeepIndex(loadedKey, x) }
+		if cache != nil {
+			l.Index = cache.Index(cache.IndexKey(s.Name(p), data))
+			l.Keep = func(x *crd.Index) { cache.KeepIndex(loadedKey, x) }
 		}
 		if l.Index == nil {
 			l.Hint = crd.ScanHint(data)
@@ -428,10 +427,10 @@ func (s *Set) deferTo(ctx context.Context, cat *crd.Catalog, indexes IndexStore,
 			if err != nil {
 				return nil, err
 			}
-			if indexes != nil {
-				loadedKey = indexes.IndexKey(s.Name(p), data)
+			if cache != nil {
+				loadedKey = cache.IndexKey(s.Name(p), data)
 			}
-			ds := loadCRDs(s.Name(p), data, indexes, loadedKey)
+			ds := loadCRDs(s.Name(p), data, cache, loadedKey)
 			if recall != nil {
 				recall(data, ds)
 			}
@@ -715,19 +714,19 @@ func mainKind(data []byte) string {
 	return best
 }
 
-// recall asks r.Verdicts about a --crd file's CRDs, and keeps what to
-// tell it when the run is done.
+// recall asks r.Cache what it knows of a --crd file's CRDs, and keeps
+// what to tell it when the run is done.
 func (r *Run) recall(data []byte, ds []decoded) {
-	if r.Verdicts == nil || len(ds) == 0 {
+	if r.Cache == nil || len(ds) == 0 {
 		return
 	}
 	defs := make([]*crd.Definition, len(ds))
 	for i, d := range ds {
 		defs[i] = d.def
 	}
-	if remember := r.Verdicts.Recall(data, defs); remember != nil {
-		r.mu.Lock()
-		r.remembers = append(r.remembers, remember)
-		r.mu.Unlock()
-	}
+	key := r.Cache.AnswersKey(data)
+	known := r.Cache.Recall(key, defs)
+	r.mu.Lock()
+	r.recalled = append(r.recalled, recalled{key: key, known: known, defs: defs})
+	r.mu.Unlock()
 }
