@@ -175,8 +175,9 @@ func (c *checker) check(ctx context.Context) (report.Result, error) {
 	}
 	res := report.Result{Rules: catalogue, Findings: o.Findings}
 	c.results = make([]fileResult, len(run.Inputs.Files))
+	run.Documents = true
 	o.Progress.Start(len(run.Inputs.Files))
-	err = run.Visit(ctx, c.visitor())
+	err = c.inputs(ctx)
 	o.Progress.Stop()
 	if err != nil {
 		return res, err
@@ -193,7 +194,7 @@ func (c *checker) check(ctx context.Context) (report.Result, error) {
 		}
 	}
 	// The duplicates and live objects may have read --crd files after
-	// Visit's own Done: what they learnt is remembered, and a file that
+	// the inputs' run.Done: what they learnt is remembered, and a file that
 	// could not be read is said, as for the others.
 	if err := run.Done(); err != nil {
 		return res, err
@@ -209,112 +210,180 @@ func (c *checker) name(i int) string {
 	return c.run.Inputs.Name(c.run.Inputs.Files[i])
 }
 
-// visitor is the run's work on each input: whole files (those with CRDs,
-// whose CRD findings come from the collect phase), or a document at a
-// time, or replayed from the file cache.
-func (c *checker) visitor() input.Visitor {
-	results, prog, rv := c.results, c.o.Progress, c.o.Review
-	v := input.Visitor{
-		CRDs: func(i int, data []byte, found []crd.Found) {
-			r := &results[i]
-			if data != nil {
-				r.comments = rv.Read(c.name(i), data, 1)
+// inputs is the run over its inputs, the loops of both phases its own:
+// the collect phase lints the CRDs of each input while their trees are
+// alive; the judge phase lints each input whole (a file that held CRDs,
+// whose CRD findings wait in its result), or a document at a time, or
+// replays it from the file cache.
+func (c *checker) inputs(ctx context.Context) error {
+	run := c.run
+	col := run.Collect()
+	err := input.Parallel(ctx, len(run.Inputs.Files), func(i int) error {
+		in, err := col.Input(i)
+		if in == nil {
+			return err
+		}
+		if c.files != nil && in.Marked() && in.Replayable() && c.noCRDs(i, in.Data()) {
+			in.NoCRDs()
+		}
+		for found, err := range in.CRDs() {
+			if err != nil {
+				return err
 			}
-			r.crds += len(found)
-			for _, fd := range found {
-				r.sum.Check(lint.Checked(fd.Doc, ""))
-			}
-			r.sum = c.listed(r.sum)
-			r.findings = append(r.findings, crdFindings(c.l, c.cache, c.lintKey, c.name(i), data, found)...)
-		},
-		File: func(i int, data []byte, f *source.File) error {
-			defer prog.File(f.Count)
-			fs, sum := c.whole(i, data, f)
-			r := &results[i]
-			if data != nil {
-				r.comments = rv.Read(f.Path, data, 1)
-			}
-			// r.sum holds the objects of the CRDs judged in the collect
-			// phase already, and r.findings their findings.
-			r.sum.Add(c.listed(sum))
-			r.findings = rv.File(review.File{
-				Name: f.Path, Comments: r.comments, Kustomization: c.rendered[f.Path],
-				Findings: append(r.findings, fs...), Checked: r.sum.Checked,
-			})
-			return nil
-		},
-		// A file a document at a time: its CRDs' findings (from the
-		// collect pass) wait for their document, to be reviewed with
-		// it.
-		Begin: func(i int) {
-			r := &results[i]
-			r.pending = map[int][]report.Finding{}
-			for _, fd := range r.findings {
-				r.pending[fd.Document] = append(r.pending[fd.Document], fd)
-			}
-			r.findings = nil
-		},
-		// Each document is judged counted from 0 (the base of its
-		// stream index is known in order, in Take); the comments of its
-		// text are read while it is at hand.
-		Doc: func(i int, f *source.File) (any, error) {
-			c.judge()
-			fs, sum := c.l.File(f)
-			d := docResult{findings: fs, sum: sum, count: f.Count, comments: rv.Read(f.Path, f.Text(0), f.Line)}
-			if c.files != nil {
-				// The review changes findings in place.
-				d.raw, d.text, d.line, d.kinds = slices.Clone(fs), f.Text(0), f.Line, kindsOf(f)
-			}
-			return d, nil
-		},
-		// Each document is reviewed in order, where its base is known,
-		// with the CRD findings that wait for it.
-		Take: func(i, base int, v any) {
-			d := v.(docResult)
-			r := &results[i]
-			if r.cr != nil {
-				r.cr.add(d)
-			}
-			// The objects, in r.sum's own copy: d.sum may be the cache's
-			// record.
-			n := len(r.sum.Checked)
-			r.sum.Add(c.listed(d.sum))
-			fs := d.findings
-			for n := base; n < base+d.count; n++ {
-				if p := r.pending[n]; p != nil {
-					fs = append(fs, rebase(p, -base)...)
-					delete(r.pending, n)
-				}
-			}
-			name := c.name(i)
-			r.findings = append(r.findings, rv.File(review.File{
-				Name: name, Comments: d.comments, Kustomization: c.rendered[name], Base: base,
-				Findings: fs, Checked: r.sum.Checked[n:],
-			})...)
-			prog.Docs(d.count)
-		},
-		Done: func(i int) error {
-			defer prog.File(0)
-			r := &results[i]
-			for _, fs := range r.pending {
-				r.findings = append(r.findings, rv.File(review.File{Name: c.name(i), Findings: fs})...)
-			}
-			r.pending = nil
-			if r.cr != nil {
-				c.files.put(r.cr)
-				r.cr = nil
-			}
-			return nil
-		},
-		Skipped: func(i int, reason string) {
-			results[i].sum.Skip(reason)
-			prog.File(0)
-		},
+			c.crds(i, in.Data(), found)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
+	judge := col.Done()
+	err = judge.Parallel(ctx, func(i int) error {
+		in, err := judge.Input(i)
+		switch {
+		case err != nil:
+			return err
+		case in.Skipped != "":
+			c.results[i].sum.Skip(in.Skipped)
+			c.o.Progress.File(0)
+			return nil
+		case in.File != nil:
+			c.file(i, in.Data, in.File)
+			return nil
+		}
+		return c.documents(i, in)
+	})
+	if err != nil {
+		return err
+	}
+	return run.Done()
+}
+
+// crds lints the CRD documents of input i in the collect phase, while
+// their trees are alive; data is nil for a file read a document at a
+// time.
+func (c *checker) crds(i int, data []byte, found []crd.Found) {
+	r := &c.results[i]
+	if data != nil {
+		r.comments = c.o.Review.Read(c.name(i), data, 1)
+	}
+	r.crds += len(found)
+	for _, fd := range found {
+		r.sum.Check(lint.Checked(fd.Doc, ""))
+	}
+	r.sum = c.listed(r.sum)
+	r.findings = append(r.findings, crdFindings(c.l, c.cache, c.lintKey, c.name(i), data, found)...)
+}
+
+// file lints input i whole: a file that held CRDs (whose findings its
+// result holds already) and other documents.
+func (c *checker) file(i int, data []byte, f *source.File) {
+	defer c.o.Progress.File(f.Count)
+	fs, sum := c.whole(i, data, f)
+	r := &c.results[i]
+	if data != nil {
+		r.comments = c.o.Review.Read(f.Path, data, 1)
+	}
+	// r.sum holds the objects of the CRDs judged in the collect phase
+	// already, and r.findings their findings.
+	r.sum.Add(c.listed(sum))
+	r.findings = c.o.Review.File(review.File{
+		Name: f.Path, Comments: r.comments, Kustomization: c.rendered[f.Path],
+		Findings: append(r.findings, fs...), Checked: r.sum.Checked,
+	})
+}
+
+// documents lints input i a document at a time, on all cores, reviewing
+// each document's findings in order; or replays what an earlier run
+// found for the same content, reviewed as judged ones are.
+func (c *checker) documents(i int, in *input.Judging) error {
+	r := &c.results[i]
+	// Its CRDs' findings (from the collect phase) wait for their
+	// document, to be reviewed with it.
+	r.pending = map[int][]report.Finding{}
+	for _, fd := range r.findings {
+		r.pending[fd.Document] = append(r.pending[fd.Document], fd)
+	}
+	r.findings = nil
+	if c.files != nil && in.Replayable() {
+		data, err := in.Content()
+		if err != nil {
+			return err
+		}
+		if docs, ok := c.replay(i, data); ok {
+			base := 0
+			for _, d := range docs {
+				c.take(i, base, d)
+				base += d.count
+			}
+			c.done(i)
+			return nil
+		}
+	}
+	base := 0
+	for d, err := range input.InOrder(in.Documents(), func(p *source.Piece) docResult { return c.doc(in.Parse(p)) }) {
+		if err != nil {
+			return err
+		}
+		c.take(i, base, d)
+		base += d.count
+	}
+	c.done(i)
+	return nil
+}
+
+// doc lints one document of a file read a document at a time, counted
+// from 0 (its base in the file is known in order, in take); the comments
+// of its text are read while it is at hand.
+func (c *checker) doc(f *source.File) docResult {
+	c.judge()
+	fs, sum := c.l.File(f)
+	d := docResult{findings: fs, sum: sum, count: f.Count, comments: c.o.Review.Read(f.Path, f.Text(0), f.Line)}
 	if c.files != nil {
-		v.Replay, v.NoCRDs = c.replay, c.noCRDs
+		// The review changes findings in place.
+		d.raw, d.text, d.line, d.kinds = slices.Clone(fs), f.Text(0), f.Line, kindsOf(f)
 	}
-	return v
+	return d
+}
+
+// take reviews one document's result of input i, in order, where its
+// base is known, with the CRD findings that wait for it.
+func (c *checker) take(i, base int, d docResult) {
+	r := &c.results[i]
+	if r.cr != nil {
+		r.cr.add(d)
+	}
+	// The objects, in r.sum's own copy: d.sum may be the cache's record.
+	n := len(r.sum.Checked)
+	r.sum.Add(c.listed(d.sum))
+	fs := d.findings
+	for n := base; n < base+d.count; n++ {
+		if p := r.pending[n]; p != nil {
+			fs = append(fs, rebase(p, -base)...)
+			delete(r.pending, n)
+		}
+	}
+	name := c.name(i)
+	r.findings = append(r.findings, c.o.Review.File(review.File{
+		Name: name, Comments: d.comments, Kustomization: c.rendered[name], Base: base,
+		Findings: fs, Checked: r.sum.Checked[n:],
+	})...)
+	c.o.Progress.Docs(d.count)
+}
+
+// done ends input i read a document at a time: CRD findings left
+// waiting are reviewed, and a file judged is kept in the file cache.
+func (c *checker) done(i int) {
+	defer c.o.Progress.File(0)
+	r := &c.results[i]
+	for _, fs := range r.pending {
+		r.findings = append(r.findings, c.o.Review.File(review.File{Name: c.name(i), Findings: fs})...)
+	}
+	r.pending = nil
+	if r.cr != nil {
+		c.files.put(r.cr)
+		r.cr = nil
+	}
 }
 
 // whole is the linter's findings and summary of input i judged whole
@@ -351,10 +420,10 @@ func (c *checker) noCRDs(i int, data []byte) bool {
 	return c.files.has(c.files.key(c.name(i), data))
 }
 
-// replay gives input i's documents' results from the file cache, reviewed
-// as judged ones are; on a miss, the file is judged and its record built
-// as it goes (Take), for Done to store.
-func (c *checker) replay(i int, data []byte) ([]input.Replayed, bool) {
+// replay gives input i's documents' results from the file cache; on a
+// miss, the file is judged and its record built as it goes (take), for
+// done to store.
+func (c *checker) replay(i int, data []byte) ([]docResult, bool) {
 	name := c.name(i)
 	key := c.files.key(name, data)
 	rec, ok := c.files.get(key, name, data)
@@ -362,11 +431,11 @@ func (c *checker) replay(i int, data []byte) ([]input.Replayed, bool) {
 		c.results[i].cr = &crPending{key: key, name: name, data: data, kinds: map[schema.GroupKind]bool{}}
 		return nil, false
 	}
-	out := make([]input.Replayed, len(rec.Docs))
+	out := make([]docResult, len(rec.Docs))
 	for k := range rec.Docs {
 		d := &rec.Docs[k]
 		comments := c.o.Review.Read(name, d.text(data), d.Line)
-		out[k] = input.Replayed{Result: docResult{findings: d.Findings, sum: d.sum(), comments: comments, count: d.Count}, Count: d.Count}
+		out[k] = docResult{findings: d.Findings, sum: d.sum(), comments: comments, count: d.Count}
 	}
 	return out, true
 }
@@ -411,7 +480,7 @@ type fileResult struct {
 }
 
 // docResult is what one document of a streamed file gave, counted from
-// document 0, to be reviewed in Take; with the file cache on, also what
+// document 0, to be reviewed in take; with the file cache on, also what
 // the cache keeps of it (crDoc): the findings, the document's text and
 // line, and the kinds it names.
 type docResult struct {

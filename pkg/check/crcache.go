@@ -29,7 +29,7 @@ import (
 // may depend on where the file is), and is used only when this run's
 // catalogue answers every one of them the same there.
 //
-// What is cached is what Doc computed before the run's own reading of
+// What is cached is what doc computed before the run's own reading of
 // the findings: severities, suppressions (inline ones are scanned again
 // from the cached documents' text), Helm and kustomize mapping and the
 // baseline are applied to a replayed file as to a judged one.
@@ -75,14 +75,14 @@ func countsMap(cs []crCount) map[string]int {
 	return m
 }
 
-// sum is the summary Doc gave.
+// sum is the summary doc gave.
 func (d *crDoc) sum() report.Summary {
 	s := d.Sum
 	s.NotValidated, s.SkippedBy = countsMap(d.NotValidated), countsMap(d.SkippedBy)
 	return s
 }
 
-// crDoc is what Doc computed from one document of the stream before
+// crDoc is what doc computed from one document of the stream before
 // review: the linter's findings (counted from the document) and summary,
 // and where the document's text is (for its suppressions and Helm
 // sources): data[Off:Off+Len] of the file's content when InData, else
@@ -102,7 +102,7 @@ type crDoc struct {
 	Text                    []byte
 }
 
-// crPending is the record a judged file builds, in Take's order, until
+// crPending is the record a judged file builds, in take's order, until
 // Done stores it.
 type crPending struct {
 	key    string
@@ -171,7 +171,7 @@ func (c *crFiles) get(key, name string, data []byte) (*crFileRecord, bool) {
 	return &rec, true
 }
 
-// text is a replayed document's text as Doc saw it: nil when it had none
+// text is a replayed document's text as doc saw it: nil when it had none
 // (an empty document, or one over the size bound), which reviews
 // differently from an empty one.
 func (d *crDoc) text(data []byte) []byte {

@@ -38,7 +38,7 @@ func NewCollection(sel apifields.Selector, notes func([]crd.Note) int) *Collecti
 	return &Collection{Selector: sel, Notes: notes, CRDs: crd.NewCatalog(false)}
 }
 
-// Skip counts a file that is not manifests (input.Visitor.Skipped).
+// Skip counts a file that is not manifests (input.Judging.Skipped).
 func (c *Collection) Skip(reason string) { c.Skips.Skip(reason) }
 
 // Add takes what one file gave.

@@ -14,7 +14,6 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // TestVersionBudgetChangesNothing checks the corpus's custom resources
@@ -40,13 +39,24 @@ func TestVersionBudgetChangesNothing(t *testing.T) {
 		var mu sync.Mutex
 		var out []report.Finding
 		before := count.Now()
-		err = run.Visit(context.Background(), Visitor{File: func(_ int, _ []byte, f *source.File) error {
-			fs, _ := l.File(f)
+		judge, err := run.CollectAll(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = judge.Parallel(context.Background(), func(i int) error {
+			x, err := judge.Input(i)
+			if err != nil || x.Skipped != "" {
+				return err
+			}
+			fs, _ := l.File(x.File)
 			mu.Lock()
 			out = append(out, fs...)
 			mu.Unlock()
 			return nil
-		}})
+		})
+		if err == nil {
+			err = run.Done()
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

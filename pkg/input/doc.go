@@ -2,22 +2,31 @@
 // (recursively), stdin, pipes — once, and hands it to the command's work
 // with the CRDs among it already collected.
 //
-// A Run has two phases. The collect phase reads every input, parses the
-// files that hold CustomResourceDefinitions, decodes each CRD once
-// (crd.Decode) and adds them to the catalogue in input order, where the
-// one nearest a custom resource judges it (within a file, the later one,
-// as applying it would; crd/judge.go); a command
-// that judges CRDs (check) does so there, while their trees are alive.
-// The judge phase hands every file, parsed once, to the command, with
+// A Run has two phases, each a loop the command owns. The collect phase
+// (Collect, collect.go) reads every input, parses the files that hold
+// CustomResourceDefinitions and decodes each CRD once (crd.FindCRDs):
+// the command gets them while their trees are alive (Collecting.CRDs;
+// check lints them there), and Collect.Done adds them to the catalogue
+// in input order, where the one nearest a custom resource judges it
+// (within a file, the later one, as applying it would; crd/judge.go).
+// The judge phase (Judge, judge.go) gives every input, parsed once, with
 // the catalogue complete: a custom resource is judged against a CRD that
 // comes after it in the inputs. CRDs of --crd are read only when a custom
-// resource first needs the catalogue. Files are judged in parallel
-// (Parallel), each by one goroutine; results go by input index, so
-// output keeps input order.
+// resource first needs the catalogue. Inputs are taken in parallel
+// (Parallel, Judge.Parallel), each by one goroutine; the command keeps
+// results by input index, so output keeps input order. A command that
+// judges a document at a time (Run.Documents: check) reads the files
+// without CRDs as pieces (Judging.Documents), judged on all cores and
+// taken in order (InOrder).
 //
-// It judges nothing itself: pkg/lint, pkg/prune and pkg/fields do.
+// It judges nothing itself: pkg/check, pkg/prune and pkg/fields do.
 //
-//	in, _ := input.Open([]string{"config/"}, os.Stdin)
+//	in, _ := input.Open([]string{"config/"}, os.Stdin, nil)
 //	run := input.NewRun(in, nil, crd.NewCatalog(false))
-//	run.Visit(ctx, input.Visitor{File: func(i int, data []byte, f *source.File) error { ... }})
+//	judge, err := run.CollectAll(ctx)
+//	err = judge.Parallel(ctx, func(i int) error {
+//		in, err := judge.Input(i)
+//		... in.Skipped, in.File ...
+//	})
+//	err = run.Done()
 package input

@@ -43,44 +43,78 @@ func TestOnce(t *testing.T) {
 			l := lint.New(lint.Options{Catalog: cat})
 			var crdDocs, crDocs, rewritten, findings, docs, rewrittenDocs atomic.Int64
 			before := count.Now()
-			var visitor Visitor
-			visitor = Visitor{
-				CRDs: func(i int, _ []byte, found []crd.Found) {
-					for _, fd := range found {
-						if fd.Def != nil {
-							crdDocs.Add(1)
-						}
-						if !tt.prune {
-							findings.Add(int64(len(l.CRD(fd.Doc, fd.Def))))
-						}
+			crds := func(found []crd.Found) {
+				for _, fd := range found {
+					if fd.Def != nil {
+						crdDocs.Add(1)
 					}
-				},
-				File: func(i int, data []byte, f *source.File) error {
-					docs.Add(int64(f.Count))
-					for _, d := range f.Documents {
-						if !crd.IsCRD(d) && !crd.IsBuiltin(d) {
-							crDocs.Add(1)
-						}
+					if !tt.prune {
+						findings.Add(int64(len(l.CRD(fd.Doc, fd.Def))))
 					}
-					if tt.prune {
-						r := prune.File(cat, f, data, prune.Options{Defaults: true})
-						if len(r.Docs) > 0 && r.Err == nil && string(r.Out) != string(data) {
-							rewritten.Add(1)
-							rewrittenDocs.Add(int64(len(r.Texts)))
-						}
-						return nil
+				}
+			}
+			file := func(data []byte, f *source.File) {
+				docs.Add(int64(f.Count))
+				for _, d := range f.Documents {
+					if !crd.IsCRD(d) && !crd.IsBuiltin(d) {
+						crDocs.Add(1)
 					}
-					fs, _ := l.File(f)
-					findings.Add(int64(len(fs)))
+				}
+				if tt.prune {
+					r := prune.File(cat, f, data, prune.Options{Defaults: true})
+					if len(r.Docs) > 0 && r.Err == nil && string(r.Out) != string(data) {
+						rewritten.Add(1)
+						rewrittenDocs.Add(int64(len(r.Texts)))
+					}
+					return
+				}
+				fs, _ := l.File(f)
+				findings.Add(int64(len(fs)))
+			}
+			// check reads the files without CRDs a document at a time.
+			run.Documents = !tt.prune
+			ctx := context.Background()
+			col := run.Collect()
+			err = Parallel(ctx, len(in.Files), func(i int) error {
+				x, err := col.Input(i)
+				if x == nil {
+					return err
+				}
+				for found, err := range x.CRDs() {
+					if err != nil {
+						return err
+					}
+					crds(found)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			judge := col.Done()
+			err = judge.Parallel(ctx, func(i int) error {
+				x, err := judge.Input(i)
+				if err != nil || x.Skipped != "" {
+					return err
+				}
+				if x.File != nil {
+					file(x.Data, x.File)
 					return nil
-				},
+				}
+				parse := func(p *source.Piece) bool {
+					file(nil, x.Parse(p))
+					return true
+				}
+				for _, err := range InOrder(x.Documents(), parse) {
+					if err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err == nil {
+				err = run.Done()
 			}
-			if !tt.prune {
-				visitor.Doc = func(i int, f *source.File) (any, error) { return nil, visitor.File(i, nil, f) }
-				visitor.Take = func(int, int, any) {}
-				visitor.Done = func(int) error { return nil }
-			}
-			err = run.Visit(context.Background(), visitor)
 			if err != nil {
 				t.Fatal(err)
 			}

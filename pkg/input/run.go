@@ -4,12 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
-	"runtime"
-	"slices"
-	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -37,6 +32,11 @@ type Run struct {
 	// MaxDocumentSize bounds a streamed document (0:
 	// source.DefaultMaxDocumentSize).
 	MaxDocumentSize int
+	// Documents says the command judges the files without CRDs a
+	// document at a time (Judging.Documents; check): the collect phase
+	// then leaves them unparsed, even those the CRD marker made it parse,
+	// and reads a file larger than StreamAbove a document at a time.
+	Documents bool
 
 	// Cache, when set, keeps what a run learns of the --crd files for
 	// the next run (CRDCache). Set it before the catalogue is first read.
@@ -95,9 +95,9 @@ func NewRun(inputs, crds *Set, cat *crd.Catalog) *Run {
 
 // Done says what went wrong with the CRD sources: one that could not be
 // read, or one that yields no CRD — a mistake a run must not pass over,
-// even when no custom resource needed the catalogue. Visit calls it; a
-// command that reads the catalogue after Visit (--crd files read since)
-// calls it again when it is done.
+// even when no custom resource needed the catalogue. A command calls it
+// after the judge phase, and again when it has read the catalogue since
+// (--crd files read since), when it is done.
 func (r *Run) Done() error {
 	if r.CRDs == nil || len(r.CRDs.labels) == 0 {
 		return nil
@@ -141,65 +141,8 @@ func (r *Run) Done() error {
 	return nil
 }
 
-// Visitor is a command's work on the documents of a Run.
-type Visitor struct {
-	// CRDs, when set, is called in the collect phase with the CRD
-	// documents of input i, decoded, while their trees are alive, and the
-	// input's bytes (which File may not get again): check lints them
-	// there. Calls for different files run concurrently. The
-	// Definitions are shed when it returns (crd.Definition.Shed): their
-	// V1 no longer has the schemas.
-	CRDs func(i int, data []byte, found []crd.Found)
-	// File is called for every input i once the catalogue is complete,
-	// with the input's bytes and the file parsed, its CRD documents
-	// removed (they went to CRDs). Calls run concurrently; i tells the
-	// input's place. data is nil for a file that held only CRDs.
-	File func(i int, data []byte, f *source.File) error
-	// Skipped, when set, is called for every input that is not manifests
-	// (Set.Skip: a kustomization, a patch, a Helm template), which is not
-	// read at all; neither File nor Doc is called for it. A command that
-	// leaves it nil counts nothing, but never sees such a file.
-	Skipped func(i int, reason string)
-	// Doc, when set, takes the files the collect pass did not parse
-	// (those without CRDs) instead of File, a document at a time: Begin,
-	// then Doc for each document (a File of one document's worth, its
-	// indexes counted from 0, Line set; calls for the documents of one
-	// file run concurrently, each parsing its own), then Take with each
-	// Doc's result in document order and the stream index of its first
-	// document (base), then Done. Memory then follows the documents in
-	// flight, not the file; regular files larger than StreamAbove are not
-	// even held.
-	Begin func(i int)
-	Doc   func(i int, f *source.File) (any, error)
-	Take  func(i, base int, result any)
-	Done  func(i int) error
-	// Replay, when set with Doc, is offered each file the Doc path would
-	// read whose content can be held (a regular file no larger than
-	// StreamAbove: not stdin, a pipe or a rendered kustomization, whose
-	// content this run made up or cannot read twice), before it is
-	// parsed. When it answers ok, the file is neither parsed nor judged:
-	// Begin, Take with each result in order (as Doc's would have been;
-	// Count documents each) and Done are called as if it had been.
-	Replay func(i int, data []byte) (results []Replayed, ok bool)
-	// NoCRDs, when set with Replay, is asked about each file Replay
-	// would be offered whose text has the CRD marker, before the collect
-	// phase parses it to find its CRDs: true says an earlier run found
-	// none in the same content, and the file is then taken as one
-	// without the marker (not parsed unless Replay misses). The word
-	// is in many files that hold no CRD: an Argo CD Application that
-	// ignores differences in CRDs, a policy that matches them.
-	NoCRDs func(i int, data []byte) bool
-}
-
-// Replayed is one Doc result a Replay gives again, and the number of
-// documents it counts (its Doc's File.Count).
-type Replayed struct {
-	Result any
-	Count  int
-}
-
-// StreamAbove is the size over which a command that can (Visitor.Doc)
-// reads a regular file a document at a time.
+// StreamAbove is the size over which a run with Documents reads a
+// regular file a document at a time in both phases.
 const StreamAbove = 16 << 20
 
 // collected is what the collect phase keeps of one input for the judge
@@ -226,7 +169,7 @@ type decoded struct {
 // decodedOf keeps found CRDs for the catalogue, shed (crd.Definition.Shed)
 // at once rather than when the catalogue takes them: the collect phase
 // would otherwise hold every CRD's decoded schemas at the same time.
-// Visitor.CRDs has had them whole.
+// The loop body over Collecting.CRDs has had them whole.
 func decodedOf(found []crd.Found) []decoded { return decodedShed(found, true) }
 
 // decodedShed is decodedOf, shedding the CRDs' schemas only when asked:
@@ -263,136 +206,6 @@ func loadCRDs(name string, data []byte, cache CRDCache, key string) []decoded {
 		cache.KeepCRDs(key, crd.StoredOf(found))
 	}
 	return decodedShed(found, false)
-}
-
-// Visit reads every input once (see keepBudget): the files that hold
-// CRDs are parsed first and their CRDs collected into the catalogue, in
-// input order (the nearest CRD of a kind judges, the later one within a
-// file, as applying it would), then
-// every file is handed to v.File.
-func (r *Run) Visit(ctx context.Context, v Visitor) error {
-	in := r.Inputs
-	keep := make([]collected, len(in.Files))
-	var kept atomic.Int64
-	err := Parallel(ctx, len(in.Files), func(i int) error {
-		p := in.Files[i]
-		if in.Skip[i] != "" {
-			return nil
-		}
-		c := &keep[i]
-		if v.Doc != nil && in.cached[p] == nil && size(p) > StreamAbove {
-			c.stream = true
-			return r.collectStream(i, p, v, c)
-		}
-		data, err := in.Bytes(p)
-		if err != nil {
-			return err
-		}
-		// A file without CRDs goes to the judge phase unparsed: with
-		// Doc, it is then read a document at a time, and may be replayed.
-		unparsed := func() error {
-			c.kind = mainKind(data)
-			if kept.Add(int64(len(data))) <= keepBudget || in.cached[p] != nil {
-				c.data = data
-			} else {
-				c.reread = true
-			}
-			return nil
-		}
-		if !bytes.Contains(data, crdMarker) || v.Replay != nil && v.NoCRDs != nil && in.cached[p] == nil && v.NoCRDs(i, data) {
-			return unparsed()
-		}
-		f := source.ParseInput(in.Name(p), data)
-		found := crd.FindCRDs(f)
-		if len(found) == 0 {
-			if v.Doc != nil {
-				// Judged as the files without the marker are (a
-				// document at a time), so that it can be replayed
-				// like them: parsing it again costs less than judging
-				// it on every run.
-				return unparsed()
-			}
-			c.kind = mainKind(data)
-			c.file, c.data = f, data
-			return nil
-		}
-		c.kind = mainKind(data)
-		if v.CRDs != nil {
-			v.CRDs(i, data, found)
-		}
-		c.crds = decodedOf(found)
-		// Not f.Documents[:0:0]: an empty slice of the old array still
-		// points at it, and that kept every CRD document's tree (a third
-		// of the live heap) until the judge phase.
-		var rest []*source.Document
-		for _, d := range f.Documents {
-			if !crd.IsCRD(d) {
-				rest = append(rest, d)
-			}
-		}
-		f.Documents = rest
-		if len(rest) == 0 {
-			// Nothing left to judge: let the CRDs' text go.
-			f.Texts = nil
-			data = nil
-		}
-		c.file, c.data = f, data
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for i := range keep {
-		for _, d := range keep[i].crds {
-			r.Catalog.Add(d.def, d.source, crd.Input)
-		}
-		keep[i].crds = nil
-	}
-	err = parallelIn(ctx, byKind(keep), len(in.Files), func(i int) error {
-		if in.Skip[i] != "" {
-			if v.Skipped != nil {
-				v.Skipped(i, in.Skip[i])
-			}
-			return nil
-		}
-		c := keep[i]
-		keep[i] = collected{}
-		p := in.Files[i]
-		if c.stream {
-			return r.stream(i, p, nil, v, c.crdsIn)
-		}
-		f, data := c.file, c.data
-		if v.Doc != nil && f == nil {
-			if v.Replay != nil && in.cached[p] == nil {
-				if data == nil {
-					var err error
-					if data, err = in.Bytes(p); err != nil {
-						return err
-					}
-				}
-				if rs, ok := v.Replay(i, data); ok {
-					return replay(i, rs, v)
-				}
-			}
-			return r.stream(i, p, data, v, false) // data is nil to reread
-		}
-		switch {
-		case c.reread:
-			data, err := in.Bytes(p)
-			if err != nil {
-				return err
-			}
-			f = source.ParseInput(in.Name(p), data)
-			return v.File(i, data, f)
-		case f == nil:
-			f = source.ParseInput(in.Name(p), data)
-		}
-		return v.File(i, data, f)
-	})
-	if err != nil {
-		return err
-	}
-	return r.Done()
 }
 
 // deferTo reads every file of s once, for the CRD marker and what it
@@ -470,189 +283,6 @@ type deferredFile struct {
 	path string
 }
 
-func size(p string) int64 {
-	st, err := os.Stat(p)
-	if err != nil || !st.Mode().IsRegular() {
-		return 0
-	}
-	return st.Size()
-}
-
-// docReader opens a file as a stream of documents.
-func (r *Run) docReader(p string) (*source.DocReader, *os.File, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		_, err = source.ReadBytes(p) // the reader's one-line wording
-		return nil, nil, err
-	}
-	dr := source.NewDocReader(r.Inputs.Name(p), f)
-	dr.Input = true
-	if r.MaxDocumentSize > 0 {
-		dr.MaxDocumentSize = r.MaxDocumentSize
-	}
-	return dr, f, nil
-}
-
-// collectStream is the collect phase for a large file: a scan for the
-// CRD marker without parsing, and only when it is there, the CRDs. (A
-// large file that holds CRDs is then parsed twice, once per phase: rare
-// enough to keep memory bounded rather than hold its documents.)
-func (r *Run) collectStream(i int, p string, v Visitor, c *collected) error {
-	f, err := os.Open(p)
-	if err != nil {
-		_, err = source.ReadBytes(p)
-		return err
-	}
-	found, err := containsStream(f, crdMarker)
-	f.Close()
-	if err != nil || !found {
-		return err
-	}
-	c.crdsIn = true
-	dr, rf, err := r.docReader(p)
-	if err != nil {
-		return err
-	}
-	defer rf.Close()
-	others := false
-	for {
-		piece, err := dr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		found := crd.FindCRDs(piece)
-		others = others || len(found) < len(piece.Documents)
-		if len(found) == 0 {
-			continue
-		}
-		if v.CRDs != nil {
-			v.CRDs(i, nil, found)
-		}
-		c.crds = append(c.crds, decodedOf(found)...)
-	}
-	// FindCRDs saw a piece at a time: the file is a bundle when any piece
-	// held other objects (crd.Origin.Bundle).
-	for _, d := range c.crds {
-		if d.def.Origin != nil {
-			d.def.Origin.Bundle = d.def.Origin.Bundle || others
-		}
-	}
-	return nil
-}
-
-// stream is the judge phase of a file read a document at a time: each
-// document to v.Doc, without the CRDs the collect phase judged, on all
-// cores, and the results to v.Take in order. data is the file's content
-// when held, else the file is read.
-func (r *Run) stream(i int, p string, data []byte, v Visitor, crdsIn bool) error {
-	if data == nil && size(p) <= StreamAbove {
-		// Held while it is judged, so that it reads as Parse reads it
-		// (source.DocReader.NoKind needs the whole text).
-		var err error
-		if data, err = r.Inputs.Bytes(p); err != nil {
-			return err
-		}
-	}
-	var dr *source.DocReader
-	if data != nil {
-		dr = source.NewDocReader(r.Inputs.Name(p), bytes.NewReader(data))
-		dr.NoKind = !source.HasKind(data)
-		dr.Input = true
-		if r.MaxDocumentSize > 0 {
-			dr.MaxDocumentSize = r.MaxDocumentSize
-		}
-	} else {
-		var f *os.File
-		var err error
-		dr, f, err = r.docReader(p)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-	}
-	if v.Begin != nil {
-		v.Begin(i)
-	}
-	type job struct {
-		p     *source.Piece
-		res   any
-		count int
-		err   error
-		done  chan struct{}
-	}
-	workers := runtime.GOMAXPROCS(0)
-	jobs, order := make(chan *job, 2*workers), make(chan *job, 2*workers)
-	var readErr error
-	go func() {
-		defer close(order)
-		defer close(jobs)
-		for {
-			piece, err := dr.NextPiece()
-			if err != nil {
-				if err != io.EOF {
-					readErr = err
-				}
-				return
-			}
-			j := &job{p: piece, done: make(chan struct{})}
-			order <- j
-			jobs <- j
-		}
-	}()
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				f := j.p.Parse()
-				if crdsIn {
-					f.Documents = slices.DeleteFunc(f.Documents, crd.IsCRD)
-				}
-				j.count = f.Count
-				j.res, j.err = v.Doc(i, f)
-				close(j.done)
-			}
-		}()
-	}
-	var err error
-	base := 0
-	for j := range order {
-		<-j.done
-		if err == nil {
-			err = j.err
-		}
-		if err == nil {
-			v.Take(i, base, j.res)
-		}
-		base += j.count
-	}
-	wg.Wait()
-	if err != nil {
-		return err
-	}
-	if readErr != nil {
-		return readErr
-	}
-	return v.Done(i)
-}
-
-// replay hands a Replay's results to v as stream would hand Doc's.
-func replay(i int, rs []Replayed, v Visitor) error {
-	if v.Begin != nil {
-		v.Begin(i)
-	}
-	base := 0
-	for _, r := range rs {
-		v.Take(i, base, r.Result)
-		base += r.Count
-	}
-	return v.Done(i)
-}
-
 // containsStream reports whether what r reads contains s, reading it in
 // pieces that overlap by len(s)-1 bytes.
 func containsStream(r io.Reader, s []byte) (bool, error) {
@@ -673,19 +303,6 @@ func containsStream(r io.Reader, s []byte) (bool, error) {
 		copy(buf, buf[carry+n-keep:carry+n])
 		carry = keep
 	}
-}
-
-// byKind orders the inputs for the judge phase by their main kind, in
-// input order within a kind: documents of a kind then meet their
-// compiled version while the catalogue still holds it (it keeps only so
-// many, crd.DefaultVersionBudget). The order changes no result.
-func byKind(keep []collected) []int {
-	order := make([]int, len(keep))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(keep[a].kind, keep[b].kind) })
-	return order
 }
 
 var kindLine = []byte("\nkind:")

@@ -28,32 +28,60 @@ func TestStreamEqualsWhole(t *testing.T) {
 		r := NewRun(in, nil, cat)
 		l := lint.New(lint.Options{Catalog: cat})
 		found := make([][]report.Finding, len(in.Files))
-		v := Visitor{
-			CRDs: func(i int, _ []byte, fs []crd.Found) {
+		r.Documents = stream
+		col := r.Collect()
+		err = Parallel(context.Background(), len(in.Files), func(i int) error {
+			x, err := col.Input(i)
+			if x == nil {
+				return err
+			}
+			for fs, err := range x.CRDs() {
+				if err != nil {
+					return err
+				}
 				for _, f := range fs {
 					found[i] = append(found[i], l.CRD(f.Doc, f.Def)...)
 				}
-			},
-			File: func(i int, _ []byte, f *source.File) error {
-				fs, _ := l.File(f)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		judge := col.Done()
+		err = judge.Parallel(context.Background(), func(i int) error {
+			x, err := judge.Input(i)
+			if err != nil || x.Skipped != "" {
+				return err
+			}
+			if x.File != nil {
+				fs, _ := l.File(x.File)
 				found[i] = append(found[i], fs...)
 				return nil
-			},
-		}
-		if stream {
-			v.Doc = func(i int, f *source.File) (any, error) {
-				fs, _ := l.File(f)
-				return fs, nil
 			}
-			v.Take = func(i, base int, res any) {
-				for _, f := range res.([]report.Finding) {
+			type doc struct {
+				fs    []report.Finding
+				count int
+			}
+			lint := func(p *source.Piece) doc {
+				f := x.Parse(p)
+				fs, _ := l.File(f)
+				return doc{fs, f.Count}
+			}
+			base := 0
+			for d, err := range InOrder(x.Documents(), lint) {
+				if err != nil {
+					return err
+				}
+				for _, f := range d.fs {
 					f.Document += base
 					found[i] = append(found[i], f)
 				}
+				base += d.count
 			}
-			v.Done = func(int) error { return nil }
-		}
-		if err := r.Visit(context.Background(), v); err != nil {
+			return nil
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
 		var out []string

@@ -61,7 +61,7 @@ func (r *Revision) Add(f *source.File) {
 	}
 }
 
-// Skip counts a file that is not manifests (input.Visitor.Skipped).
+// Skip counts a file that is not manifests (input.Judging.Skipped).
 func (r *Revision) Skip(reason string) {
 	r.Files++
 	r.Skips.Skip(reason)

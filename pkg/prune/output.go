@@ -42,7 +42,7 @@ type Output struct {
 }
 
 // Skip counts a file that is not manifests (a kustomization, a Helm
-// template, ...: input.Visitor.Skipped), which has no result.
+// template, ...: input.Judging.Skipped), which has no result.
 func (o *Output) Skip(reason string) {
 	o.Files++
 	o.Skips.Skip(reason)

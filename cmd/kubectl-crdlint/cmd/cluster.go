@@ -110,6 +110,28 @@ func (o *clusterOptions) open(ctx context.Context, paths []string, src *sourceOp
 	return r, nil
 }
 
+// eachInput runs a command that judges each input whole (prune, fields,
+// immutable) over run: the collect phase, then work on every input in
+// the judge phase, in parallel (i tells the input's place: work keeps
+// its result there), then run.Done.
+func eachInput(ctx context.Context, run *input.Run, work func(i int, in *input.Judging)) error {
+	judge, err := run.CollectAll(ctx)
+	if err != nil {
+		return err
+	}
+	err = judge.Parallel(ctx, func(i int) error {
+		in, err := judge.Input(i)
+		if err == nil {
+			work(i, in)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return run.Done()
+}
+
 // clusterError makes a cluster failure a usage/input error: exit 2, one
 // line.
 func clusterError(err error) error {

@@ -15,7 +15,6 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fields"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // FieldsOptions lists selectable fields and filters objects by them.
@@ -165,12 +164,12 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 	files := make([]*fields.Objects, len(run.Inputs.Files))
 	errs := make([]error, len(run.Inputs.Files))
 	skipped := make([]string, len(run.Inputs.Files))
-	err = run.Visit(ctx, input.Visitor{
-		File: func(i int, _ []byte, f *source.File) error {
-			files[i], errs[i] = fields.Collect(cat, f, o.selector)
-			return nil
-		},
-		Skipped: func(i int, reason string) { skipped[i] = reason },
+	err = eachInput(ctx, run, func(i int, in *input.Judging) {
+		if in.Skipped != "" {
+			skipped[i] = in.Skipped
+			return
+		}
+		files[i], errs[i] = fields.Collect(cat, in.File, o.selector)
 	})
 	if err != nil {
 		return inputError(err)

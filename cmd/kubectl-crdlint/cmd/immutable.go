@@ -155,12 +155,8 @@ func (o *ImmutableOptions) Run(ctx context.Context) error {
 	}
 	files := make([]*source.File, len(run.Inputs.Files))
 	skipped := make([]string, len(run.Inputs.Files))
-	err = run.Visit(ctx, input.Visitor{
-		File: func(i int, _ []byte, f *source.File) error {
-			files[i] = f
-			return nil
-		},
-		Skipped: func(i int, reason string) { skipped[i] = reason },
+	err = eachInput(ctx, run, func(i int, in *input.Judging) {
+		files[i], skipped[i] = in.File, in.Skipped
 	})
 	if err != nil {
 		return inputError(err)

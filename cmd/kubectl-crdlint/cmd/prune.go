@@ -159,14 +159,14 @@ func (o *PruneOptions) Run(ctx context.Context) error {
 	}
 	results := make([]*prune.Result, len(run.Inputs.Files))
 	skipped := make([]string, len(run.Inputs.Files))
-	err = run.Visit(ctx, input.Visitor{
-		File: func(i int, data []byte, f *source.File) error {
-			opts := opts
-			opts.JSON = prune.IsJSON(f.Path)
-			results[i] = prune.File(run.Catalog, f, data, opts)
-			return nil
-		},
-		Skipped: func(i int, reason string) { skipped[i] = reason },
+	err = eachInput(ctx, run, func(i int, in *input.Judging) {
+		if in.Skipped != "" {
+			skipped[i] = in.Skipped
+			return
+		}
+		opts := opts
+		opts.JSON = prune.IsJSON(in.File.Path)
+		results[i] = prune.File(run.Catalog, in.File, in.Data, opts)
 	})
 	if err != nil {
 		return inputError(err)
