@@ -13,7 +13,7 @@ import (
 	"context"
 	"io"
 	"slices"
-	"sync"
+	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -49,9 +49,10 @@ type Options struct {
 	// NoCache neither reads nor writes it.
 	CacheDir string
 	NoCache  bool
-	// ClusterCRDs says the catalogue holds a cluster's CRDs, which have
-	// no JSON to name them by and are the cluster's to change: no file's
-	// custom resources are then replayed from the cache.
+	// ClusterCRDs says the catalogue holds a cluster's CRDs (as it does
+	// for live objects, Checker.Live), which have no JSON to name them by
+	// and are the cluster's to change: no file's custom resources are
+	// then replayed from the cache.
 	ClusterCRDs bool
 
 	// Kustomize are kustomization directories rendered in-process, as
@@ -60,41 +61,12 @@ type Options struct {
 	// Notices receives what the run tells a person on the side (stderr):
 	// a verdict cache that cannot be used. Nil: discarded.
 	Notices io.Writer
-	// Progress, when set, is told how far the run has come.
-	Progress Progress
-	// Live, when set, are cluster objects judged after the inputs.
-	Live *Live
-	// Judging, when set, is called once, before the first document that
-	// is not a CRD is judged: what the run holds from then on is mostly
-	// compiled versions (the binary paces its collector by it).
-	Judging func()
 	// Objects lists every object the run looks at in the result's
 	// Summary.Checked, for the formats that report passing objects too
 	// (JUnit). Off, only the counts are kept: the list grows with the
 	// input, where a run's memory otherwise follows its largest
 	// document. The verdict cache keeps the list either way.
 	Objects bool
-}
-
-// Progress follows a run: Start with the number of inputs, File for each
-// one done (with its documents, or 0 when Docs counted them), Docs for
-// documents of a file read a document at a time, then Stop. File and
-// Docs are called concurrently.
-type Progress interface {
-	Start(files int)
-	File(docs int)
-	Docs(n int)
-	Stop()
-}
-
-// Live are the objects a cluster is asked for, judged a page at a time:
-// only one page and the findings are held, however many there are.
-type Live struct {
-	Pages Pager
-	Refs  []string
-	// Empty, when set, is called when the references named no object
-	// (kubectl get says so).
-	Empty func()
 }
 
 // Pager reads the objects references name as documents, a page at a time,
@@ -106,32 +78,42 @@ type Pager interface {
 // catalogue is every rule a finding can name: the result lists it.
 var catalogue = rulecatalogue.Rules
 
-// Run lints every input of run (its Inputs, then o.Kustomize's renders,
-// which it adds to them) and o.Live's objects, and reviews the findings
-// (o.Review: each file's, then the result's, Reviewer.Finish; the caller
-// asks o.Review whether the run failed). It sets run's MaxDocumentSize
-// and Cache (the cache's answers for the CRD sources): the
-// caller must not have read the CRD sources into the catalogue yet, or
-// they are judged without the cache. Errors are the inputs'
-// (source.InputError), the cluster's (cluster.Error), a baseline's that
-// cannot be read, or a review.WriteError.
+// Run is a check run as a library runs it, its stages in order (New,
+// CRDs, Inputs, Finish): every input of run linted, with o.Kustomize's
+// renders added to them, and reviewed.
 func Run(ctx context.Context, run *input.Run, o Options) (report.Result, error) {
-	c := &checker{o: o, run: run}
-	if c.o.Progress == nil {
-		c.o.Progress = noProgress{}
-	}
-	if c.o.Notices == nil {
-		c.o.Notices = io.Discard
-	}
-	res, err := c.check(ctx)
+	c, err := New(run, o)
 	if err != nil {
 		return report.Result{}, err
 	}
-	return res, nil
+	defer c.Close()
+	if err := c.CRDs(ctx); err != nil {
+		return report.Result{}, err
+	}
+	if err := c.Inputs(ctx); err != nil {
+		return report.Result{}, err
+	}
+	return c.Finish()
 }
 
-// checker is one run's state.
-type checker struct {
+// Checker is one check run, in stages the caller takes in order, each
+// handing its results down to the next (the command's Run reads as the
+// pipeline it is):
+//
+//	New     the kustomizations rendered into the inputs, the caches opened
+//	CRDs    the collect phase: the inputs' CRDs linted, then put in the
+//	        catalogue
+//	Inputs  the judge phase: every input linted and reviewed; the
+//	        catalogue's duplicate kinds
+//	Live    (optional) live objects, a page at a time
+//	Finish  the CRD sources' errors, the result reviewed (baseline,
+//	        fail-on)
+//	Close   the verdict cache trimmed, error or not
+//
+// Between CRDs and Inputs the run's memory changes from CRDs' trees to
+// compiled versions (the binary paces its collector there). Progress
+// says how far Inputs has come, at any time, from any goroutine.
+type Checker struct {
 	o        Options
 	run      *input.Run
 	l        *lint.Linter
@@ -142,80 +124,83 @@ type checker struct {
 	// files is the per-file cache of custom resources, or nil.
 	files   *crFiles
 	results []fileResult
-	judging sync.Once
+	judge   *input.Judge
+	res     report.Result
+	// judged counts the inputs judged, docs their documents (Progress).
+	judged, docs atomic.Int64
 }
 
-// judge calls o.Judging once.
-func (c *checker) judge() {
-	if c.o.Judging != nil {
-		c.judging.Do(c.o.Judging)
+// New prepares a check of run: o.Kustomize rendered and added to its
+// inputs, the verdict caches opened. It sets run's MaxDocumentSize,
+// Documents and Cache (the cache's answers for the CRD sources): the
+// caller must not have read the CRD sources into the catalogue yet, or
+// they are judged without the cache. Errors here and in the stages are
+// the inputs' (source.InputError), the cluster's (cluster.Error), a
+// baseline's that cannot be read, or a review.WriteError.
+func New(run *input.Run, o Options) (*Checker, error) {
+	if o.Notices == nil {
+		o.Notices = io.Discard
 	}
-}
-
-func (c *checker) check(ctx context.Context) (report.Result, error) {
-	run, o := c.run, c.o
+	c := &Checker{o: o, run: run}
 	var err error
 	if c.rendered, err = render(run.Inputs, o.Kustomize); err != nil {
-		return report.Result{}, err
+		return nil, err
 	}
 	c.l = lint.New(lint.Options{Validate: o.Validate, Catalog: run.Catalog, MissingCRDs: o.Missing})
 	run.MaxDocumentSize = o.MaxDocumentSize
+	run.Documents = true
 	if !o.NoCache {
 		c.cache = openCache(o.CacheDir, o.Notices)
 	}
-	defer c.cache.Trim()
 	if c.cache != nil {
 		run.Cache = crdAnswers{c.cache}
 	}
 	c.lintKey = lintOptionsKey(o.Validate)
 	// A cluster's CRDs have no JSON to name them by, and what they are
 	// is the cluster's to change: such runs judge every file.
-	if c.cache != nil && o.Live == nil && !o.ClusterCRDs {
+	if c.cache != nil && !o.ClusterCRDs {
 		c.files = &crFiles{cache: c.cache, cat: run.Catalog, opts: crOptionsKey(c.lintKey, o.Missing, o.MaxDocumentSize, run.Catalog.ConfigKinds())}
 	}
-	res := report.Result{Rules: catalogue, Findings: o.Findings}
+	c.res = report.Result{Rules: catalogue, Findings: o.Findings}
 	c.results = make([]fileResult, len(run.Inputs.Files))
-	run.Documents = true
-	o.Progress.Start(len(run.Inputs.Files))
-	err = c.inputs(ctx)
-	o.Progress.Stop()
-	if err != nil {
-		return res, err
+	return c, nil
+}
+
+// Files is how many inputs the run has, kustomizations' renders
+// included.
+func (c *Checker) Files() int { return len(c.results) }
+
+// Progress is how many inputs Inputs has judged so far, and their
+// documents.
+func (c *Checker) Progress() (files, docs int64) { return c.judged.Load(), c.docs.Load() }
+
+// Close lets the verdict cache go, trimmed to its bound.
+func (c *Checker) Close() { c.cache.Trim() }
+
+// Finish says what went wrong with the CRD sources (the duplicates and
+// live objects may have read --crd files after the inputs' run.Done:
+// what they learnt is remembered, and a file that could not be read is
+// said, as for the others), and reviews the result (o.Review's
+// Reviewer.Finish; the caller asks o.Review whether the run failed).
+func (c *Checker) Finish() (report.Result, error) {
+	if err := c.run.Done(); err != nil {
+		return report.Result{}, err
 	}
-	for i := range c.results {
-		c.results[i].addTo(&res, &res.Summary.Files)
+	if err := c.o.Review.Finish(&c.res, c.run.Inputs.Files); err != nil {
+		return report.Result{}, err
 	}
-	for _, f := range lint.Duplicates(run.Catalog) {
-		res.Findings = append(res.Findings, o.Review.File(review.File{Name: f.File, Findings: []report.Finding{f}})...)
-	}
-	if o.Live != nil {
-		if err := c.live(ctx, &res); err != nil {
-			return res, err
-		}
-	}
-	// The duplicates and live objects may have read --crd files after
-	// the inputs' run.Done: what they learnt is remembered, and a file that
-	// could not be read is said, as for the others.
-	if err := run.Done(); err != nil {
-		return res, err
-	}
-	if err := o.Review.Finish(&res, run.Inputs.Files); err != nil {
-		return res, err
-	}
-	return res, nil
+	return c.res, nil
 }
 
 // name is input i's name, as findings carry it.
-func (c *checker) name(i int) string {
+func (c *Checker) name(i int) string {
 	return c.run.Inputs.Name(c.run.Inputs.Files[i])
 }
 
-// inputs is the run over its inputs, the loops of both phases its own:
-// the collect phase lints the CRDs of each input while their trees are
-// alive; the judge phase lints each input whole (a file that held CRDs,
-// whose CRD findings wait in its result), or a document at a time, or
-// replays it from the file cache.
-func (c *checker) inputs(ctx context.Context) error {
+// CRDs is the collect phase, its loop the checker's own: the CRDs of
+// each input linted while their trees are alive (their findings wait in
+// the input's result), then put in the catalogue.
+func (c *Checker) CRDs(ctx context.Context) error {
 	run := c.run
 	col := run.Collect()
 	err := input.Parallel(ctx, len(run.Inputs.Files), func(i int) error {
@@ -237,15 +222,24 @@ func (c *checker) inputs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	judge := col.Done()
-	err = judge.Parallel(ctx, func(i int) error {
+	c.judge = col.Done()
+	return nil
+}
+
+// Inputs is the judge phase, its loop the checker's own: each input
+// linted whole (a file that held CRDs, whose CRD findings wait in its
+// result), or a document at a time, or replayed from the file cache;
+// then the CRDs of a kind defined twice over.
+func (c *Checker) Inputs(ctx context.Context) error {
+	judge, run := c.judge, c.run
+	err := judge.Parallel(ctx, func(i int) error {
 		in, err := judge.Input(i)
 		switch {
 		case err != nil:
 			return err
 		case in.Skipped != "":
 			c.results[i].sum.Skip(in.Skipped)
-			c.o.Progress.File(0)
+			c.judged.Add(1)
 			return nil
 		case in.File != nil:
 			c.file(i, in.Data, in.File)
@@ -253,16 +247,25 @@ func (c *checker) inputs(ctx context.Context) error {
 		}
 		return c.documents(i, in)
 	})
+	if err == nil {
+		err = run.Done()
+	}
 	if err != nil {
 		return err
 	}
-	return run.Done()
+	for i := range c.results {
+		c.results[i].addTo(&c.res, &c.res.Summary.Files)
+	}
+	for _, f := range lint.Duplicates(run.Catalog) {
+		c.res.Findings = append(c.res.Findings, c.o.Review.File(review.File{Name: f.File, Findings: []report.Finding{f}})...)
+	}
+	return nil
 }
 
 // crds lints the CRD documents of input i in the collect phase, while
 // their trees are alive; data is nil for a file read a document at a
 // time.
-func (c *checker) crds(i int, data []byte, found []crd.Found) {
+func (c *Checker) crds(i int, data []byte, found []crd.Found) {
 	r := &c.results[i]
 	if data != nil {
 		r.comments = c.o.Review.Read(c.name(i), data, 1)
@@ -277,8 +280,9 @@ func (c *checker) crds(i int, data []byte, found []crd.Found) {
 
 // file lints input i whole: a file that held CRDs (whose findings its
 // result holds already) and other documents.
-func (c *checker) file(i int, data []byte, f *source.File) {
-	defer c.o.Progress.File(f.Count)
+func (c *Checker) file(i int, data []byte, f *source.File) {
+	defer c.docs.Add(int64(f.Count))
+	defer c.judged.Add(1)
 	fs, sum := c.whole(i, data, f)
 	r := &c.results[i]
 	if data != nil {
@@ -296,7 +300,7 @@ func (c *checker) file(i int, data []byte, f *source.File) {
 // documents lints input i a document at a time, on all cores, reviewing
 // each document's findings in order; or replays what an earlier run
 // found for the same content, reviewed as judged ones are.
-func (c *checker) documents(i int, in *input.Judging) error {
+func (c *Checker) documents(i int, in *input.Judging) error {
 	r := &c.results[i]
 	// Its CRDs' findings (from the collect phase) wait for their
 	// document, to be reviewed with it.
@@ -335,8 +339,7 @@ func (c *checker) documents(i int, in *input.Judging) error {
 // doc lints one document of a file read a document at a time, counted
 // from 0 (its base in the file is known in order, in take); the comments
 // of its text are read while it is at hand.
-func (c *checker) doc(f *source.File) docResult {
-	c.judge()
+func (c *Checker) doc(f *source.File) docResult {
 	fs, sum := c.l.File(f)
 	d := docResult{findings: fs, sum: sum, count: f.Count, comments: c.o.Review.Read(f.Path, f.Text(0), f.Line)}
 	if c.files != nil {
@@ -348,7 +351,7 @@ func (c *checker) doc(f *source.File) docResult {
 
 // take reviews one document's result of input i, in order, where its
 // base is known, with the CRD findings that wait for it.
-func (c *checker) take(i, base int, d docResult) {
+func (c *Checker) take(i, base int, d docResult) {
 	r := &c.results[i]
 	if r.cr != nil {
 		r.cr.add(d)
@@ -368,13 +371,13 @@ func (c *checker) take(i, base int, d docResult) {
 		Name: name, Comments: d.comments, Kustomization: c.rendered[name], Base: base,
 		Findings: fs, Checked: r.sum.Checked[n:],
 	})...)
-	c.o.Progress.Docs(d.count)
+	c.docs.Add(int64(d.count))
 }
 
 // done ends input i read a document at a time: CRD findings left
 // waiting are reviewed, and a file judged is kept in the file cache.
-func (c *checker) done(i int) {
-	defer c.o.Progress.File(0)
+func (c *Checker) done(i int) {
+	defer c.judged.Add(1)
 	r := &c.results[i]
 	for _, fs := range r.pending {
 		r.findings = append(r.findings, c.o.Review.File(review.File{Name: c.name(i), Findings: fs})...)
@@ -390,7 +393,7 @@ func (c *checker) done(i int) {
 // (File: a file that holds CRDs and other documents, whose CRDs the
 // collect phase read), or what an earlier run found for the same file,
 // when the catalogue answers its kinds as it did then.
-func (c *checker) whole(i int, data []byte, f *source.File) ([]report.Finding, report.Summary) {
+func (c *Checker) whole(i int, data []byte, f *source.File) ([]report.Finding, report.Summary) {
 	var key string
 	name := c.name(i)
 	if c.files != nil && data != nil && !c.run.Inputs.Given(c.run.Inputs.Files[i]) {
@@ -399,9 +402,6 @@ func (c *checker) whole(i int, data []byte, f *source.File) ([]report.Finding, r
 			d := &rec.Docs[0]
 			return d.Findings, d.sum()
 		}
-	}
-	if len(f.Documents) > 0 {
-		c.judge()
 	}
 	fs, sum := c.l.File(f)
 	if key != "" {
@@ -416,14 +416,14 @@ func (c *checker) whole(i int, data []byte, f *source.File) ([]report.Finding, r
 // noCRDs tells whether an earlier run judged input i's content as a file
 // without CRDs (only such files have an entry under the key replay
 // looks up), so that the collect phase need not parse it to know.
-func (c *checker) noCRDs(i int, data []byte) bool {
+func (c *Checker) noCRDs(i int, data []byte) bool {
 	return c.files.has(c.files.key(c.name(i), data))
 }
 
 // replay gives input i's documents' results from the file cache; on a
 // miss, the file is judged and its record built as it goes (take), for
 // done to store.
-func (c *checker) replay(i int, data []byte) ([]docResult, bool) {
+func (c *Checker) replay(i int, data []byte) ([]docResult, bool) {
 	name := c.name(i)
 	key := c.files.key(name, data)
 	rec, ok := c.files.get(key, name, data)
@@ -440,13 +440,13 @@ func (c *checker) replay(i int, data []byte) ([]docResult, bool) {
 	return out, true
 }
 
-// live judges the objects the references name, a page at a time: only
-// one page and the findings are held, however many objects there are.
-func (c *checker) live(ctx context.Context, res *report.Result) error {
-	lv := c.o.Live
-	res.Summary.Live = true
-	n, err := lv.Pages.VisitFiles(ctx, lv.Refs, c.run.Catalog, func(files []*source.File, _ [][]byte) error {
-		c.judge()
+// Live judges the objects the references name, read by pages (a
+// cluster.Client), a page at a time: only one page and the findings are
+// held, however many objects there are. It returns how many there were
+// (kubectl get says when none).
+func (c *Checker) Live(ctx context.Context, pages Pager, refs []string) (int, error) {
+	c.res.Summary.Live = true
+	return pages.VisitFiles(ctx, refs, c.run.Catalog, func(files []*source.File, _ [][]byte) error {
 		results := make([]fileResult, len(files))
 		input.Parallel(ctx, len(files), func(i int) error {
 			fs, sum := c.l.File(files[i])
@@ -454,14 +454,10 @@ func (c *checker) live(ctx context.Context, res *report.Result) error {
 			return nil
 		})
 		for i := range results {
-			results[i].addTo(res, &res.Summary.Objects)
+			results[i].addTo(&c.res, &c.res.Summary.Objects)
 		}
 		return ctx.Err()
 	})
-	if err == nil && n == 0 && lv.Empty != nil {
-		lv.Empty()
-	}
-	return err
 }
 
 // fileResult is what one input gave: its findings, what was judged, and
@@ -497,7 +493,7 @@ type docResult struct {
 
 // listed is s as the run keeps it: without its list of objects unless
 // Options.Objects asks for it.
-func (c *checker) listed(s report.Summary) report.Summary {
+func (c *Checker) listed(s report.Summary) report.Summary {
 	if !c.o.Objects {
 		s.Checked = nil
 	}
@@ -519,13 +515,6 @@ func (r *fileResult) addTo(res *report.Result, count *int) {
 	r.sum.CRDs += r.crds
 	res.Summary.Add(r.sum)
 }
-
-type noProgress struct{}
-
-func (noProgress) Start(int) {}
-func (noProgress) File(int)  {}
-func (noProgress) Docs(int)  {}
-func (noProgress) Stop()     {}
 
 // render renders each kustomization directory in-process and adds its
 // output to the inputs, named as `kustomize build DIR`.

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
@@ -53,22 +52,18 @@ metadata: {name: b}
 spec: {size: 40}
 `
 
-// countingProgress checks the Progress contract: Start once with the
-// number of inputs, File once per input, Stop once.
-type countingProgress struct {
-	starts, stops, total int
-	files, docs          atomic.Int64
+// progress is what Checker.Progress said once the run was done, and
+// how many inputs Checker.Files said it had.
+type progress struct {
+	total       int
+	files, docs int64
 }
-
-func (p *countingProgress) Start(n int) { p.starts++; p.total = n }
-func (p *countingProgress) File(d int)  { p.files.Add(1); p.docs.Add(int64(d)) }
-func (p *countingProgress) Docs(n int)  { p.docs.Add(int64(n)) }
-func (p *countingProgress) Stop()       { p.stops++ }
 
 // TestRunWithoutCommandLine drives a check run as a library: a CRD and
 // its custom resources linted, reviewed by an inline suppression, the
 // progress told of every input, and a second run over the same cache
-// replaying the custom resources instead of judging them again.
+// replaying the custom resources instead of judging them again. The
+// stages are taken one by one, as the command takes them.
 func TestRunWithoutCommandLine(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "crd.yaml"), []byte(widgetCRD), 0o644)
@@ -78,19 +73,34 @@ func TestRunWithoutCommandLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	cacheDir := t.TempDir()
-	check := func() (report.Result, *countingProgress) {
+	check := func() (report.Result, progress) {
 		t.Helper()
 		in, err := input.Open([]string{dir}, strings.NewReader(""), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := &countingProgress{}
-		res, err := Run(context.Background(), input.NewRun(in, nil, crd.NewCatalog(false)), Options{
+		c, err := New(input.NewRun(in, nil, crd.NewCatalog(false)), Options{
 			Missing:  lint.MissingError,
 			Review:   review.New(review.Options{Settings: settings, Rules: catalogue}),
 			CacheDir: cacheDir,
-			Progress: p,
 		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		ctx := context.Background()
+		if err := c.CRDs(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if f, d := c.Progress(); f != 0 || d != 0 {
+			t.Errorf("progress before Inputs: %d files, %d documents", f, d)
+		}
+		if err := c.Inputs(ctx); err != nil {
+			t.Fatal(err)
+		}
+		p := progress{total: c.Files()}
+		p.files, p.docs = c.Progress()
+		res, err := c.Finish()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,9 +111,8 @@ func TestRunWithoutCommandLine(t *testing.T) {
 	if n := count.Now().Sub(start).CRValidations; n != 2 {
 		t.Errorf("the cold run validated %d custom resources, want 2", n)
 	}
-	if p.starts != 1 || p.stops != 1 || p.total != 2 || p.files.Load() != 2 || p.docs.Load() != 3 {
-		t.Errorf("progress: %d starts, %d stops, total %d, %d files, %d documents; want 1, 1, 2, 2, 3",
-			p.starts, p.stops, p.total, p.files.Load(), p.docs.Load())
+	if p.total != 2 || p.files != 2 || p.docs != 3 {
+		t.Errorf("progress: total %d, %d files, %d documents; want 2, 2, 3", p.total, p.files, p.docs)
 	}
 	var live, silenced int
 	for _, f := range cold.Findings {
@@ -127,8 +136,8 @@ func TestRunWithoutCommandLine(t *testing.T) {
 	if n := count.Now().Sub(before).CRValidations; n != 0 {
 		t.Errorf("the warm run validated %d custom resources, want none (replayed)", n)
 	}
-	if p.files.Load() != 2 || p.docs.Load() != 3 {
-		t.Errorf("warm progress: %d files, %d documents; want 2 and 3", p.files.Load(), p.docs.Load())
+	if p.files != 2 || p.docs != 3 {
+		t.Errorf("warm progress: %d files, %d documents; want 2 and 3", p.files, p.docs)
 	}
 	if !reflect.DeepEqual(warm.Findings, cold.Findings) || !reflect.DeepEqual(warm.Summary, cold.Summary) {
 		t.Errorf("the warm run's result differs:\n%+v\nwant:\n%+v", warm, cold)

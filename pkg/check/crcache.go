@@ -124,7 +124,7 @@ func (c *crFiles) key(name string, data []byte) string {
 	return verdictcache.Key([]byte("cr-file"), c.opts, []byte(name), data)
 }
 
-// wholeKey is the key of a file judged whole (checker.whole): its record
+// wholeKey is the key of a file judged whole (Checker.whole): its record
 // is one crDoc, of the file's documents counted from the file's first,
 // which a replay of documents one by one must never take.
 func (c *crFiles) wholeKey(name string, data []byte) string {

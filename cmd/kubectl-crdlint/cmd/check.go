@@ -10,6 +10,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/check"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/review"
@@ -206,19 +208,15 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 		ClusterCRDs:     o.Cluster.Live || o.Cluster.CRDFromCluster,
 		Kustomize:       o.Kustomize,
 		Notices:         o.ErrOut,
-		Progress:        newProgress(o.ErrOut, o.Output == report.Text),
-		Judging:         gcForCustomResources,
 		Objects:         o.Output == report.JUnit,
 	}
-	gcForCRDs()
+	var live *cluster.Client
 	if o.Cluster.Live {
-		c, err := o.Cluster.connect()
-		if err != nil {
+		if live, err = o.Cluster.connect(); err != nil {
 			return err
 		}
-		opts.Live = &check.Live{Pages: c, Refs: o.paths, Empty: func() { noResources(o.ErrOut, c, o.Cluster.Flags.AllNamespaces) }}
 	}
-	res, err := check.Run(ctx, run, opts)
+	res, err := o.check(ctx, run, opts, live)
 	var we *review.WriteError
 	if errors.As(err, &we) {
 		return &UsageError{we.Err}
@@ -226,6 +224,40 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 		return clusterError(inputError(err))
 	}
 	return o.sourceOptions.render(o.IOStreams, res, o.Output, rv, o.NoColor)
+}
+
+// check is the run, its stages in order (check.Checker): the CRDs
+// linted at the collector's pace for CRDs, the inputs judged at the pace
+// for custom resources (gc.go) with a progress line on a terminal, the
+// live objects, the result.
+func (o *CheckOptions) check(ctx context.Context, run *input.Run, opts check.Options, live *cluster.Client) (report.Result, error) {
+	gcForCRDs()
+	c, err := check.New(run, opts)
+	if err != nil {
+		return report.Result{}, err
+	}
+	defer c.Close()
+	prog := newProgress(o.ErrOut, o.Output == report.Text)
+	prog.Start(c.Files(), c.Progress)
+	err = c.CRDs(ctx)
+	if err == nil {
+		gcForCustomResources()
+		err = c.Inputs(ctx)
+	}
+	prog.Stop()
+	if err != nil {
+		return report.Result{}, err
+	}
+	if live != nil {
+		n, err := c.Live(ctx, live, o.paths)
+		if err != nil {
+			return report.Result{}, err
+		}
+		if n == 0 {
+			noResources(o.ErrOut, live, o.Cluster.Flags.AllNamespaces)
+		}
+	}
+	return c.Finish()
 }
 
 func (o *CheckOptions) listRules() error {

@@ -3,21 +3,21 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"sync/atomic"
 	"time"
 )
 
 // progress shows, on a terminal, how far a run that takes longer than
-// progressAfter has come: files and documents done (check.Progress). It
-// writes to stderr only, so that output meant for scripts is never mixed
-// with it. It is printing, not the run's work: the engine only counts.
+// progressAfter has come: files and documents done, as the run counts
+// them (check.Checker.Progress), read a few times a second. It writes to
+// stderr only, so that output meant for scripts is never mixed with it.
+// It is printing, not the run's work: the run only counts.
 type progress struct {
-	w            io.Writer
-	on           bool
-	total        int
-	files, ndocs atomic.Int64
-	quit, done   chan struct{}
-	shown        bool
+	w          io.Writer
+	on         bool
+	total      int
+	count      func() (files, docs int64)
+	quit, done chan struct{}
+	shown      bool
 }
 
 const progressAfter = 2 * time.Second
@@ -28,10 +28,10 @@ func newProgress(w io.Writer, on bool) *progress {
 	return &progress{w: w, on: on}
 }
 
-// Start shows the line, of total files, once the run has taken long
-// enough.
-func (p *progress) Start(total int) {
-	p.total = total
+// Start shows the line, of total files and what count says is done,
+// once the run has taken long enough.
+func (p *progress) Start(total int, count func() (files, docs int64)) {
+	p.total, p.count = total, count
 	if !p.on || !isTerminal(p.w) {
 		return
 	}
@@ -56,19 +56,11 @@ func (p *progress) run() {
 				continue
 			}
 			p.shown = true
-			fmt.Fprintf(p.w, "\r\033[Kchecked %d of %d files, %d documents", p.files.Load(), p.total, p.ndocs.Load())
+			files, docs := p.count()
+			fmt.Fprintf(p.w, "\r\033[Kchecked %d of %d files, %d documents", files, p.total, docs)
 		}
 	}
 }
-
-// File counts a file done and its documents.
-func (p *progress) File(docs int) {
-	p.files.Add(1)
-	p.ndocs.Add(int64(docs))
-}
-
-// Docs counts documents of a file read a document at a time.
-func (p *progress) Docs(n int) { p.ndocs.Add(int64(n)) }
 
 // Stop clears the line.
 func (p *progress) Stop() {
