@@ -132,7 +132,7 @@ type Checker struct {
 
 // New prepares a check of run: o.Kustomize rendered and added to its
 // inputs, the verdict caches opened. It sets run's MaxDocumentSize,
-// Documents and Cache (the cache's answers for the CRD sources): the
+// Documents, and its catalogue's cache (the answers for the CRD sources): the
 // caller must not have read the CRD sources into the catalogue yet, or
 // they are judged without the cache. Errors here and in the stages are
 // the inputs' (source.InputError), the cluster's (cluster.Error), a
@@ -153,7 +153,7 @@ func New(run *input.Run, o Options) (*Checker, error) {
 		c.cache = openCache(o.CacheDir, o.Notices)
 	}
 	if c.cache != nil {
-		run.Cache = crdAnswers{c.cache}
+		run.Catalog.SetCache(crdAnswers{c.cache})
 	}
 	c.lintKey = lintOptionsKey(o.Validate)
 	// A cluster's CRDs have no JSON to name them by, and what they are

@@ -191,7 +191,7 @@ func crdsKey(indexKey string) string {
 
 type storedRecord struct{ CRDs []crd.Stored }
 
-// CRDs is what an earlier run kept of a --crd file's CRDs (input.CRDCache).
+// CRDs is what an earlier run kept of a --crd file's CRDs (crd.Cache).
 func (a crdAnswers) CRDs(indexKey string) ([]crd.Stored, bool) {
 	body, ok := a.cache.Get(crdsKey(indexKey))
 	if !ok {

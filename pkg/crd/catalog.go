@@ -84,7 +84,9 @@ type Catalog struct {
 	versions *versionCache
 
 	fillOnce sync.Once
-	fill     func()
+	// files are the files of DeferFiles, read when the catalogue is
+	// first read.
+	files files
 
 	// cwd is what relative file names are relative to (placeOf).
 	cwdOnce sync.Once
@@ -130,24 +132,13 @@ func (c *Catalog) ConfigKinds() *ConfigKinds {
 // kinds (a nil catalogue has none).
 func (c *Catalog) Classify(d *source.Document) Class { return Classify(d, c.ConfigKinds()) }
 
-// Fill sets what adds CRDs when the catalogue is first read (Lookup,
-// Entry, Entries or Len): a run that never looks a kind up never reads
-// them. Call it before any read.
-func (c *Catalog) Fill(fill func()) {
-	c.fill = fill
-}
-
-// Ready runs the Fill function, when it has not run: what the catalogue
-// holds is then known, whether or not it is read.
+// Ready reads DeferFiles' files for what they define, when they have
+// not been read: what the catalogue holds is then known, whether or not
+// it is read. The first read of the catalogue (Lookup, Entry, Entries or
+// Len) does it: a run that never looks a kind up never reads them.
 func (c *Catalog) Ready() { c.filled() }
 
-func (c *Catalog) filled() {
-	c.fillOnce.Do(func() {
-		if c.fill != nil {
-			c.fill()
-		}
-	})
-}
+func (c *Catalog) filled() { c.fillOnce.Do(c.scan) }
 
 // Add registers a decoded CRD of a layer. Definitions that did not decode
 // are ignored: no kind can come from them. The catalogue takes d over and

@@ -2,6 +2,8 @@ package crd
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -149,10 +151,10 @@ func TestUpdateTransitionRule(t *testing.T) {
 	}
 }
 
-// TestFill: the fill runs once, on the first read of any kind, and what it
-// adds replaces CRDs of a lower layer added before it (a cluster's, under
-// local ones).
-func TestFill(t *testing.T) {
+// TestDeferFiles: the files of DeferFiles are read once, on the first
+// read of any kind, not before, and what they define replaces CRDs of a
+// lower layer added before them (a cluster's, under local ones).
+func TestDeferFiles(t *testing.T) {
 	reads := map[string]func(*Catalog) bool{
 		"Lookup": func(c *Catalog) bool {
 			v, _ := c.Lookup(widgetGVK("v1"))
@@ -167,27 +169,31 @@ func TestFill(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			cat := NewCatalog(false)
 			cat.Add(accepted(widgetCRD(v1)), "cluster", Cluster)
-			fills := 0
-			cat.Fill(func() {
-				fills++
-				cat.Add(accepted(widgetCRD(v1)), "local.yaml:1", Extra)
-			})
-			if fills != 0 {
-				t.Fatal("filled before any read")
+			local := filepath.Join(t.TempDir(), "local.yaml")
+			cat.DeferFiles(Extra, []File{{Name: local}})
+			// Written after DeferFiles: a read before the catalogue's
+			// would find no file.
+			if err := os.WriteFile(local, []byte(localWidget), 0o644); err != nil {
+				t.Fatal(err)
 			}
 			if !read(cat) {
 				t.Errorf("%s did not see the CRD", name)
 			}
+			// Gone after the first read: a second scan would fail.
+			os.Remove(local)
 			read(cat)
-			if fills != 1 {
-				t.Errorf("filled %d times, want 1", fills)
+			if ds, err := cat.Deferred(); err != nil || len(ds) != 1 || ds[0] == nil {
+				t.Errorf("deferred %v, %v; want the one file, read once", ds, err)
 			}
-			if got := cat.Entry(schema.GroupKind{Group: "example.com", Kind: "Widget"}).Source; got != "local.yaml:1" {
-				t.Errorf("got the CRD from %s, want the one the fill added (local.yaml:1)", got)
+			if got := cat.Entry(schema.GroupKind{Group: "example.com", Kind: "Widget"}).Source; got != local+":1" {
+				t.Errorf("got the CRD from %s, want the one the file defines (%s:1)", got, local)
 			}
 		})
 	}
 }
+
+// localWidget defines widgets.example.com, v1 served and stored.
+const localWidget = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  scope: Namespaced\n  names:\n    kind: Widget\n    plural: widgets\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n"
 
 // TestReleaseConcurrent looks up every version of a CRD from many
 // goroutines while others read the entry's versions for messages: a

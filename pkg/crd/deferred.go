@@ -39,9 +39,9 @@ type Loaded struct {
 	Source string
 }
 
-// Lazy is a file of CRDs to Defer: what tells the kinds it may define,
-// and what reads it.
-type Lazy struct {
+// lazyFile is a file of CRDs to defer (deferLazy): what tells the kinds it
+// may define, and what reads it (DeferFiles makes them).
+type lazyFile struct {
 	// Hint is what its text tells (nil: it may define any kind).
 	Hint *Hint
 	// Index, when known (kept from a run that read the same content), is
@@ -109,10 +109,10 @@ type stub struct {
 	x Indexed
 }
 
-// Defer adds files of CRDs of a layer, in order, each read when a lookup
-// may need it. Call it before any lookup, from the Fill function or
-// before it is set.
-func (c *Catalog) Defer(layer Layer, files []Lazy) []*Deferred {
+// deferLazy adds files of CRDs of a layer, in order, each read when a
+// lookup may need it. It is called before any lookup, by the scan of
+// DeferFiles' files.
+func (c *Catalog) deferLazy(layer Layer, files []lazyFile) []*Deferred {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := make([]*Deferred, len(files))

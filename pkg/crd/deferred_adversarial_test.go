@@ -13,7 +13,7 @@ import (
 // defers them.
 func buildCats(t *testing.T, files map[string]string, order []string, index bool) (eager, lazy *Catalog) {
 	eager, lazy = NewCatalog(false), NewCatalog(false)
-	var lz []Lazy
+	var lz []lazyFile
 	for _, n := range order {
 		data := []byte(files[n])
 		name := n
@@ -21,9 +21,9 @@ func buildCats(t *testing.T, files map[string]string, order []string, index bool
 		for _, l := range ls {
 			eager.Add(l.Def, l.Source, Extra)
 		}
-		lz = append(lz, Lazy{Hint: ScanHint(data), Load: func() ([]Loaded, error) { return loadText(name, data) }})
+		lz = append(lz, lazyFile{Hint: ScanHint(data), Load: func() ([]Loaded, error) { return loadText(name, data) }})
 	}
-	lazy.Defer(Extra, lz)
+	lazy.deferLazy(Extra, lz)
 	return
 }
 

@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
-	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // deferredFiles are the corpus CRD files plus copies that make
@@ -53,13 +52,7 @@ func deferredFiles(t *testing.T) (names []string, texts [][]byte) {
 }
 
 func loadText(name string, data []byte) ([]Loaded, error) {
-	var out []Loaded
-	for _, fd := range FindCRDs(source.Parse(name, data)) {
-		if fd.Def != nil {
-			out = append(out, Loaded{Def: fd.Def, Source: fd.Source()})
-		}
-	}
-	return out, nil
+	return parseCRDs(name, data), nil
 }
 
 // identity and entry are what a catalogue answers for gk.
@@ -128,17 +121,17 @@ func TestDeferredEqualsEager(t *testing.T) {
 		// Rounds 8 to 15 know the index of a random half of the files, as
 		// a run after one that read them does.
 		lazy := NewCatalog(false)
-		var files []Lazy
+		var files []lazyFile
 		indexed := map[int]bool{}
 		for i := range names {
 			name, data := names[i], texts[i]
-			f := Lazy{Hint: ScanHint(data), Load: func() ([]Loaded, error) { return loadText(name, data) }}
+			f := lazyFile{Hint: ScanHint(data), Load: func() ([]Loaded, error) { return loadText(name, data) }}
 			if round >= 8 && rng.Intn(2) == 0 {
 				f.Index, indexed[i] = indexes[i], true
 			}
 			files = append(files, f)
 		}
-		ds := lazy.Defer(Extra, files)
+		ds := lazy.deferLazy(Extra, files)
 		addInput(lazy)
 		// Name every kind: an indexed file is not read for it (and the
 		// others are, for the kinds they may define).
@@ -198,12 +191,12 @@ func TestDeferredEqualsEager(t *testing.T) {
 	kept := make([]*Index, len(names))
 	run := func() (*Catalog, []*Deferred) {
 		c := NewCatalog(false)
-		var files []Lazy
+		var files []lazyFile
 		for i := range names {
 			i, name, data := i, names[i], texts[i]
-			files = append(files, Lazy{Hint: ScanHint(data), Index: kept[i], Load: func() ([]Loaded, error) { return loadText(name, data) }, Keep: func(x *Index) { kept[i] = x }})
+			files = append(files, lazyFile{Hint: ScanHint(data), Index: kept[i], Load: func() ([]Loaded, error) { return loadText(name, data) }, Keep: func(x *Index) { kept[i] = x }})
 		}
-		ds := c.Defer(Extra, files)
+		ds := c.deferLazy(Extra, files)
 		addInput(c)
 		return c, ds
 	}
@@ -252,17 +245,17 @@ func TestDeferredConcurrent(t *testing.T) {
 	build := func(indexed bool) (*Catalog, *[]int) {
 		c := NewCatalog(false)
 		reads := make([]int, len(names))
-		var files []Lazy
+		var files []lazyFile
 		for i := range names {
 			i, name, data := i, names[i], texts[i]
-			f := Lazy{Hint: ScanHint(data), Load: func() ([]Loaded, error) { reads[i]++; return loadText(name, data) }, Keep: func(*Index) {}}
+			f := lazyFile{Hint: ScanHint(data), Load: func() ([]Loaded, error) { reads[i]++; return loadText(name, data) }, Keep: func(*Index) {}}
 			if indexed && i%2 == 0 {
 				ls, _ := loadText(name, data)
 				f.Index = IndexOf(ls)
 			}
 			files = append(files, f)
 		}
-		c.Defer(Extra, files)
+		c.deferLazy(Extra, files)
 		return c, &reads
 	}
 	for _, indexed := range []bool{false, true} {

@@ -15,14 +15,17 @@
 //
 // The Catalog holds CRDs by group and kind, in layers (--crd and crds:,
 // inputs, cluster; among the inputs the one nearest a custom resource
-// judges it: judge.go), reads deferred files of CRDs only when a lookup
-// may need them (Defer, with a Hint scanned from a file's text or an
-// Index a cache kept), and compiles each served version on first use
+// judges it: judge.go), reads the files of CRDs it is given (DeferFiles:
+// --crd, crds:) itself, each when a lookup may need it (files.go, with a
+// Hint scanned from a file's text or an Index its Cache kept; the Cache,
+// the catalogue's one interface to the verdict cache, also keeps the
+// files' CRDs as JSON and their verdicts' answers), and compiles each
+// served version on first use
 // (engine.Compile), keeping compiled versions within a budget (vcache.go).
 // Catalog.Lookup says, in one message every command shows, why a kind
 // cannot be served (*LookupError).
 //
 // It prints nothing and knows no positions: pkg/lint turns verdicts into
 // findings at file:line:column, pkg/prune writes pruned objects back,
-// pkg/fields lists selectable fields, pkg/input feeds it CRDs.
+// pkg/fields lists selectable fields, pkg/input adds the inputs' CRDs.
 package crd

@@ -74,7 +74,7 @@ spec:
 func spareCatalog(t *testing.T) (*Catalog, []*Deferred) {
 	t.Helper()
 	c := NewCatalog(false)
-	ds := c.Defer(Extra, []Lazy{{Hint: ScanHint([]byte(spareFile)), Load: func() ([]Loaded, error) { return loadText("spare.yaml", []byte(spareFile)) }}})
+	ds := c.deferLazy(Extra, []lazyFile{{Hint: ScanHint([]byte(spareFile)), Load: func() ([]Loaded, error) { return loadText("spare.yaml", []byte(spareFile)) }}})
 	return c, ds
 }
 
@@ -128,8 +128,8 @@ func TestSpareSavesADecode(t *testing.T) {
 // verdict makes them, so that the verdict does not take the spare first.
 func TestSpareDropped(t *testing.T) {
 	gadget := schema.GroupKind{Group: "spare.example.com", Kind: "Gadget"}
-	judged := func(name, text string) Lazy {
-		return Lazy{Hint: ScanHint([]byte(text)), Load: func() ([]Loaded, error) {
+	judged := func(name, text string) lazyFile {
+		return lazyFile{Hint: ScanHint([]byte(text)), Load: func() ([]Loaded, error) {
 			ls, err := loadText(name, []byte(text))
 			for _, l := range ls {
 				l.Def.Judged(false, false)
@@ -147,11 +147,11 @@ func TestSpareDropped(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := NewCatalog(false)
-			lazy := []Lazy{judged("spare.yaml", spareFile)}
+			lazy := []lazyFile{judged("spare.yaml", spareFile)}
 			if tc.files == 2 {
 				lazy = append(lazy, judged("later.yaml", strings.Replace(spareFile, "shortNames: [gd]", "shortNames: [gdt]", 1)))
 			}
-			c.Defer(Extra, lazy)
+			c.deferLazy(Extra, lazy)
 			_, err := c.Lookup(gadget.WithVersion(tc.version))
 			if (err == nil) != (tc.version == "v1") {
 				t.Fatalf("lookup of %s: %v", tc.version, err)

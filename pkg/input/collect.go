@@ -94,7 +94,7 @@ func (col *Collect) Input(i int) (*Collecting, error) {
 	if err != nil {
 		return nil, err
 	}
-	x.data, x.marker = data, bytes.Contains(data, crdMarker)
+	x.data, x.marker = data, bytes.Contains(data, crd.Marker)
 	return x, nil
 }
 
@@ -176,7 +176,7 @@ func (x *Collecting) collect(yield func([]crd.Found, error) bool) {
 	if !yield(found, nil) {
 		return
 	}
-	c.crds = decodedOf(found)
+	c.crds = loaded(found)
 	// Not f.Documents[:0:0]: an empty slice of the old array still
 	// points at it, and that kept every CRD document's tree (a third of
 	// the live heap) until the judge phase.
@@ -206,7 +206,7 @@ func (col *Collect) stream(p string, c *collected, yield func([]crd.Found, error
 		_, err = source.ReadBytes(p)
 		return err
 	}
-	found, err := containsStream(f, crdMarker)
+	found, err := containsStream(f, crd.Marker)
 	f.Close()
 	if err != nil || !found {
 		return err
@@ -234,13 +234,13 @@ func (col *Collect) stream(p string, c *collected, yield func([]crd.Found, error
 		if !yield(found, nil) {
 			return nil
 		}
-		c.crds = append(c.crds, decodedOf(found)...)
+		c.crds = append(c.crds, loaded(found)...)
 	}
 	// FindCRDs saw a piece at a time: the file is a bundle when any piece
 	// held other objects (crd.Origin.Bundle).
 	for _, d := range c.crds {
-		if d.def.Origin != nil {
-			d.def.Origin.Bundle = d.def.Origin.Bundle || others
+		if d.Def.Origin != nil {
+			d.Def.Origin.Bundle = d.Def.Origin.Bundle || others
 		}
 	}
 	return nil
@@ -252,7 +252,7 @@ func (col *Collect) stream(p string, c *collected, yield func([]crd.Found, error
 func (col *Collect) Done() *Judge {
 	for i := range col.keep {
 		for _, d := range col.keep[i].crds {
-			col.r.Catalog.Add(d.def, d.source, crd.Input)
+			col.r.Catalog.Add(d.Def, d.Source, crd.Input)
 		}
 		col.keep[i].crds = nil
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/parallel"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
@@ -31,7 +32,7 @@ type Judge struct {
 // crd.DefaultVersionBudget). The order changes no result: fn tells the
 // input's place by i.
 func (j *Judge) Parallel(ctx context.Context, fn func(i int) error) error {
-	return parallelIn(ctx, byKind(j.keep), len(j.keep), fn)
+	return parallel.In(ctx, byKind(j.keep), len(j.keep), fn)
 }
 
 // Judging is one input in the judge phase: an input that is not

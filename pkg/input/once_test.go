@@ -123,8 +123,15 @@ func TestOnce(t *testing.T) {
 			// those a lookup may need: count their documents and CRDs,
 			// and those left unread.
 			var unread int64
-			for _, df := range run.deferred {
-				f, _, err := extra.Read(df.path)
+			deferred, err := cat.Deferred()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, df := range deferred {
+				if df == nil {
+					continue
+				}
+				f, _, err := extra.Read(extra.Files[k])
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package input
+package parallel
 
 import (
 	"context"
@@ -17,7 +17,7 @@ func TestParallel(t *testing.T) {
 		for _, n := range []int{0, 1, 2, 5, 6, 7, 13, 100} {
 			var mu sync.Mutex
 			seen := make([]int, n)
-			err := Parallel(context.Background(), n, func(i int) error {
+			err := Run(context.Background(), n, func(i int) error {
 				mu.Lock()
 				seen[i]++
 				mu.Unlock()
@@ -34,7 +34,7 @@ func TestParallel(t *testing.T) {
 		}
 	}
 	errA, errB := errors.New("a"), errors.New("b")
-	err := Parallel(context.Background(), 10, func(i int) error {
+	err := Run(context.Background(), 10, func(i int) error {
 		switch i {
 		case 3:
 			return errA

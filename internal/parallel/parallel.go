@@ -1,4 +1,7 @@
-package input
+// Package parallel runs a loop's body for 0..n-1 over all cores: the
+// loop is the caller's, the order of the indexes this package's (input's
+// phases, the catalogue's reading of --crd files).
+package parallel
 
 import (
 	"context"
@@ -6,20 +9,20 @@ import (
 	"sync"
 )
 
-// Parallel runs fn for 0..n-1 over all cores and returns the error of
+// Run runs fn for 0..n-1 over all cores and returns the error of
 // the lowest index that failed.
 //
 // It hands out the indexes interleaved from one stretch of 0..n-1 per
 // worker: neighbouring files tend to need the same CRD, and a worker
 // waiting for another one to validate and compile that CRD leaves a core
 // idle, where workers in different stretches mostly need different CRDs.
-func Parallel(ctx context.Context, n int, fn func(i int) error) error {
-	return parallelIn(ctx, nil, n, fn)
+func Run(ctx context.Context, n int, fn func(i int) error) error {
+	return In(ctx, nil, n, fn)
 }
 
-// parallelIn is Parallel taking the indexes in order's order (nil:
-// 0..n-1), a permutation of 0..n-1.
-func parallelIn(ctx context.Context, order []int, n int, fn func(i int) error) error {
+// In is Run taking the indexes in order's order (nil: 0..n-1), a
+// permutation of 0..n-1.
+func In(ctx context.Context, order []int, n int, fn func(i int) error) error {
 	workers := min(runtime.GOMAXPROCS(0), max(n, 1))
 	work := make(chan int)
 	errs := make([]error, n)
