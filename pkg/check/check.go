@@ -13,10 +13,12 @@ import (
 	"context"
 	"io"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/gcpace"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/verdictcache"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
@@ -110,9 +112,10 @@ func Run(ctx context.Context, run *input.Run, o Options) (report.Result, error) 
 //	        fail-on)
 //	Close   the verdict cache trimmed, error or not
 //
-// Between CRDs and Inputs the run's memory changes from CRDs' trees to
-// compiled versions (the binary paces its collector there). Progress
-// says how far Inputs has come, at any time, from any goroutine.
+// At the first custom resource judged the run's memory changes from CRDs'
+// trees to compiled versions (internal/gcpace paces the collector for
+// it). Progress says how far Inputs has come, at any time, from any
+// goroutine.
 type Checker struct {
 	o        Options
 	run      *input.Run
@@ -124,11 +127,18 @@ type Checker struct {
 	// files is the per-file cache of custom resources, or nil.
 	files   *crFiles
 	results []fileResult
-	judge   *input.Judge
+	phase   *input.Judge
 	res     report.Result
 	// judged counts the inputs judged, docs their documents (Progress).
 	judged, docs atomic.Int64
+	judging      sync.Once
 }
+
+// judge is called before a document that is not a CRD is judged: what
+// the run holds from then on is mostly compiled versions, and the
+// collector is paced for that, once (gcpace.CustomResources: nothing
+// unless the binary tuned it).
+func (c *Checker) judge() { c.judging.Do(gcpace.CustomResources) }
 
 // New prepares a check of run: o.Kustomize rendered and added to its
 // inputs, the verdict caches opened. It sets run's MaxDocumentSize,
@@ -222,7 +232,7 @@ func (c *Checker) CRDs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	c.judge = col.Done()
+	c.phase = col.Done()
 	return nil
 }
 
@@ -231,7 +241,7 @@ func (c *Checker) CRDs(ctx context.Context) error {
 // result), or a document at a time, or replayed from the file cache;
 // then the CRDs of a kind defined twice over.
 func (c *Checker) Inputs(ctx context.Context) error {
-	judge, run := c.judge, c.run
+	judge, run := c.phase, c.run
 	err := judge.Parallel(ctx, func(i int) error {
 		in, err := judge.Input(i)
 		switch {
@@ -340,6 +350,7 @@ func (c *Checker) documents(i int, in *input.Judging) error {
 // from 0 (its base in the file is known in order, in take); the comments
 // of its text are read while it is at hand.
 func (c *Checker) doc(f *source.File) docResult {
+	c.judge()
 	fs, sum := c.l.File(f)
 	d := docResult{findings: fs, sum: sum, count: f.Count, comments: c.o.Review.Read(f.Path, f.Text(0), f.Line)}
 	if c.files != nil {
@@ -403,6 +414,9 @@ func (c *Checker) whole(i int, data []byte, f *source.File) ([]report.Finding, r
 			return d.Findings, d.sum()
 		}
 	}
+	if len(f.Documents) > 0 {
+		c.judge()
+	}
 	fs, sum := c.l.File(f)
 	if key != "" {
 		p := &crPending{key: key, name: name, data: data, kinds: map[schema.GroupKind]bool{}}
@@ -447,6 +461,7 @@ func (c *Checker) replay(i int, data []byte) ([]docResult, bool) {
 func (c *Checker) Live(ctx context.Context, pages Pager, refs []string) (int, error) {
 	c.res.Summary.Live = true
 	return pages.VisitFiles(ctx, refs, c.run.Catalog, func(files []*source.File, _ [][]byte) error {
+		c.judge()
 		results := make([]fileResult, len(files))
 		input.Parallel(ctx, len(files), func(i int) error {
 			fs, sum := c.l.File(files[i])

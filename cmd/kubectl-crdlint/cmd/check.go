@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/gcpace"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/check"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
@@ -227,11 +228,12 @@ func (o *CheckOptions) Run(ctx context.Context) error {
 }
 
 // check is the run, its stages in order (check.Checker): the CRDs
-// linted at the collector's pace for CRDs, the inputs judged at the pace
-// for custom resources (gc.go) with a progress line on a terminal, the
-// live objects, the result.
+// linted at the collector's pace for CRDs (internal/gcpace: check
+// changes it when it judges its first custom resource), the inputs
+// judged with a progress line on a terminal, the live objects, the
+// result.
 func (o *CheckOptions) check(ctx context.Context, run *input.Run, opts check.Options, live *cluster.Client) (report.Result, error) {
-	gcForCRDs()
+	gcpace.CRDs()
 	c, err := check.New(run, opts)
 	if err != nil {
 		return report.Result{}, err
@@ -241,7 +243,6 @@ func (o *CheckOptions) check(ctx context.Context, run *input.Run, opts check.Opt
 	prog.Start(c.Files(), c.Progress)
 	err = c.CRDs(ctx)
 	if err == nil {
-		gcForCustomResources()
 		err = c.Inputs(ctx)
 	}
 	prog.Stop()

@@ -18,6 +18,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/gcpace"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/review"
@@ -198,3 +199,7 @@ func render(s genericiooptions.IOStreams, res report.Result, format report.Forma
 	}
 	return nil
 }
+
+// TuneGC paces the collector by what a run holds (gcpace.Tune). Only the
+// binary calls it: tests running Main in-process keep theirs.
+func TuneGC() { gcpace.Tune() }

@@ -1,4 +1,8 @@
-package cmd
+// Package gcpace paces the garbage collector by what a check run holds:
+// the binary turns it on (Tune); check says when its phase changes
+// (CRDs, CustomResources), which does nothing unless the binary did, so
+// that tests running a command in-process keep their own settings.
+package gcpace
 
 import (
 	"os"
@@ -41,27 +45,30 @@ var tuned bool
 // (followLiveHeap).
 var limit atomic.Int64
 
-// TuneGC sets the collector for judging custom resources, unless the user
+// Tune sets the collector for judging custom resources, unless the user
 // set GOGC or GOMEMLIMIT; check starts at CRDs' pace and changes to this
-// when it meets its first custom resource (gcForCustomResources). Only
-// the binary calls it: tests running Main in-process keep theirs.
-func TuneGC() {
+// when it meets its first custom resource (CustomResources). Only the
+// binary calls it: tests running Main in-process keep theirs.
+func Tune() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
 	tuned = true
-	gcForCustomResources()
+	CustomResources()
 	followLiveHeap()
 }
 
-func gcForCRDs() {
+// CRDs paces the collector for linting CRDs, when Tune was called.
+func CRDs() {
 	if tuned {
 		debug.SetGCPercent(100)
 		setLimit(crdLimit())
 	}
 }
 
-func gcForCustomResources() {
+// CustomResources paces the collector for judging custom resources,
+// when Tune was called.
+func CustomResources() {
 	if tuned {
 		debug.SetGCPercent(200)
 		setLimit(crMemoryLimit)
