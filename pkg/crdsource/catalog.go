@@ -43,16 +43,15 @@ func Set(ctx context.Context, srcs []Source) (*input.Set, error) {
 	set := input.NewCRDs()
 	for _, s := range srcs {
 		a := set.AddSource(s.String())
-		err := s.Load(ctx, func(fs []File) error {
+		for fs, err := range s.Load(ctx) {
+			if err != nil {
+				return nil, err
+			}
 			names, texts := make([]string, len(fs)), make([][]byte, len(fs))
 			for i, f := range fs {
 				names[i], texts[i] = f.Name, f.Data
 			}
 			set.AddCRDs(a, names, texts)
-			return nil
-		})
-		if err != nil {
-			return nil, err
 		}
 	}
 	return set, nil
@@ -93,15 +92,17 @@ func Catalog(ctx context.Context, in *input.Set, cat *crd.Catalog, s Sources) (*
 	if err != nil {
 		return nil, err
 	}
-	err = c.Load(ctx, func(fs []File) error {
+	for fs, err := range c.Load(ctx) {
+		if err != nil {
+			return nil, err
+		}
 		for _, f := range fs {
 			pf, _, err := f.Parse()
 			if err != nil {
-				return err
+				return nil, err
 			}
 			cat.AddFound(crd.FindCRDs(pf), crd.Cluster)
 		}
-		return nil
-	})
-	return r, err
+	}
+	return r, nil
 }

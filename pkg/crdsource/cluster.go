@@ -2,6 +2,8 @@ package crdsource
 
 import (
 	"context"
+	"errors"
+	"iter"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
@@ -23,23 +25,42 @@ type Cluster struct {
 
 func (c *Cluster) String() string { return "the cluster" }
 
-// Load reads the CRDs.
-func (c *Cluster) Load(ctx context.Context, fn func([]File) error) error {
-	page := func(p cluster.Page) error {
-		fs := make([]File, len(p.Files))
-		for i, f := range p.Files {
-			fs[i] = File{Name: f.Path, Data: p.Texts[i], parsed: f}
+// Load reads the CRDs, a page at a time.
+func (c *Cluster) Load(ctx context.Context) iter.Seq2[[]File, error] {
+	return func(yield func([]File, error) bool) {
+		// The client hands pages to a function; stopped says the
+		// caller's loop ended, to end the client's too.
+		stopped := false
+		page := func(p cluster.Page) error {
+			fs := make([]File, len(p.Files))
+			for i, f := range p.Files {
+				fs[i] = File{Name: f.Path, Data: p.Texts[i], parsed: f}
+			}
+			if !yield(fs, nil) {
+				stopped = true
+				return errStopped
+			}
+			return nil
 		}
-		return fn(fs)
-	}
-	if c.Names == nil {
-		return c.Client.Pages(ctx, []string{crdRef}, page)
-	}
-	for _, name := range c.Names {
-		err := c.Client.Pages(ctx, []string{crdRef + "/" + name}, page)
-		if err != nil && !apierrors.IsNotFound(err) {
-			return err
+		refs := []string{crdRef}
+		if c.Names != nil {
+			refs = nil
+			for _, name := range c.Names {
+				refs = append(refs, crdRef+"/"+name)
+			}
+		}
+		for _, ref := range refs {
+			err := c.Client.Pages(ctx, []string{ref}, page)
+			if stopped {
+				return
+			}
+			if err != nil && (c.Names == nil || !apierrors.IsNotFound(err)) {
+				yield(nil, err)
+				return
+			}
 		}
 	}
-	return nil
 }
+
+// errStopped ends the client's pages when the caller's loop has ended.
+var errStopped = errors.New("stopped")

@@ -13,6 +13,9 @@
 //   - Cluster: the CRDs installed in a cluster (pkg/cluster), all of them
 //     or those named.
 //
+// Source.Load is an iterator of a source's files, a batch at a time (a
+// directory's files, a cluster's page): the caller owns the loop.
+//
 // Which CRD judges a custom resource, highest first (Catalog composes
 // them; pkg/crd's judge.go applies the order):
 //

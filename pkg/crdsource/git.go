@@ -2,6 +2,7 @@ package crdsource
 
 import (
 	"context"
+	"iter"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/gitrev"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -20,10 +21,14 @@ type Git struct {
 func (g *Git) String() string { return g.Rev + ":" + g.Path }
 
 // Load reads the files at the revision.
-func (g *Git) Load(_ context.Context, fn func([]File) error) error {
+func (g *Git) Load(context.Context) iter.Seq2[[]File, error] {
+	return once(g.load)
+}
+
+func (g *Git) load() ([]File, error) {
 	gfs, dir, err := gitrev.Read(g.Rev, g.Path, source.Extensions)
 	if err != nil {
-		return &source.InputError{Err: err}
+		return nil, &source.InputError{Err: err}
 	}
 	g.dir = dir
 	fs := make([]File, len(gfs))
@@ -33,5 +38,5 @@ func (g *Git) Load(_ context.Context, fn func([]File) error) error {
 			fs[i].Data = []byte{}
 		}
 	}
-	return fn(fs)
+	return fs, nil
 }

@@ -3,6 +3,7 @@ package crdsource
 import (
 	"context"
 	"io"
+	"iter"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/gitrev"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
@@ -27,20 +28,24 @@ type Path struct {
 func (p *Path) String() string { return p.Label }
 
 // Load checks the files and hands them over, unread.
-func (p *Path) Load(_ context.Context, fn func([]File) error) error {
+func (p *Path) Load(context.Context) iter.Seq2[[]File, error] {
+	return once(p.load)
+}
+
+func (p *Path) load() ([]File, error) {
 	paths := p.Paths
 	if paths == nil {
 		paths = input.NewCRDPaths()
 	}
 	names, texts, err := paths.Expand(p.Path, p.Label)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	fs := make([]File, len(names))
 	for i := range names {
 		fs[i] = File{Name: names[i], Data: texts[i]}
 	}
-	return fn(fs)
+	return fs, nil
 }
 
 // Input is a command's argument of CRDs read as its inputs are
@@ -54,23 +59,40 @@ type Input struct {
 func (s *Input) String() string { return s.Path }
 
 // Load reads every file.
-func (s *Input) Load(_ context.Context, fn func([]File) error) error {
+func (s *Input) Load(context.Context) iter.Seq2[[]File, error] {
+	return once(s.load)
+}
+
+func (s *Input) load() ([]File, error) {
 	in, err := input.Open([]string{s.Path}, s.Stdin, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	fs := make([]File, 0, len(in.Files))
 	for _, p := range in.Files {
 		data, err := in.Bytes(p)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if data == nil {
 			data = []byte{} // read: an empty file
 		}
 		fs = append(fs, File{Name: in.Name(p), Data: data, input: true})
 	}
-	return fn(fs)
+	return fs, nil
+}
+
+// once is the Load of a source that reads its files together: one batch,
+// or the error.
+func once(load func() ([]File, error)) iter.Seq2[[]File, error] {
+	return func(yield func([]File, error) bool) {
+		fs, err := load()
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		yield(fs, nil)
+	}
 }
 
 // Arg is the source a revision argument names (upgrade's OLD and NEW):

@@ -3,15 +3,17 @@ package crdsource
 import (
 	"context"
 	"fmt"
+	"iter"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // Source is one place CRDs come from.
 type Source interface {
-	// Load hands the source's files to fn in order, as many at a time as
-	// it reads together (a directory's files, a cluster's page).
-	Load(ctx context.Context, fn func([]File) error) error
+	// Load gives the source's files in order, as many at a time as it
+	// reads together (a directory's files, a cluster's page), or an
+	// error, which ends it: a loop the caller owns, which may stop early.
+	Load(ctx context.Context) iter.Seq2[[]File, error]
 	// String names the source in errors, as the user gave it.
 	String() string
 }
@@ -65,12 +67,11 @@ func Load(ctx context.Context, srcs ...Source) ([]File, error) {
 	}
 	var out []File
 	for _, s := range srcs {
-		err := s.Load(ctx, func(fs []File) error {
+		for fs, err := range s.Load(ctx) {
+			if err != nil {
+				return nil, err
+			}
 			out = append(out, fs...)
-			return nil
-		})
-		if err != nil {
-			return nil, err
 		}
 	}
 	return out, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"iter"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/remote"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -23,17 +24,20 @@ type URL struct {
 func (u *URL) String() string { return u.Label }
 
 // Load fetches the URL, unless fetchURLs did.
-func (u *URL) Load(ctx context.Context, fn func([]File) error) error {
-	if u.result == nil {
-		if err := fetchURLs(ctx, []Source{u}); err != nil {
-			return err
+func (u *URL) Load(ctx context.Context) iter.Seq2[[]File, error] {
+	return func(yield func([]File, error) bool) {
+		if u.result == nil {
+			if err := fetchURLs(ctx, []Source{u}); err != nil {
+				yield(nil, err)
+				return
+			}
 		}
+		data := u.result.Data
+		if data == nil {
+			data = []byte{}
+		}
+		yield([]File{{Name: u.result.Source.URL, Data: data}}, nil)
 	}
-	data := u.result.Data
-	if data == nil {
-		data = []byte{}
-	}
-	return fn([]File{{Name: u.result.Source.URL, Data: data}})
 }
 
 // Fetch is how a run's URLs are fetched: one fetcher, made when the first
