@@ -12,6 +12,8 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/types"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/fsutil"
 )
 
 // kust is one local kustomization (or Component) of a build.
@@ -57,7 +59,7 @@ func walk(dir string) (*tree, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s: no such directory", dir)
 		}
-		return nil, fmt.Errorf("%s: %w", dir, unwrapPath(err))
+		return nil, fmt.Errorf("%s: %w", dir, fsutil.UnwrapPath(err))
 	}
 	if !st.IsDir() {
 		return nil, fmt.Errorf("%s: not a directory; -k takes a directory holding a kustomization.yaml", dir)
@@ -157,7 +159,7 @@ func (t *tree) resource(k *kust, r string, component bool) error {
 		return err
 	}
 	if _, err := os.Stat(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s %q (in %s): %w", field, r, k.file, unwrapPath(err))
+		return fmt.Errorf("%s %q (in %s): %w", field, r, k.file, fsutil.UnwrapPath(err))
 	}
 	return fmt.Errorf("%s %q (in %s): no such file or directory", field, r, k.file)
 }
@@ -318,13 +320,4 @@ func isFile(p string) bool {
 func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
-}
-
-// unwrapPath drops the path an *fs.PathError repeats.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
