@@ -87,19 +87,15 @@ func (t *tree) visit(dir string, parent *kust, component bool) (*kust, error) {
 	if file == "" {
 		return nil, nil
 	}
-	k := &kust{dir: dir, file: file, text: data}
+	k, ok := parseKust(dir, file, data)
 	t.byDir[dir] = k
 	t.kusts = append(t.kusts, k)
 	k.link(parent, component)
 	defer func() { k.applied, t.applied = t.applied, t.applied+1 }()
-	if k.k.Unmarshal(data) != nil {
+	if !ok {
 		return k, nil // kustomize says what is wrong
 	}
-	k.k.FixKustomization()
-	var n yaml.Node
-	if yaml.Unmarshal(data, &n) == nil && len(n.Content) > 0 && n.Content[0].Kind == yaml.MappingNode {
-		k.root = n.Content[0]
-	}
+	k.readPositions()
 	for _, r := range append(k.refs(), k.pluginRefs()...) {
 		if isRemote(r.value) && !isFile(filepath.Join(dir, r.value)) {
 			return nil, fmt.Errorf("remote %s %q (in %s) is not fetched: -k renders offline; vendor it or pipe `kubectl kustomize %s` to check -", r.field, r.value, file, dir)
@@ -125,6 +121,30 @@ func (t *tree) visit(dir string, parent *kust, component bool) (*kust, error) {
 		}
 	}
 	return k, nil
+}
+
+// parseKust reads a kustomization's text as kustomize does
+// (types.Kustomization, with FixKustomization's spellings): the one
+// reading of a kustomization that the walk, NotResources and the patch
+// tracing share, so that they agree on what it names. ok is false when
+// kustomize could not read it.
+func parseKust(dir, file string, data []byte) (k *kust, ok bool) {
+	k = &kust{dir: dir, file: file, text: data}
+	if k.k.Unmarshal(data) != nil {
+		return k, false
+	}
+	k.k.FixKustomization()
+	return k, true
+}
+
+// readPositions parses the kustomization's text as YAML for the
+// positions of its entries (k.root), which tracing a field to an inline
+// patch or a kustomization field needs.
+func (k *kust) readPositions() {
+	var n yaml.Node
+	if yaml.Unmarshal(k.text, &n) == nil && len(n.Content) > 0 && n.Content[0].Kind == yaml.MappingNode {
+		k.root = n.Content[0]
+	}
 }
 
 func (k *kust) link(parent *kust, component bool) {
