@@ -1,6 +1,7 @@
 // Package crdtest runs CRD validation tests without a cluster or envtest:
 // requests for custom resources (create, update, a write of the status
-// subresource) go through the API server's own code in pkg/crd, and the
+// subresource) go through the API server's own code in pkg/engine, to the
+// CRD version pkg/crd's catalogue of the suite's CRDs finds, and the
 // answers are shaped as the server's (*apierrors.StatusError).
 //
 // Two ways in:
@@ -15,10 +16,9 @@
 //     Server whose Create, Update, UpdateStatus and Stored take the
 //     objects a client would and return the errors a client would get.
 //
-// It leaves the server's semantics to pkg/crd, reading CRD sources (URLs,
-// the configuration) to the command, and a Kubernetes minor's engine to
-// engineFor (today every minor is judged by the libraries this binary
-// links, Own).
+// It leaves the server's semantics to pkg/engine, and reading CRD
+// sources (URLs, the configuration) to the command; run.go chooses the
+// engine that judges each Kubernetes minor.
 //
 // Example (a Go test):
 //
