@@ -16,9 +16,10 @@
 //     Server whose Create, Update, UpdateStatus and Stored take the
 //     objects a client would and return the errors a client would get.
 //
-// It leaves the server's semantics to pkg/engine, and reading CRD
-// sources (URLs, the configuration) to the command; run.go chooses the
-// engine that judges each Kubernetes minor.
+// It leaves the server's semantics to pkg/crd, reading CRD sources (URLs,
+// the configuration) to the command, and a Kubernetes minor's engine to
+// engineFor (today every minor is judged by the libraries this binary
+// links, Own).
 //
 // Example (a Go test):
 //
