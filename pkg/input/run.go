@@ -16,10 +16,12 @@ import (
 // grow with the whole input.
 const keepBudget = 256 << 20
 
-// Run reads a command's inputs once and judges them with its catalogue
-// complete: the CRDs among the inputs (and those of --crd, read when a
-// custom resource first needs them) are in the catalogue before any
-// custom resource is looked up, whatever order the files come in.
+// Run is a command's inputs, read once in two phases the command runs
+// (Collect, then the Judge that Collect.Done returns), so that its work
+// sees the catalogue complete: the CRDs among the inputs (and those of
+// --crd, read when a custom resource first needs them) are in the
+// catalogue before any custom resource is looked up, whatever order the
+// files come in.
 type Run struct {
 	Inputs *Set
 	// CRDs are the files of --crd, or nil.
