@@ -116,7 +116,10 @@ func (c *Catalog) scan() {
 		if err != nil {
 			return err
 		}
-		if !bytes.Contains(data, Marker) {
+		// The marker and the hint are looked for in the text kubectl
+		// reads: a UTF-16 file's bytes hold neither (its CRDs are applied).
+		text := source.KubectlText(data)
+		if !bytes.Contains(text, Marker) {
 			return nil
 		}
 		// key is that of what Load read: a file changed since this
@@ -128,7 +131,7 @@ func (c *Catalog) scan() {
 			l.Keep = func(x *Index) { cache.KeepIndex(key, x) }
 		}
 		if l.Index == nil {
-			l.Hint = ScanHint(data)
+			l.Hint = ScanHint(text)
 		}
 		lazies[i] = l
 		return nil

@@ -94,7 +94,9 @@ func (col *Collect) Input(i int) (*Collecting, error) {
 	if err != nil {
 		return nil, err
 	}
-	x.data, x.marker = data, bytes.Contains(data, crd.Marker)
+	// The marker is looked for in the text kubectl reads: a UTF-16
+	// file's bytes do not hold it, its CRDs do.
+	x.data, x.marker = data, bytes.Contains(source.KubectlText(data), crd.Marker)
 	return x, nil
 }
 

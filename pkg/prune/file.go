@@ -26,9 +26,12 @@ type Options struct {
 // Result is one file's outcome.
 type Result struct {
 	Path string
-	// Data is the file as read; Out is it rewritten (Data when nothing
-	// changes or nothing could be pruned).
+	// Data is the file's text as read (for a file with a byte order
+	// mark, the UTF-8 kubectl reads: source.MarkedText); Out is it
+	// rewritten (Data when nothing changes or nothing could be pruned).
 	Data, Out []byte
+	// Raw is the file's bytes, whose encoding a rewrite keeps.
+	Raw []byte
 	// Docs are the custom resources pruned, with their stored objects.
 	Docs []Doc
 	// Texts are Out's documents' texts, by index, as source.File.Texts.
@@ -53,7 +56,9 @@ type Result struct {
 // left alone) against the catalogue, each document decoded once, and
 // rewrites the text. data is the file's text.
 func File(cat *crd.Catalog, f *source.File, data []byte, opts Options) *Result {
-	r := &Result{Path: f.Path, Data: data, JSON: opts.JSON}
+	raw := data
+	data = source.MarkedText(data)
+	r := &Result{Path: f.Path, Data: data, Raw: raw, JSON: opts.JSON}
 	// The text's own problems: an error leaves a document out (kubectl
 	// cannot send it); warnings (repeated keys aside, which pruning
 	// resolves as kubectl does) are said and change nothing.

@@ -106,7 +106,11 @@ func (o *Output) rewrite(results []*Result) error {
 		if r.Err != nil || bytes.Equal(r.Data, r.Out) {
 			continue
 		}
-		if err := fsutil.WriteAtomic(r.Path, r.Out); err != nil {
+		out, err := source.InEncodingOf(r.Raw, r.Out)
+		if err != nil {
+			return &WriteError{err}
+		}
+		if err := fsutil.WriteAtomic(r.Path, out); err != nil {
 			return &WriteError{err}
 		}
 		fmt.Fprintf(o.ErrOut, "rewrote %s: %s\n", r.Path, r.Changes())

@@ -41,6 +41,38 @@ func asKubectlReads(data []byte) []byte {
 	return out
 }
 
+// MarkedText is, for a file whose bytes start with a byte order mark,
+// the text kubectl reads (UTF-8, the mark dropped), for code that edits
+// that text by the parser's positions; other files are data itself (an
+// ill-formed byte would become three bytes of U+FFFD and move every
+// position after it).
+func MarkedText(data []byte) []byte {
+	if !hasBOM(data) {
+		return data
+	}
+	return asKubectlReads(data)
+}
+
+// InEncodingOf is text, the UTF-8 a file's edit made of MarkedText(orig),
+// in orig's encoding again: UTF-16 of orig's byte order, or UTF-8, with
+// orig's byte order mark, so that a rewritten file stays what its editor
+// and its other tools read.
+func InEncodingOf(orig, text []byte) ([]byte, error) {
+	var enc transform.Transformer
+	switch {
+	case bytes.HasPrefix(orig, []byte("\xfe\xff")):
+		enc = unicode.UTF16(unicode.BigEndian, unicode.UseBOM).NewEncoder()
+	case bytes.HasPrefix(orig, []byte("\xff\xfe")):
+		enc = unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder()
+	case bytes.HasPrefix(orig, []byte("\xef\xbb\xbf")):
+		return append([]byte("\xef\xbb\xbf"), text...), nil
+	default:
+		return text, nil
+	}
+	out, _, err := transform.Bytes(enc, text)
+	return out, err
+}
+
 // kubectlReader is r read through FileVisitor's decoder.
 func kubectlReader(r io.Reader) io.Reader {
 	return transform.NewReader(r, newKubectlDecoder())
