@@ -8,7 +8,8 @@
 // and agree with the releases' notes: a new CRD's rules compile in the
 // previous minor's CEL environment, so Semver (arrived in 1.33) is
 // usable from 1.34 and cel-go's lists v3 (1.34) from 1.35; the CRD
-// strategy warns about unrecognized formats from 1.34.
+// strategy warns about unrecognized formats from 1.34; cel-go v0.29 (1.37)
+// estimates the function form of matches() as it did the method form.
 //
 // The engines are built once, outside the test (hack/minors/test.sh, which
 // CI runs, puts every minor's engine and the main binary in one directory
@@ -30,6 +31,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/apiservertest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/kubeminor"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
@@ -130,19 +132,21 @@ func expectations(t *testing.T, file string) map[string][]string {
 	return out
 }
 
-// verdicts runs every minor's engine on file and lists, per object, the
-// minors that give it a finding of severity whose rule starts with rule.
-func verdicts(t *testing.T, file string, args []string, severity report.Severity, rule string) map[string][]string {
+// verdicts runs every minor's engine on c's file and lists, per object,
+// the minors that give it a finding of c's severity whose rule starts
+// with c's rule and whose message has c's message.
+func verdicts(t *testing.T, c verdictCase) map[string][]string {
 	t.Helper()
+	file, severity, rule := c.file, c.severity, c.rule
 	got := map[string][]string{}
 	for _, r := range kubeminor.Supported {
-		o := runJSON(t, binary(t, r.Minor), append([]string{"check", "--kubernetes-version", r.Minor, file}, args...)...)
+		o := runJSON(t, binary(t, r.Minor), append([]string{"check", "--kubernetes-version", r.Minor, file}, c.args...)...)
 		if o.Summary.KubernetesVersion != r.Minor {
 			t.Errorf("%s: the summary names Kubernetes %q, want %s", r.Minor, o.Summary.KubernetesVersion, r.Minor)
 		}
 		seen := map[string]bool{}
 		for _, f := range o.Findings {
-			if f.Severity != severity || !strings.HasPrefix(f.Rule, rule) || f.File != file || seen[f.Object.Name] {
+			if f.Severity != severity || !strings.HasPrefix(f.Rule, rule) || !strings.Contains(f.Message, c.message) || f.File != file || seen[f.Object.Name] {
 				continue
 			}
 			seen[f.Object.Name] = true
@@ -157,20 +161,23 @@ type verdictCase struct {
 	args     []string
 	severity report.Severity
 	rule     string
+	message  string
 }
 
 var verdictCases = []verdictCase{
 	{file: "cel-libraries.yaml", severity: report.Error},
 	{file: "custom-resources.yaml", args: []string{"--crd", "cel-libraries.yaml"}, severity: report.Error, rule: "cr-cel"},
 	{file: "formats.yaml", severity: report.Warning, rule: "crd-unrecognized-format"},
+	{file: "cel-costs.yaml", severity: report.Error, rule: "crd-cel", message: "estimated rule cost exceeds budget"},
 }
 
 // TestVerdictsPerMinor: each minor's engine refuses exactly the CRDs, and
 // reports errors on exactly the custom resources, and warns on exactly
-// the formats, that the minor's own libraries do.
+// the formats, and finds over the cost budget exactly the rules, that the
+// minor's own libraries do.
 func TestVerdictsPerMinor(t *testing.T) {
 	for _, c := range verdictCases {
-		got := verdicts(t, c.file, c.args, c.severity, c.rule)
+		got := verdicts(t, c)
 		for name, w := range expectations(t, c.file) {
 			if !slices.Equal(got[name], w) {
 				t.Errorf("%s: %s: %s in %v, want %v", c.file, name, c.severity, got[name], w)
@@ -185,7 +192,7 @@ var update = flag.Bool("update", false, "rewrite docs/versions.md's generated se
 // engines answer for a new CRD using each.
 func TestVersionsDoc(t *testing.T) {
 	c := verdictCases[0]
-	refused := verdicts(t, c.file, c.args, c.severity, c.rule)
+	refused := verdicts(t, c)
 	b, err := os.ReadFile(filepath.Join("testdata", c.file))
 	if err != nil {
 		t.Fatal(err)
@@ -261,6 +268,7 @@ func TestRangeEqualsSingles(t *testing.T) {
 	for _, want := range []string{
 		"CustomResourceDefinition distincts.example.com: rejected by 1.33–1.34 (undeclared reference to 'distinct'), accepted by 1.35–1.37",
 		"CustomResourceDefinition semvers.example.com: rejected by 1.33 (undeclared reference to 'isSemver'), accepted by 1.34–1.37",
+		"CustomResourceDefinition matchfunctions.example.com: rejected by 1.37 (Forbidden: estimated rule cost exceeds budget by factor of more than 100x",
 		"Kubernetes 1.33: ",
 		"judged by Kubernetes 1.33–1.37\n",
 		"[spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule] (1.33–1.34)\n",
@@ -281,6 +289,74 @@ func TestRangeEqualsSingles(t *testing.T) {
 	if code != 1 {
 		t.Errorf("semver-only.yaml: 1.33 refuses it: exit %d, want 1", code)
 	}
+}
+
+// TestClusterMinor: check --live, given no minor, judges as the minor the
+// cluster reports: the in-process API server reporting 1.36 is judged by
+// the 1.36 engine (its summary names it), one reporting 1.34 refuses a
+// stored CRD whose rule 1.34 cannot compile (as a new CRD) while 1.37
+// accepts it, and one reporting 1.30 is a one-line error naming the
+// supported minors.
+func TestClusterMinor(t *testing.T) {
+	bin := binary(t, "")
+	crds, err := os.ReadFile(filepath.Join("testdata", "cel-libraries.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var distinct []byte
+	for _, doc := range strings.Split(string(crds), "\n---\n") {
+		if strings.Contains(doc, "name: distincts.example.com") {
+			distinct = []byte(doc)
+		}
+	}
+	live := func(t *testing.T, version string, args ...string) (output, string, int) {
+		srv := apiservertest.Start(t, apiservertest.Options{Version: version})
+		srv.ApplyCRD(t, distinct)
+		cmd := exec.Command(bin, append([]string{"check", "--live", "--no-config", "-o", "json"}, args...)...)
+		cmd.Env = append(os.Environ(), kubeminor.EngineDirEnv+"="+engineDir(t), "KUBECONFIG="+srv.Kubeconfig(t, apiservertest.AdminUser))
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		_ = cmd.Run()
+		var o output
+		if cmd.ProcessState.ExitCode() != 2 {
+			if err := json.Unmarshal(stdout.Bytes(), &o); err != nil {
+				t.Fatalf("%v: %s\n%s", err, stdout.Bytes(), stderr.Bytes())
+			}
+		}
+		return o, stderr.String(), cmd.ProcessState.ExitCode()
+	}
+	refusals := func(o output) (n int) {
+		for _, f := range o.Findings {
+			if f.Severity == report.Error && strings.Contains(f.Message, "undeclared reference to 'distinct'") {
+				n++
+			}
+		}
+		return n
+	}
+	t.Run("1.36", func(t *testing.T) {
+		o, stderr, code := live(t, "1.36.6", "crds")
+		if code != 0 || o.Summary.KubernetesVersion != "1.36" || refusals(o) != 0 {
+			t.Errorf("exit %d, judged by %q, %d refusals (stderr %q); want exit 0, judged by 1.36, none", code, o.Summary.KubernetesVersion, refusals(o), stderr)
+		}
+	})
+	t.Run("1.34", func(t *testing.T) {
+		o, stderr, code := live(t, "1.34.1", "crd/distincts.example.com")
+		if code != 1 || o.Summary.KubernetesVersion != "1.34" || refusals(o) == 0 {
+			t.Errorf("exit %d, judged by %q, %d refusals (stderr %q); want exit 1, judged by 1.34, the distinct() rule refused", code, o.Summary.KubernetesVersion, refusals(o), stderr)
+		}
+		// Given, the minor is judged as whatever the cluster runs.
+		o, stderr, code = live(t, "1.34.1", "--kubernetes-version", "1.37", "crd/distincts.example.com")
+		if code != 0 || o.Summary.KubernetesVersion != "1.37" {
+			t.Errorf("--kubernetes-version 1.37: exit %d, judged by %q (stderr %q)", code, o.Summary.KubernetesVersion, stderr)
+		}
+	})
+	t.Run("1.30", func(t *testing.T) {
+		_, stderr, code := live(t, "1.30.14", "crds")
+		want := "runs Kubernetes 1.30, which kubectl-crdlint does not judge as (supported minors: " + kubeminor.Names() + "); to judge as one of them, give it with --kubernetes-version\n"
+		if code != 2 || !strings.HasPrefix(stderr, "error: the cluster at https://127.0.0.1:") || !strings.HasSuffix(stderr, want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("exit %d, stderr %q; want exit 2 and one line ending %q", code, stderr, want)
+		}
+	})
 }
 
 // TestEnginesLinkTheirRelease: each engine carries its minor's modules,
