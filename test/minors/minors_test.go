@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"debug/buildinfo"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -91,7 +92,11 @@ func run(t *testing.T, bin string, args ...string) ([]byte, int) {
 
 func runJSON(t *testing.T, bin string, args ...string) output {
 	t.Helper()
-	b, _ := run(t, bin, append(args, "-o", "json", "--no-cache", "--no-config")...)
+	args = append(args, "-o", "json", "--no-config")
+	if args[0] == "check" {
+		args = append(args, "--no-cache") // the verdict cache is check's
+	}
+	b, _ := run(t, bin, args...)
 	var o output
 	if err := json.Unmarshal(b, &o); err != nil {
 		t.Fatalf("%s %v: %v\n%s", bin, args, err, b)
@@ -215,6 +220,118 @@ func TestVersionsDoc(t *testing.T) {
 	testutil.Section(t, filepath.Join("..", "..", "docs", "versions.md"), "cel", out.String(), *update)
 }
 
+// rangeEqualsSingles runs args (through the main binary) as every
+// supported minor at once and as each alone, and checks that the range
+// reports each finding once, naming exactly the minors whose own runs
+// report it, with each minor's counts. It returns how many findings hold
+// for some minors only.
+func rangeEqualsSingles(t *testing.T, args []string) (partial int) {
+	t.Helper()
+	span := kubeminor.Supported[0].Minor + "-" + kubeminor.Newest()
+	merged := runJSON(t, binary(t, ""), append(args, "--kubernetes-version", span)...)
+	holds := map[string][]string{}
+	for _, f := range merged.Findings {
+		if f.KubernetesVersions == "" {
+			t.Fatalf("a finding of a range run names no minor: %+v", f)
+		}
+		if _, dup := holds[key(f)]; dup {
+			t.Fatalf("a finding reported twice: %+v", f)
+		}
+		holds[key(f)] = f.KubernetesVersions.List()
+	}
+	if len(merged.Summary.Minors) != len(kubeminor.Supported) {
+		t.Fatalf("the range's summary has %d minors, want %d", len(merged.Summary.Minors), len(kubeminor.Supported))
+	}
+	single := map[string][]string{}
+	for i, r := range kubeminor.Supported {
+		o := runJSON(t, binary(t, ""), append(args, "--kubernetes-version", r.Minor)...)
+		if o.Summary.KubernetesVersion != r.Minor {
+			t.Errorf("%s: the summary names Kubernetes %q", r.Minor, o.Summary.KubernetesVersion)
+		}
+		for _, f := range o.Findings {
+			single[key(f)] = append(single[key(f)], r.Minor)
+		}
+		if m := merged.Summary.Minors[i]; m.Version != r.Minor || m.Errors != o.Summary.Errors || m.Warnings != o.Summary.Warnings {
+			t.Errorf("the range's summary of %s is %+v; its own run: %d errors, %d warnings", r.Minor, m, o.Summary.Errors, o.Summary.Warnings)
+		}
+	}
+	for k, minors := range single {
+		if !slices.Equal(holds[k], minors) {
+			t.Errorf("finding %s\n  range says %v, single runs %v", k, holds[k], minors)
+		}
+		if len(minors) < len(kubeminor.Supported) {
+			partial++
+		}
+	}
+	if len(holds) != len(single) {
+		t.Errorf("%d findings in the range, %d in the single runs", len(holds), len(single))
+	}
+	return partial
+}
+
+// TestCommandsPerMinor: every command that takes --kubernetes-version
+// judges as one older minor through its engine, and the commands that
+// report findings (immutable and upgrade here; check above) merge a range
+// as their single runs say; prune, fields and test refuse a range in one
+// line.
+func TestCommandsPerMinor(t *testing.T) {
+	old := kubeminor.Supported[0].Minor
+	span := old + "-" + kubeminor.Newest()
+	for _, args := range [][]string{
+		{"immutable", "--crd", "commands/crd.yaml", "commands/old.yaml", "commands/new.yaml"},
+		{"upgrade", "commands/crd.yaml", "commands/crd-v2.yaml", "commands/old.yaml"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			// 1.33-1.34 and 1.35-1.37 word the failed rules apart.
+			if partial := rangeEqualsSingles(t, args); partial < 2 {
+				t.Errorf("%d findings held by some minors only, want at least 2", partial)
+			}
+			text, code := run(t, binary(t, ""), append(args, "--kubernetes-version", old, "--no-config")...)
+			if code != 1 || !strings.HasSuffix(string(text), ", judged by Kubernetes "+old+"\n") {
+				t.Errorf("%s as %s: exit %d, want 1 and a summary naming %s:\n%s", args[0], old, code, old, text)
+			}
+		})
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"prune", "--dry-run", "--crd", "commands/crd.yaml", "commands/prune.yaml"}, 1, "1 field would be pruned and 1 defaulted in 1 object\n"},
+		{[]string{"fields", "commands/crd.yaml"}, 0, "gadgets.example.com   v1        metadata.namespace   string   implicit\n"},
+		{[]string{"test", "../../../examples/testing"}, 0, " passed, 0 failed ("},
+	} {
+		t.Run(c.args[0], func(t *testing.T) {
+			out, stderr, code := runOut(t, append(c.args, "--no-config", "--kubernetes-version", old)...)
+			if code != c.code || !strings.Contains(out, c.want) {
+				t.Errorf("as %s: exit %d, want %d and %q:\n%s%s", old, code, c.code, c.want, out, stderr)
+			}
+			out, stderr, code = runOut(t, append(c.args, "--no-config", "--kubernetes-version", span)...)
+			want := "error: " + c.args[0] + " judges as one Kubernetes minor at a time: give one with --kubernetes-version (a range or a list is for check, immutable, upgrade)\n"
+			if code != 2 || out != "" || stderr != want {
+				t.Errorf("as %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", span, code, out, stderr, want)
+			}
+		})
+	}
+}
+
+// runOut runs the main binary with args in testdata: its stdout, stderr
+// and exit code, whatever it is.
+func runOut(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(binary(t, ""), args...)
+	cmd.Dir = "testdata"
+	cmd.Env = append(os.Environ(), kubeminor.EngineDirEnv+"="+engineDir(t), "NO_COLOR=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()
+}
+
 // key is a finding without the minors it holds for.
 func key(f report.Finding) string {
 	f.KubernetesVersions = ""
@@ -230,38 +347,8 @@ func key(f report.Finding) string {
 func TestRangeEqualsSingles(t *testing.T) {
 	args := []string{"check", "--crd", "cel-libraries.yaml", "."}
 	span := kubeminor.Supported[0].Minor + "-" + kubeminor.Newest()
-	merged := runJSON(t, binary(t, ""), append(args, "--kubernetes-version", span)...)
-	holds := map[string][]string{}
-	for _, f := range merged.Findings {
-		if f.KubernetesVersions == "" {
-			t.Fatalf("a finding of a range run names no minor: %+v", f)
-		}
-		if _, dup := holds[key(f)]; dup {
-			t.Fatalf("a finding reported twice: %+v", f)
-		}
-		holds[key(f)] = f.KubernetesVersions.List()
-	}
-	single := map[string][]string{}
-	for i, r := range kubeminor.Supported {
-		o := runJSON(t, binary(t, ""), append(args, "--kubernetes-version", r.Minor)...)
-		for _, f := range o.Findings {
-			single[key(f)] = append(single[key(f)], r.Minor)
-		}
-		if m := merged.Summary.Minors[i]; m.Version != r.Minor || m.Errors != o.Summary.Errors || m.Warnings != o.Summary.Warnings {
-			t.Errorf("the range's summary of %s is %+v; its own run: %d errors, %d warnings", r.Minor, m, o.Summary.Errors, o.Summary.Warnings)
-		}
-	}
-	var partial int
-	for k, minors := range single {
-		if !slices.Equal(holds[k], minors) {
-			t.Errorf("finding %s\n  range says %v, single runs %v", k, holds[k], minors)
-		}
-		if len(minors) < len(kubeminor.Supported) {
-			partial++
-		}
-	}
-	if len(holds) != len(single) || partial < 5 {
-		t.Errorf("%d findings in the range, %d in the single runs, %d held by some minors only", len(holds), len(single), partial)
+	if partial := rangeEqualsSingles(t, args); partial < 5 {
+		t.Errorf("%d findings held by some minors only, want at least 5", partial)
 	}
 
 	text, code := run(t, binary(t, ""), append(args, "--kubernetes-version", span, "--no-cache", "--no-config")...)
