@@ -160,4 +160,16 @@ func TestReleaseCarriesEngines(t *testing.T) {
 	if n := strings.Count(string(b), "binary: crdlint-k8s"); n != len(Supported)-1 {
 		t.Errorf(".goreleaser.yaml builds %d engines, want %d", n, len(Supported)-1)
 	}
+	// The image puts each beside the main binary (plugins/crdlint.yaml,
+	// the krew manifest, is checked by internal/release).
+	d, err := os.ReadFile(filepath.Join("..", "..", "Dockerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Supported {
+		name := EngineName(r.Minor)
+		if want := "COPY $TARGETPLATFORM/" + name + " /usr/local/bin/" + name + "\n"; !strings.Contains(string(d), want) {
+			t.Errorf("Dockerfile lacks %q", want)
+		}
+	}
 }
