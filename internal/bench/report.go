@@ -182,7 +182,8 @@ func scenarioTargets(res *Results) []Target {
 		abs.Measured, abs.Pass = true, large.MaxRSSKiB < 1<<20
 		abs.Got = mib(large.MaxRSSKiB)
 	}
-	return append(ts, wall, rss, abs)
+	ts = append(ts, wall, rss, abs)
+	return append(ts, minorsTargets(res)...)
 }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
