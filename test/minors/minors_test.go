@@ -63,6 +63,7 @@ type output struct {
 	Summary  struct {
 		Errors            int                   `json:"errors"`
 		Warnings          int                   `json:"warnings"`
+		CustomResources   int                   `json:"customResources"`
 		KubernetesVersion string                `json:"kubernetesVersion"`
 		Minors            []report.MinorSummary `json:"kubernetesVersions"`
 	} `json:"summary"`
@@ -399,7 +400,13 @@ func TestClusterMinor(t *testing.T) {
 	live := func(t *testing.T, version string, args ...string) (output, string, int) {
 		srv := apiservertest.Start(t, apiservertest.Options{Version: version})
 		srv.ApplyCRD(t, distinct)
-		cmd := exec.Command(bin, append([]string{"check", "--live", "--no-config", "-o", "json"}, args...)...)
+		if args[0] != "--crd-from-cluster" {
+			args = append([]string{"--live"}, args...)
+		}
+		cmd := exec.Command(bin, append([]string{"check", "--no-config", "-o", "json"}, args...)...)
+		// Read by the main binary before it knows the cluster's minor,
+		// and handed whole to the engine.
+		cmd.Stdin = strings.NewReader("apiVersion: example.com/v1\nkind: Distinct\nmetadata: {name: d, namespace: default}\nspec: {l: [a, b]}\n")
 		cmd.Env = append(os.Environ(), kubeminor.EngineDirEnv+"="+engineDir(t), "KUBECONFIG="+srv.Kubeconfig(t, apiservertest.AdminUser))
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -430,6 +437,11 @@ func TestClusterMinor(t *testing.T) {
 		o, stderr, code := live(t, "1.34.1", "crd/distincts.example.com")
 		if code != 1 || o.Summary.KubernetesVersion != "1.34" || refusals(o) == 0 {
 			t.Errorf("exit %d, judged by %q, %d refusals (stderr %q); want exit 1, judged by 1.34, the distinct() rule refused", code, o.Summary.KubernetesVersion, refusals(o), stderr)
+		}
+		// Local objects on stdin against the cluster's CRDs.
+		o, stderr, code = live(t, "1.34.1", "--crd-from-cluster", "-")
+		if code != 0 || o.Summary.KubernetesVersion != "1.34" || o.Summary.CustomResources != 1 {
+			t.Errorf("--crd-from-cluster -: exit %d, judged by %q, %d custom resources (stderr %q); want exit 0, judged by 1.34, 1", code, o.Summary.KubernetesVersion, o.Summary.CustomResources, stderr)
 		}
 		// Given, the minor is judged as whatever the cluster runs.
 		o, stderr, code = live(t, "1.34.1", "--kubernetes-version", "1.37", "crd/distincts.example.com")
