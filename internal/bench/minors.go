@@ -103,14 +103,6 @@ func minorsTargets(res *Results) []Target {
 	rows := findScenario(res, ScnMinors)
 	wall := Target{Goal: "Five Kubernetes minors at once: wall time ≤ 2.5× one minor's"}
 	mem := Target{Goal: "Five Kubernetes minors at once: peak RSS of all processes ≤ 2× one minor's"}
-	if len(rows) == 2 && rows[0].Wall > 0 && rows[0].TreeRSSKiB > 0 {
-		one, all := rows[0], rows[1]
-		x := all.Wall.Seconds() / one.Wall.Seconds()
-		wall.Measured, wall.Pass = true, x <= 2.5
-		wall.Got = fmt.Sprintf("%.2f× (%s vs %s; CPU %.2f×)", x, secs(all.Wall), secs(one.Wall), all.CPU.Seconds()/one.CPU.Seconds())
-		x = float64(all.TreeRSSKiB) / float64(one.TreeRSSKiB)
-		mem.Measured, mem.Pass = true, x <= 2
-		mem.Got = fmt.Sprintf("%.2f× (%s vs %s)", x, mib(all.TreeRSSKiB), mib(one.TreeRSSKiB))
-	}
+	wall, mem = pairTargets(rows, wall, mem, 2.5, 2, func(r Row) int64 { return r.TreeRSSKiB })
 	return []Target{wall, mem}
 }
