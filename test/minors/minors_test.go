@@ -26,6 +26,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -67,7 +68,8 @@ type output struct {
 		KubernetesVersion string                `json:"kubernetesVersion"`
 		Minors            []report.MinorSummary `json:"kubernetesVersions"`
 	} `json:"summary"`
-	Skews []report.Skew `json:"kubernetesVersionSkews"`
+	Skews    []report.Skew           `json:"kubernetesVersionSkews"`
+	Upgrades []report.UpgradeSummary `json:"upgrades"`
 }
 
 // run runs bin with args in testdata and returns its output and exit code.
@@ -254,6 +256,11 @@ func rangeEqualsSingles(t *testing.T, args []string) (partial int) {
 		}
 		if m := merged.Summary.Minors[i]; m.Version != r.Minor || m.Errors != o.Summary.Errors || m.Warnings != o.Summary.Warnings {
 			t.Errorf("the range's summary of %s is %+v; its own run: %d errors, %d warnings", r.Minor, m, o.Summary.Errors, o.Summary.Warnings)
+		}
+		// upgrade's summary per CRD, through the engine protocol: the
+		// newest's (here every minor's is the same).
+		if !reflect.DeepEqual(merged.Upgrades, o.Upgrades) {
+			t.Errorf("the range's upgrades %+v; %s's own run: %+v", merged.Upgrades, r.Minor, o.Upgrades)
 		}
 	}
 	for k, minors := range single {
