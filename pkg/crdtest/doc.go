@@ -1,6 +1,7 @@
 // Package crdtest runs CRD validation tests without a cluster or envtest:
 // requests for custom resources (create, update, a write of the status
-// subresource) go through the API server's own code in pkg/crd, and the
+// subresource) go through the API server's own code in pkg/engine, to the
+// CRD version pkg/crd's catalogue of the suite's CRDs finds, and the
 // answers are shaped as the server's (*apierrors.StatusError).
 //
 // Two ways in:

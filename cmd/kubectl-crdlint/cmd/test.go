@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/fsutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crdsource"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crdtest"
@@ -146,7 +147,7 @@ func (o *TestOptions) Run(ctx context.Context) error {
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
-			unreadable = append(unreadable, &crdtest.Error{File: f, Msg: fmt.Sprintf("read: %v", unwrapPathError(err))})
+			unreadable = append(unreadable, &crdtest.Error{File: f, Msg: fmt.Sprintf("read: %v", fsutil.UnwrapPath(err))})
 			continue
 		}
 		s, err := crdtest.Read(f, data)
@@ -303,12 +304,4 @@ func (o *TestOptions) server(ctx context.Context, s *crdtest.Suite, cache map[st
 	}
 	cache[key.String()] = srv
 	return srv, nil
-}
-
-func unwrapPathError(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
