@@ -64,6 +64,7 @@ func main() {
 	flag.IntVar(&cfg.ScenarioRuns, "scenario-runs", envInt("BENCH_SCENARIO_RUNS", 3), "measured runs per tool of the warm, CI, 1% incremental, mixed, Action's cache and large CRD set scenarios; 0 skips them [BENCH_SCENARIO_RUNS]")
 	flag.IntVar(&cfg.LargeCRDs, "large-crds", envInt("BENCH_LARGE_CRDS", 1000), "CRDs of the large CRD set scenario; 0 skips it [BENCH_LARGE_CRDS]")
 	flag.IntVar(&cfg.MixedFiles, "mixed-files", envInt("BENCH_MIXED_FILES", 200), "files of the mixed workload (mixed and Action's cache scenarios); 0 skips them [BENCH_MIXED_FILES]")
+	flag.IntVar(&cfg.MinorRuns, "minor-runs", envInt("BENCH_MINOR_RUNS", 3), "measured runs of each side of the Kubernetes minors scenario (the newest minor vs all five, alternating); 0 skips it and the engines' builds [BENCH_MINOR_RUNS]")
 	flag.Parse()
 	var err error
 	if cfg.Scales, err = ints(scales); err == nil {

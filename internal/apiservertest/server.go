@@ -25,7 +25,9 @@ import (
 	extensionsapiserver "k8s.io/apiextensions-apiserver/pkg/apiserver"
 	"k8s.io/apiextensions-apiserver/pkg/cmd/server/options"
 	generatedopenapi "k8s.io/apiextensions-apiserver/pkg/generated/openapi"
+	utilversion "k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/apimachinery/pkg/util/wait"
+	apimachineryversion "k8s.io/apimachinery/pkg/version"
 	"k8s.io/apiserver/pkg/authentication/authenticatorfactory"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
@@ -59,6 +61,12 @@ type Options struct {
 	// Deny lists the resource requests answered with 403 Forbidden.
 	// Everything else is allowed to every authenticated user.
 	Deny []Rule
+	// Version, when set, is the Kubernetes version the server reports at
+	// /version (what kubectl version and discovery read), such as
+	// "1.36.2": a cluster of another release, for the clients that act
+	// on it. What the server does stays its libraries' own. By default it
+	// reports those libraries' version.
+	Version string
 	// Logs, when set, receives the server's klog output. By default it is
 	// discarded. klog is global: this affects the whole test binary.
 	Logs io.Writer
@@ -182,7 +190,7 @@ func Start(t testing.TB, opts Options) *Server {
 	}
 
 	ctx, cancel := context.WithCancelCause(context.Background())
-	errCh, err := run(ctx, etcd.Endpoints(), srv.prefix, dir, certFile, keyFile, tokens, opts.Deny, srv)
+	errCh, err := run(ctx, etcd.Endpoints(), srv.prefix, dir, certFile, keyFile, tokens, opts, srv)
 	if err != nil {
 		cancel(err)
 		t.Fatalf("apiservertest: start: %v", err)
@@ -208,7 +216,8 @@ func Start(t testing.TB, opts Options) *Server {
 // StartTestServer, which cannot be used as is: its authentication and
 // authorization delegate to a kube-apiserver, and it takes its serving
 // certificate from files of its own source tree.
-func run(ctx context.Context, etcdServers []string, prefix, dir, certFile, keyFile string, tokens map[string]*user.DefaultInfo, deny []Rule, srv *Server) (<-chan struct{}, error) {
+func run(ctx context.Context, etcdServers []string, prefix, dir, certFile, keyFile string, tokens map[string]*user.DefaultInfo, opts Options, srv *Server) (<-chan struct{}, error) {
+	deny := opts.Deny
 	s := options.NewCustomResourceDefinitionsServerOptions(io.Discard, io.Discard)
 
 	// A registry per server: the default one refuses a second registration.
@@ -267,6 +276,13 @@ func run(ctx context.Context, etcdServers []string, prefix, dir, certFile, keyFi
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	gc := &config.GenericConfig.Config
+	if opts.Version != "" {
+		v, err := utilversion.ParseGeneric(opts.Version)
+		if err != nil {
+			return nil, fmt.Errorf("Options.Version: %w", err)
+		}
+		gc.EffectiveVersion = reportedVersion{gc.EffectiveVersion, v}
+	}
 	config.GenericConfig.SharedInformerFactory = nil
 	config.GenericConfig.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(
 		openapi.GetOpenAPIDefinitionsWithoutDisabledFeatures(generatedopenapi.GetOpenAPIDefinitions),
@@ -308,6 +324,20 @@ func run(ctx context.Context, etcdServers []string, prefix, dir, certFile, keyFi
 		}
 	}()
 	return done, nil
+}
+
+// reportedVersion is the server's effective version with another
+// release's version info, which /version serves.
+type reportedVersion struct {
+	basecompatibility.EffectiveVersion
+	v *utilversion.Version
+}
+
+func (r reportedVersion) Info() *apimachineryversion.Info {
+	info := *r.EffectiveVersion.Info()
+	info.Major, info.Minor = fmt.Sprint(r.v.Major()), fmt.Sprint(r.v.Minor())
+	info.GitVersion = "v" + r.v.String()
+	return &info
 }
 
 // The core API kubeconfig's server: port 1 of loopback refuses at once.

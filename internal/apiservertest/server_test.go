@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/apiservertest"
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/kubeminor"
 )
 
 const widgetCRD = `
@@ -126,13 +127,32 @@ func TestServer(t *testing.T) {
 }
 
 // Servers start one after the other in one binary: global state (feature
-// gates, metrics, klog) must not trip the second.
+// gates, metrics, klog) must not trip the second. The second reports
+// another release's version (Options.Version), the first its libraries'.
 func TestSequentialServers(t *testing.T) {
-	for i := range 2 {
-		srv := apiservertest.Start(t, apiservertest.Options{})
+	for i, version := range []string{"", "1.36.2"} {
+		srv := apiservertest.Start(t, apiservertest.Options{Version: version})
 		srv.ApplyCRD(t, widgetCRD)
+		dc, err := discovery.NewDiscoveryClientForConfig(srv.AdminConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := dc.ServerVersion()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// An unstamped build reports its libraries' minor, not a gitVersion.
+		want := kubeminor.Own()
+		if version != "" {
+			want = "1.36"
+			if v.GitVersion != "v"+version {
+				t.Errorf("server %d reports gitVersion %q, want v%s", i, v.GitVersion, version)
+			}
+		}
+		if got := v.Major + "." + v.Minor; got != want {
+			t.Errorf("server %d reports %s, want %s", i, got, want)
+		}
 		srv.Stop()
-		_ = i
 	}
 }
 

@@ -47,6 +47,10 @@ type Config struct {
 	// MixedFiles is the size of the mixed workload (BuildMixed) of the
 	// mixed and Action's cache scenarios; 0 skips them.
 	MixedFiles int
+	// MinorRuns is the number of measured runs of each side of the
+	// Kubernetes minors scenario (the newest minor vs every supported
+	// one); 0 skips it and the engines' builds.
+	MinorRuns int
 }
 
 // Row is one tool's line in a table.
@@ -146,6 +150,11 @@ func Run(ctx context.Context, cfg Config, out, log io.Writer) (*Results, error) 
 		return nil, err
 	}
 	res.Commit = commit
+	if cfg.MinorRuns > 0 {
+		if err := BuildEngines(ctx, cfg.ToolDir, log); err != nil {
+			return nil, err
+		}
+	}
 	kc, err := EnsurePeer(ctx, cfg.ToolDir, Kubeconform, log)
 	if err != nil {
 		return nil, err

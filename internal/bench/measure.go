@@ -18,9 +18,12 @@ type Measurement struct {
 	Wall      time.Duration
 	CPU       time.Duration // user + system, from the child's rusage
 	MaxRSSKiB int64         // ru_maxrss: KiB on Linux
-	ExitCode  int
-	Stdout    []byte
-	Stderr    []byte
+	// TreeRSSKiB is the peak of the summed RSS of the tool and the
+	// processes it started, sampled every 10 ms (hack/benchexec).
+	TreeRSSKiB int64
+	ExitCode   int
+	Stdout     []byte
+	Stderr     []byte
 }
 
 // Runner starts tools through hack/benchexec, which measures them from a
@@ -72,16 +75,17 @@ func (r *Runner) Run(ctx context.Context, argv []string) (Measurement, error) {
 	}
 	b, rerr := os.ReadFile(result)
 	var res struct {
-		WallNS    int64 `json:"wall_ns"`
-		CPUNS     int64 `json:"cpu_ns"`
-		MaxRSSKiB int64 `json:"maxrss_kib"`
-		ExitCode  int   `json:"exit_code"`
+		WallNS     int64 `json:"wall_ns"`
+		CPUNS      int64 `json:"cpu_ns"`
+		MaxRSSKiB  int64 `json:"maxrss_kib"`
+		TreeRSSKiB int64 `json:"tree_rss_kib"`
+		ExitCode   int   `json:"exit_code"`
 	}
 	if rerr != nil || json.Unmarshal(b, &res) != nil {
 		return Measurement{}, fmt.Errorf("%s: benchexec left no result (stderr: %.500s)", argv[0], stderr.Bytes())
 	}
 	return Measurement{Wall: time.Duration(res.WallNS), CPU: time.Duration(res.CPUNS), MaxRSSKiB: res.MaxRSSKiB,
-		ExitCode: res.ExitCode, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}, nil
+		TreeRSSKiB: res.TreeRSSKiB, ExitCode: res.ExitCode, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}, nil
 }
 
 // Summary is the median of several runs of one tool on one input.
@@ -89,6 +93,8 @@ type Summary struct {
 	Runs      int
 	Wall, CPU time.Duration
 	MaxRSSKiB int64
+	// TreeRSSKiB is the median peak of all the run's processes together.
+	TreeRSSKiB int64
 	// Docs is the number of documents the tool says it checked, Invalid
 	// the number it found at least one error in (from its last run; the
 	// harness checks the runs agree).
@@ -107,10 +113,11 @@ func Median(ms []Measurement) Summary {
 	walls := make([]int64, len(ms))
 	cpus := make([]int64, len(ms))
 	rss := make([]int64, len(ms))
+	tree := make([]int64, len(ms))
 	for i, m := range ms {
-		walls[i], cpus[i], rss[i] = int64(m.Wall), int64(m.CPU), m.MaxRSSKiB
+		walls[i], cpus[i], rss[i], tree[i] = int64(m.Wall), int64(m.CPU), m.MaxRSSKiB, m.TreeRSSKiB
 	}
-	s.Wall, s.CPU, s.MaxRSSKiB = time.Duration(median(walls)), time.Duration(median(cpus)), median(rss)
+	s.Wall, s.CPU, s.MaxRSSKiB, s.TreeRSSKiB = time.Duration(median(walls)), time.Duration(median(cpus)), median(rss), median(tree)
 	s.ExitCode = ms[len(ms)-1].ExitCode
 	return s
 }

@@ -57,6 +57,10 @@ func TestTargets(t *testing.T) {
 				row("kubectl-crdlint, 123 CRDs", 5*time.Second, 500<<10, 10000),
 				row("kubectl-crdlint, 1000 CRDs", 5500*time.Millisecond, 700<<10, 10000),
 			}},
+			{Key: ScnMinors, Rows: []Row{
+				tree(row("kubectl-crdlint, Kubernetes 1.37", 10*time.Second, 500<<10, 10000), 510<<10),
+				tree(row("kubectl-crdlint, Kubernetes 1.33-1.37", 24*time.Second, 520<<10, 10000), 1100<<10), // 2.4×, 2.16×
+			}},
 		},
 	}
 	want := map[string]string{
@@ -74,6 +78,8 @@ func TestTargets(t *testing.T) {
 		"Large CRD set: wall time ≤ 1.2× the same workload's with only the corpus CRDs":                 "PASS", // 1.1×
 		"Large CRD set: peak RSS ≤ 1.2× the same workload's with only the corpus CRDs":                  "FAIL", // 1.4×
 		"Large CRD set: peak RSS < 1 GiB":                                                               "PASS",
+		"Five Kubernetes minors at once: wall time ≤ 2.5× one minor's":                                  "PASS",
+		"Five Kubernetes minors at once: peak RSS of all processes ≤ 2× one minor's":                    "FAIL",
 	}
 	got := Targets(res)
 	if len(got) != len(want) {
@@ -105,9 +111,15 @@ func TestTargets(t *testing.T) {
 	var buf bytes.Buffer
 	res.Targets = got
 	Print(&buf, res)
-	for _, s := range []string{"| kubeconform -n 4 | 1 | 2.00 s |", "FAIL |", "### Scale", "### Warm run", "| kubectl-crdlint, 1000 CRDs | 1 | 5.50 s |"} {
+	for _, s := range []string{"| kubeconform -n 4 | 1 | 2.00 s |", "FAIL |", "### Scale", "### Warm run", "| kubectl-crdlint, 1000 CRDs | 1 | 5.50 s |", "| 2.40× (24.00 s vs 10.00 s; CPU 2.40×) | PASS |"} {
 		if !strings.Contains(buf.String(), s) {
 			t.Errorf("report lacks %q:\n%s", s, buf.String())
 		}
 	}
+}
+
+// tree sets a row's peak RSS of all its processes.
+func tree(r Row, kib int64) Row {
+	r.TreeRSSKiB = kib
+	return r
 }

@@ -116,6 +116,11 @@ type scenarioEnv struct {
 }
 
 func runScenarios(ctx context.Context, cfg Config, res *Results, corpus *Corpus, env scenarioEnv) error {
+	if cfg.MinorRuns > 0 {
+		if err := minorsScenario(res, env, cfg.MinorRuns); err != nil {
+			return err
+		}
+	}
 	if cfg.ScenarioRuns <= 0 {
 		return nil
 	}

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	utilversion "k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/component-base/version"
 )
 
@@ -131,4 +132,25 @@ func minorOf(s string) (string, error) {
 
 func index(minor string) int {
 	return slices.IndexFunc(Supported, func(r Release) bool { return r.Minor == minor })
+}
+
+// OfServer is the minor of a server's reported version (its /version:
+// major "1" and minor "36", or "36+" as some managed offerings say; else
+// the gitVersion, "v1.36.2-gke.1000"), when it is a supported one;
+// otherwise an error naming the version and the supported minors.
+func OfServer(gitVersion, major, minor string) (string, error) {
+	m := ""
+	a, errA := strconv.ParseUint(major, 10, 32)
+	b, errB := strconv.ParseUint(strings.TrimSuffix(minor, "+"), 10, 32)
+	if errA == nil && errB == nil {
+		m = fmt.Sprintf("%d.%d", a, b)
+	} else if v, err := utilversion.ParseGeneric(gitVersion); err == nil {
+		m = fmt.Sprintf("%d.%d", v.Major(), v.Minor())
+	} else {
+		return "", fmt.Errorf("reports no version that names a Kubernetes minor (major %q, minor %q, gitVersion %q)", major, minor, gitVersion)
+	}
+	if index(m) < 0 {
+		return "", fmt.Errorf("runs Kubernetes %s, which kubectl-crdlint does not judge as (supported minors: %s)", m, Names())
+	}
+	return m, nil
 }

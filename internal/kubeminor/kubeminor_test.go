@@ -40,6 +40,35 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestOfServer: a cluster's minor, from what /version says on real
+// clusters (kind, GKE, EKS) and on an unstamped build.
+func TestOfServer(t *testing.T) {
+	for _, c := range []struct {
+		git, major, minor string
+		want, err         string
+	}{
+		{git: "v1.36.2", major: "1", minor: "36", want: "1.36"},
+		{git: "v1.33.5-gke.1080000", major: "1", minor: "33", want: "1.33"},
+		{git: "v1.34.1-eks-113cf36", major: "1", minor: "34+", want: "1.34"},
+		{git: "v0.0.0-master+$Format:%H$", major: "1", minor: "37", want: "1.37"},
+		{git: "v1.35.0", want: "1.35"},
+		{git: "v1.30.14", major: "1", minor: "30", err: "runs Kubernetes 1.30, which kubectl-crdlint does not judge as (supported minors: 1.33, 1.34, 1.35, 1.36, 1.37)"},
+		{git: "v1.38.0", major: "1", minor: "38", err: "runs Kubernetes 1.38,"},
+		{git: "", err: "reports no version that names a Kubernetes minor"},
+	} {
+		got, err := OfServer(c.git, c.major, c.minor)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("OfServer(%q, %q, %q) = %q, %v; want an error with %q", c.git, c.major, c.minor, got, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("OfServer(%q, %q, %q) = %q, %v; want %s", c.git, c.major, c.minor, got, err, c.want)
+		}
+	}
+}
+
 // TestOwn: the main build links the newest minor's libraries.
 func TestOwn(t *testing.T) {
 	if Own() != Newest() && os.Getenv("CRDLINT_MINOR_BUILD") == "" {
@@ -130,5 +159,17 @@ func TestReleaseCarriesEngines(t *testing.T) {
 	}
 	if n := strings.Count(string(b), "binary: crdlint-k8s"); n != len(Supported)-1 {
 		t.Errorf(".goreleaser.yaml builds %d engines, want %d", n, len(Supported)-1)
+	}
+	// The image puts each beside the main binary (plugins/crdlint.yaml,
+	// the krew manifest, is checked by internal/release).
+	d, err := os.ReadFile(filepath.Join("..", "..", "Dockerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Supported {
+		name := EngineName(r.Minor)
+		if want := "COPY $TARGETPLATFORM/" + name + " /usr/local/bin/" + name + "\n"; !strings.Contains(string(d), want) {
+			t.Errorf("Dockerfile lacks %q", want)
+		}
 	}
 }

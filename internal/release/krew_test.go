@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/kubeminor"
 )
 
 // manifest is the part of krew's v1alpha2 Plugin that its validator checks.
@@ -90,6 +92,24 @@ func TestKrewManifest(t *testing.T) {
 		}
 		if len(p.Files) == 0 {
 			t.Errorf("%s: no files to install", key)
+		}
+		// Every older minor's engine is installed beside the binary,
+		// where --kubernetes-version looks for it: krew users judge as
+		// any supported minor offline.
+		installed := map[string]bool{}
+		for _, f := range p.Files {
+			if f.To == "." {
+				installed[f.From] = true
+			}
+		}
+		for _, r := range kubeminor.Supported {
+			name := strings.TrimSuffix(kubeminor.EngineName(r.Minor), ".exe")
+			if l["os"] == "windows" {
+				name += ".exe"
+			}
+			if !installed[name] {
+				t.Errorf("%s: the Kubernetes %s engine %s is not installed", key, r.Minor, name)
+			}
 		}
 	}
 }

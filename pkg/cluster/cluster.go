@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/version"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
@@ -131,6 +132,19 @@ func (c *Client) init() error {
 		}
 	})
 	return c.initErr
+}
+
+// ServerVersion is the version the server reports (/version, as kubectl
+// version reads it).
+func (c *Client) ServerVersion() (*version.Info, error) {
+	if err := c.init(); err != nil {
+		return nil, err
+	}
+	v, err := c.disc.ServerVersion()
+	if err != nil {
+		return nil, Describe(err, c.host)
+	}
+	return v, nil
 }
 
 // ref is one parsed resource reference: a resource and optional names.

@@ -269,6 +269,68 @@ func TestStoppedServer(t *testing.T) {
 	}
 }
 
+// TestClusterMinor: a command reading from a cluster judges as the
+// cluster's minor when none is given; a cluster of a minor outside the
+// supported ones is a one-line error naming them, exit 2, for every
+// command with a cluster source, and a minor given by the flag is judged
+// without asking. (The scripts' cluster reports this binary's own minor,
+// 1.37, and their summaries name it; test/minors runs a 1.36 cluster
+// through the 1.36 engine.)
+func TestClusterMinor(t *testing.T) {
+	bin := binary(t)
+	srv := apiservertest.Start(t, apiservertest.Options{Version: "1.30.14"})
+	crdFile, err := filepath.Abs("../../examples/valid/widget-crd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	crd, err := os.ReadFile(crdFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.ApplyCRD(t, crd)
+	kubeconfig := srv.Kubeconfig(t, apiservertest.AdminUser)
+	crs := filepath.Join(t.TempDir(), "widgets.yaml")
+	if err := os.WriteFile(crs, []byte("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: a, namespace: default}\nspec: {color: red}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) (int, string, string) {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "NO_COLOR=1")
+		cmd.Dir = t.TempDir() // no configuration file
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		return cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()
+	}
+	want := fmt.Sprintf("error: the cluster at %s runs Kubernetes 1.30, which kubectl-crdlint does not judge as (supported minors: 1.33, 1.34, 1.35, 1.36, 1.37); to judge as one of them, give it with --kubernetes-version\n", srv.URL)
+	for _, args := range [][]string{
+		{"check", "--live", "crds"},
+		{"check", "--crd-from-cluster", crs},
+		{"prune", "--dry-run", "--live", "widgets.example.com", "-A"},
+		{"immutable", "--live", crs},
+		{"upgrade", "--live", crdFile},
+		{"fields", "--live", "crd/widgets.example.com"},
+	} {
+		code, stdout, stderr := run(args...)
+		if code != 2 || stderr != want || stdout != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and %q", strings.Join(args, " "), code, stdout, stderr, want)
+		}
+	}
+	// Usage errors come before the cluster is asked.
+	if code, _, stderr := run("upgrade", "--live", "--stored-versions", "v1", crdFile); code != 2 || !strings.HasPrefix(stderr, "error: --stored-versions is for OLD read from a file") {
+		t.Errorf("upgrade --live --stored-versions: exit %d, stderr %q", code, stderr)
+	}
+	// A minor given is judged as, without asking the cluster's.
+	code, stdout, stderr := run("check", "--live", "--kubernetes-version", "1.37", "crd/widgets.example.com")
+	if code != 0 || !strings.HasSuffix(stdout, "no problems in 1 live object (1 document: 1 CRD, 0 custom resources validated), judged by Kubernetes 1.37\n") {
+		t.Errorf("check --live --kubernetes-version 1.37: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
 // TestKubectlPlugin runs the binary the way users do: through kubectl,
 // which finds kubectl-crdlint on PATH.
 func TestKubectlPlugin(t *testing.T) {

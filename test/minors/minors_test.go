@@ -4,17 +4,20 @@ import (
 	"bytes"
 	"debug/buildinfo"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/apiservertest"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/kubeminor"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/testutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
@@ -45,10 +48,12 @@ type output struct {
 	Summary  struct {
 		Errors            int                   `json:"errors"`
 		Warnings          int                   `json:"warnings"`
+		CustomResources   int                   `json:"customResources"`
 		KubernetesVersion string                `json:"kubernetesVersion"`
 		Minors            []report.MinorSummary `json:"kubernetesVersions"`
 	} `json:"summary"`
-	Skews []report.Skew `json:"kubernetesVersionSkews"`
+	Skews    []report.Skew           `json:"kubernetesVersionSkews"`
+	Upgrades []report.UpgradeSummary `json:"upgrades"`
 }
 
 // run runs bin with args in testdata and returns its output and exit code.
@@ -74,7 +79,11 @@ func run(t *testing.T, bin string, args ...string) ([]byte, int) {
 
 func runJSON(t *testing.T, bin string, args ...string) output {
 	t.Helper()
-	b, _ := run(t, bin, append(args, "-o", "json", "--no-cache", "--no-config")...)
+	args = append(args, "-o", "json", "--no-config")
+	if args[0] == "check" {
+		args = append(args, "--no-cache") // the verdict cache is check's
+	}
+	b, _ := run(t, bin, args...)
 	var o output
 	if err := json.Unmarshal(b, &o); err != nil {
 		t.Fatalf("%s %v: %v\n%s", bin, args, err, b)
@@ -115,19 +124,21 @@ func expectations(t *testing.T, file string) map[string][]string {
 	return out
 }
 
-// verdicts runs every minor's engine on file and lists, per object, the
-// minors that give it a finding of severity whose rule starts with rule.
-func verdicts(t *testing.T, file string, args []string, severity report.Severity, rule string) map[string][]string {
+// verdicts runs every minor's engine on c's file and lists, per object,
+// the minors that give it a finding of c's severity whose rule starts
+// with c's rule and whose message has c's message.
+func verdicts(t *testing.T, c verdictCase) map[string][]string {
 	t.Helper()
+	file, severity, rule := c.file, c.severity, c.rule
 	got := map[string][]string{}
 	for _, r := range kubeminor.Supported {
-		o := runJSON(t, binary(t, r.Minor), append([]string{"check", "--kubernetes-version", r.Minor, file}, args...)...)
+		o := runJSON(t, binary(t, r.Minor), append([]string{"check", "--kubernetes-version", r.Minor, file}, c.args...)...)
 		if o.Summary.KubernetesVersion != r.Minor {
 			t.Errorf("%s: the summary names Kubernetes %q, want %s", r.Minor, o.Summary.KubernetesVersion, r.Minor)
 		}
 		seen := map[string]bool{}
 		for _, f := range o.Findings {
-			if f.Severity != severity || !strings.HasPrefix(f.Rule, rule) || f.File != file || seen[f.Object.Name] {
+			if f.Severity != severity || !strings.HasPrefix(f.Rule, rule) || !strings.Contains(f.Message, c.message) || f.File != file || seen[f.Object.Name] {
 				continue
 			}
 			seen[f.Object.Name] = true
@@ -142,20 +153,23 @@ type verdictCase struct {
 	args     []string
 	severity report.Severity
 	rule     string
+	message  string
 }
 
 var verdictCases = []verdictCase{
 	{file: "cel-libraries.yaml", severity: report.Error},
 	{file: "custom-resources.yaml", args: []string{"--crd", "cel-libraries.yaml"}, severity: report.Error, rule: "cr-cel"},
 	{file: "formats.yaml", severity: report.Warning, rule: "crd-unrecognized-format"},
+	{file: "cel-costs.yaml", severity: report.Error, rule: "crd-cel", message: "estimated rule cost exceeds budget"},
 }
 
 // TestVerdictsPerMinor: each minor's engine refuses exactly the CRDs, and
 // reports errors on exactly the custom resources, and warns on exactly
-// the formats, that the minor's own libraries do.
+// the formats, and finds over the cost budget exactly the rules, that the
+// minor's own libraries do.
 func TestVerdictsPerMinor(t *testing.T) {
 	for _, c := range verdictCases {
-		got := verdicts(t, c.file, c.args, c.severity, c.rule)
+		got := verdicts(t, c)
 		for name, w := range expectations(t, c.file) {
 			if !slices.Equal(got[name], w) {
 				t.Errorf("%s: %s: %s in %v, want %v", c.file, name, c.severity, got[name], w)
@@ -170,7 +184,7 @@ var update = flag.Bool("update", false, "rewrite docs/versions.md's generated se
 // engines answer for a new CRD using each.
 func TestVersionsDoc(t *testing.T) {
 	c := verdictCases[0]
-	refused := verdicts(t, c.file, c.args, c.severity, c.rule)
+	refused := verdicts(t, c)
 	b, err := os.ReadFile(filepath.Join("testdata", c.file))
 	if err != nil {
 		t.Fatal(err)
@@ -193,6 +207,123 @@ func TestVersionsDoc(t *testing.T) {
 	testutil.Section(t, filepath.Join("..", "..", "docs", "versions.md"), "cel", out.String(), *update)
 }
 
+// rangeEqualsSingles runs args (through the main binary) as every
+// supported minor at once and as each alone, and checks that the range
+// reports each finding once, naming exactly the minors whose own runs
+// report it, with each minor's counts. It returns how many findings hold
+// for some minors only.
+func rangeEqualsSingles(t *testing.T, args []string) (partial int) {
+	t.Helper()
+	span := kubeminor.Supported[0].Minor + "-" + kubeminor.Newest()
+	merged := runJSON(t, binary(t, ""), append(args, "--kubernetes-version", span)...)
+	holds := map[string][]string{}
+	for _, f := range merged.Findings {
+		if f.KubernetesVersions == "" {
+			t.Fatalf("a finding of a range run names no minor: %+v", f)
+		}
+		if _, dup := holds[key(f)]; dup {
+			t.Fatalf("a finding reported twice: %+v", f)
+		}
+		holds[key(f)] = f.KubernetesVersions.List()
+	}
+	if len(merged.Summary.Minors) != len(kubeminor.Supported) {
+		t.Fatalf("the range's summary has %d minors, want %d", len(merged.Summary.Minors), len(kubeminor.Supported))
+	}
+	single := map[string][]string{}
+	for i, r := range kubeminor.Supported {
+		o := runJSON(t, binary(t, ""), append(args, "--kubernetes-version", r.Minor)...)
+		if o.Summary.KubernetesVersion != r.Minor {
+			t.Errorf("%s: the summary names Kubernetes %q", r.Minor, o.Summary.KubernetesVersion)
+		}
+		for _, f := range o.Findings {
+			single[key(f)] = append(single[key(f)], r.Minor)
+		}
+		if m := merged.Summary.Minors[i]; m.Version != r.Minor || m.Errors != o.Summary.Errors || m.Warnings != o.Summary.Warnings {
+			t.Errorf("the range's summary of %s is %+v; its own run: %d errors, %d warnings", r.Minor, m, o.Summary.Errors, o.Summary.Warnings)
+		}
+		// upgrade's summary per CRD, through the engine protocol: the
+		// newest's (here every minor's is the same).
+		if !reflect.DeepEqual(merged.Upgrades, o.Upgrades) {
+			t.Errorf("the range's upgrades %+v; %s's own run: %+v", merged.Upgrades, r.Minor, o.Upgrades)
+		}
+	}
+	for k, minors := range single {
+		if !slices.Equal(holds[k], minors) {
+			t.Errorf("finding %s\n  range says %v, single runs %v", k, holds[k], minors)
+		}
+		if len(minors) < len(kubeminor.Supported) {
+			partial++
+		}
+	}
+	if len(holds) != len(single) {
+		t.Errorf("%d findings in the range, %d in the single runs", len(holds), len(single))
+	}
+	return partial
+}
+
+// TestCommandsPerMinor: every command that takes --kubernetes-version
+// judges as one older minor through its engine, and the commands that
+// report findings (immutable and upgrade here; check above) merge a range
+// as their single runs say; prune, fields and test refuse a range in one
+// line.
+func TestCommandsPerMinor(t *testing.T) {
+	old := kubeminor.Supported[0].Minor
+	span := old + "-" + kubeminor.Newest()
+	for _, args := range [][]string{
+		{"immutable", "--crd", "commands/crd.yaml", "commands/old.yaml", "commands/new.yaml"},
+		{"upgrade", "commands/crd.yaml", "commands/crd-v2.yaml", "commands/old.yaml"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			// 1.33-1.34 and 1.35-1.37 word the failed rules apart.
+			if partial := rangeEqualsSingles(t, args); partial < 2 {
+				t.Errorf("%d findings held by some minors only, want at least 2", partial)
+			}
+			text, code := run(t, binary(t, ""), append(args, "--kubernetes-version", old, "--no-config")...)
+			if code != 1 || !strings.HasSuffix(string(text), ", judged by Kubernetes "+old+"\n") {
+				t.Errorf("%s as %s: exit %d, want 1 and a summary naming %s:\n%s", args[0], old, code, old, text)
+			}
+		})
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"prune", "--dry-run", "--crd", "commands/crd.yaml", "commands/prune.yaml"}, 1, "1 field would be pruned and 1 defaulted in 1 object\n"},
+		{[]string{"fields", "commands/crd.yaml"}, 0, "gadgets.example.com   v1        metadata.namespace   string   implicit\n"},
+		{[]string{"test", "../../../examples/testing"}, 0, " passed, 0 failed ("},
+	} {
+		t.Run(c.args[0], func(t *testing.T) {
+			out, stderr, code := runOut(t, append(c.args, "--no-config", "--kubernetes-version", old)...)
+			if code != c.code || !strings.Contains(out, c.want) {
+				t.Errorf("as %s: exit %d, want %d and %q:\n%s%s", old, code, c.code, c.want, out, stderr)
+			}
+			out, stderr, code = runOut(t, append(c.args, "--no-config", "--kubernetes-version", span)...)
+			want := "error: " + c.args[0] + " judges as one Kubernetes minor at a time: give one with --kubernetes-version (a range or a list is for check, immutable, upgrade)\n"
+			if code != 2 || out != "" || stderr != want {
+				t.Errorf("as %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", span, code, out, stderr, want)
+			}
+		})
+	}
+}
+
+// runOut runs the main binary with args in testdata: its stdout, stderr
+// and exit code, whatever it is.
+func runOut(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(binary(t, ""), args...)
+	cmd.Dir = "testdata"
+	cmd.Env = append(os.Environ(), kubeminor.EngineDirEnv+"="+engineDir(t), "NO_COLOR=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()
+}
+
 // key is a finding without the minors it holds for.
 func key(f report.Finding) string {
 	f.KubernetesVersions = ""
@@ -208,44 +339,15 @@ func key(f report.Finding) string {
 func TestRangeEqualsSingles(t *testing.T) {
 	args := []string{"check", "--crd", "cel-libraries.yaml", "."}
 	span := kubeminor.Supported[0].Minor + "-" + kubeminor.Newest()
-	merged := runJSON(t, binary(t, ""), append(args, "--kubernetes-version", span)...)
-	holds := map[string][]string{}
-	for _, f := range merged.Findings {
-		if f.KubernetesVersions == "" {
-			t.Fatalf("a finding of a range run names no minor: %+v", f)
-		}
-		if _, dup := holds[key(f)]; dup {
-			t.Fatalf("a finding reported twice: %+v", f)
-		}
-		holds[key(f)] = f.KubernetesVersions.List()
-	}
-	single := map[string][]string{}
-	for i, r := range kubeminor.Supported {
-		o := runJSON(t, binary(t, ""), append(args, "--kubernetes-version", r.Minor)...)
-		for _, f := range o.Findings {
-			single[key(f)] = append(single[key(f)], r.Minor)
-		}
-		if m := merged.Summary.Minors[i]; m.Version != r.Minor || m.Errors != o.Summary.Errors || m.Warnings != o.Summary.Warnings {
-			t.Errorf("the range's summary of %s is %+v; its own run: %d errors, %d warnings", r.Minor, m, o.Summary.Errors, o.Summary.Warnings)
-		}
-	}
-	var partial int
-	for k, minors := range single {
-		if !slices.Equal(holds[k], minors) {
-			t.Errorf("finding %s\n  range says %v, single runs %v", k, holds[k], minors)
-		}
-		if len(minors) < len(kubeminor.Supported) {
-			partial++
-		}
-	}
-	if len(holds) != len(single) || partial < 5 {
-		t.Errorf("%d findings in the range, %d in the single runs, %d held by some minors only", len(holds), len(single), partial)
+	if partial := rangeEqualsSingles(t, args); partial < 5 {
+		t.Errorf("%d findings held by some minors only, want at least 5", partial)
 	}
 
 	text, code := run(t, binary(t, ""), append(args, "--kubernetes-version", span, "--no-cache", "--no-config")...)
 	for _, want := range []string{
 		"CustomResourceDefinition distincts.example.com: rejected by 1.33–1.34 (undeclared reference to 'distinct'), accepted by 1.35–1.37",
 		"CustomResourceDefinition semvers.example.com: rejected by 1.33 (undeclared reference to 'isSemver'), accepted by 1.34–1.37",
+		"CustomResourceDefinition matchfunctions.example.com: rejected by 1.37 (Forbidden: estimated rule cost exceeds budget by factor of more than 100x",
 		"Kubernetes 1.33: ",
 		"judged by Kubernetes 1.33–1.37\n",
 		"[spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule] (1.33–1.34)\n",
@@ -266,6 +368,85 @@ func TestRangeEqualsSingles(t *testing.T) {
 	if code != 1 {
 		t.Errorf("semver-only.yaml: 1.33 refuses it: exit %d, want 1", code)
 	}
+}
+
+// TestClusterMinor: check --live, given no minor, judges as the minor the
+// cluster reports: the in-process API server reporting 1.36 is judged by
+// the 1.36 engine (its summary names it), one reporting 1.34 refuses a
+// stored CRD whose rule 1.34 cannot compile (as a new CRD) while 1.37
+// accepts it, and one reporting 1.30 is a one-line error naming the
+// supported minors.
+func TestClusterMinor(t *testing.T) {
+	bin := binary(t, "")
+	crds, err := os.ReadFile(filepath.Join("testdata", "cel-libraries.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var distinct []byte
+	for _, doc := range strings.Split(string(crds), "\n---\n") {
+		if strings.Contains(doc, "name: distincts.example.com") {
+			distinct = []byte(doc)
+		}
+	}
+	live := func(t *testing.T, version string, args ...string) (output, string, int) {
+		srv := apiservertest.Start(t, apiservertest.Options{Version: version})
+		srv.ApplyCRD(t, distinct)
+		if args[0] != "--crd-from-cluster" {
+			args = append([]string{"--live"}, args...)
+		}
+		cmd := exec.Command(bin, append([]string{"check", "--no-config", "-o", "json"}, args...)...)
+		// Read by the main binary before it knows the cluster's minor,
+		// and handed whole to the engine.
+		cmd.Stdin = strings.NewReader("apiVersion: example.com/v1\nkind: Distinct\nmetadata: {name: d, namespace: default}\nspec: {l: [a, b]}\n")
+		cmd.Env = append(os.Environ(), kubeminor.EngineDirEnv+"="+engineDir(t), "KUBECONFIG="+srv.Kubeconfig(t, apiservertest.AdminUser))
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		_ = cmd.Run()
+		var o output
+		if cmd.ProcessState.ExitCode() != 2 {
+			if err := json.Unmarshal(stdout.Bytes(), &o); err != nil {
+				t.Fatalf("%v: %s\n%s", err, stdout.Bytes(), stderr.Bytes())
+			}
+		}
+		return o, stderr.String(), cmd.ProcessState.ExitCode()
+	}
+	refusals := func(o output) (n int) {
+		for _, f := range o.Findings {
+			if f.Severity == report.Error && strings.Contains(f.Message, "undeclared reference to 'distinct'") {
+				n++
+			}
+		}
+		return n
+	}
+	t.Run("1.36", func(t *testing.T) {
+		o, stderr, code := live(t, "1.36.6", "crds")
+		if code != 0 || o.Summary.KubernetesVersion != "1.36" || refusals(o) != 0 {
+			t.Errorf("exit %d, judged by %q, %d refusals (stderr %q); want exit 0, judged by 1.36, none", code, o.Summary.KubernetesVersion, refusals(o), stderr)
+		}
+	})
+	t.Run("1.34", func(t *testing.T) {
+		o, stderr, code := live(t, "1.34.1", "crd/distincts.example.com")
+		if code != 1 || o.Summary.KubernetesVersion != "1.34" || refusals(o) == 0 {
+			t.Errorf("exit %d, judged by %q, %d refusals (stderr %q); want exit 1, judged by 1.34, the distinct() rule refused", code, o.Summary.KubernetesVersion, refusals(o), stderr)
+		}
+		// Local objects on stdin against the cluster's CRDs.
+		o, stderr, code = live(t, "1.34.1", "--crd-from-cluster", "-")
+		if code != 0 || o.Summary.KubernetesVersion != "1.34" || o.Summary.CustomResources != 1 {
+			t.Errorf("--crd-from-cluster -: exit %d, judged by %q, %d custom resources (stderr %q); want exit 0, judged by 1.34, 1", code, o.Summary.KubernetesVersion, o.Summary.CustomResources, stderr)
+		}
+		// Given, the minor is judged as whatever the cluster runs.
+		o, stderr, code = live(t, "1.34.1", "--kubernetes-version", "1.37", "crd/distincts.example.com")
+		if code != 0 || o.Summary.KubernetesVersion != "1.37" {
+			t.Errorf("--kubernetes-version 1.37: exit %d, judged by %q (stderr %q)", code, o.Summary.KubernetesVersion, stderr)
+		}
+	})
+	t.Run("1.30", func(t *testing.T) {
+		_, stderr, code := live(t, "1.30.14", "crds")
+		want := "runs Kubernetes 1.30, which kubectl-crdlint does not judge as (supported minors: " + kubeminor.Names() + "); to judge as one of them, give it with --kubernetes-version\n"
+		if code != 2 || !strings.HasPrefix(stderr, "error: the cluster at https://127.0.0.1:") || !strings.HasSuffix(stderr, want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("exit %d, stderr %q; want exit 2 and one line ending %q", code, stderr, want)
+		}
+	})
 }
 
 // TestEnginesLinkTheirRelease: each engine carries its minor's modules,

@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/kubeminor"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crdsource"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
@@ -29,6 +32,11 @@ type clusterOptions struct {
 	CRDFromCluster bool
 
 	client *cluster.Client
+	// judgeAs, when set, is asked on connecting whether this process
+	// judges as the cluster's minor (sourceOptions.resolveMinors): an
+	// error ends the command (a *delegated one hands it to the minor's
+	// engine).
+	judgeAs func(*cluster.Client) error
 }
 
 func newClusterOptions() clusterOptions {
@@ -40,11 +48,54 @@ func newClusterOptions() clusterOptions {
 // addFlags registers --live (with its help for this command), and
 // --crd-from-cluster where custom resources are judged.
 func (o *clusterOptions) addFlags(fs *pflag.FlagSet, liveHelp string, crdFromCluster bool) {
-	fs.BoolVar(&o.Live, "live", false, liveHelp)
+	fs.VarPF(liveFlag{o}, "live", "", liveHelp).NoOptDefVal = "true"
 	if crdFromCluster {
 		fs.BoolVar(&o.CRDFromCluster, "crd-from-cluster", false, "Take the CRDs that custom resources are judged against from the cluster too (local CRDs from the inputs and --crd win)")
 	}
 	o.Flags.AddFlags(fs)
+}
+
+// liveFlag is --live, a boolean flag that carries its options: what is
+// resolved before a command runs (the cluster's Kubernetes minor, in
+// sourceOptions.complete) finds the cluster from the flag set alone
+// (clusterOf).
+type liveFlag struct{ o *clusterOptions }
+
+func (f liveFlag) String() string   { return strconv.FormatBool(f.o.Live) }
+func (f liveFlag) Type() string     { return "bool" }
+func (f liveFlag) IsBoolFlag() bool { return true }
+func (f liveFlag) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err == nil {
+		f.o.Live = v
+	}
+	return err
+}
+
+// clusterOf is the cluster options of a command's flag set, or nil for a
+// command that reads nothing from a cluster.
+func clusterOf(fs *pflag.FlagSet) *clusterOptions {
+	if fl := fs.Lookup("live"); fl != nil {
+		if lf, ok := fl.Value.(liveFlag); ok {
+			return lf.o
+		}
+	}
+	return nil
+}
+
+// serverMinor is the Kubernetes minor the cluster runs (its discovery
+// version), when it is one kubectl-crdlint judges as; another is a
+// one-line error naming the supported ones, exit 2.
+func serverMinor(c *cluster.Client) (string, error) {
+	v, err := c.ServerVersion()
+	if err != nil {
+		return "", clusterError(err)
+	}
+	m, err := kubeminor.OfServer(v.GitVersion, v.Major, v.Minor)
+	if err != nil {
+		return "", usageErrorf("the cluster at %s %v; to judge as one of them, give it with --%s", c.Host(), err, config.FlagKubernetesVersion)
+	}
+	return m, nil
 }
 
 // validate rejects connection flags that would silently do nothing.
@@ -75,6 +126,11 @@ func (o *clusterOptions) connect() (*cluster.Client, error) {
 	c, err := o.Flags.NewClient()
 	if err != nil {
 		return nil, clusterError(err)
+	}
+	if o.judgeAs != nil {
+		if err := o.judgeAs(c); err != nil {
+			return nil, err
+		}
 	}
 	o.client = c
 	return c, nil

@@ -20,6 +20,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/kubeminor"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/review"
@@ -56,6 +57,8 @@ type delegated struct {
 	// cacheDir is --cache-dir, where engines built from source go.
 	cacheDir string
 	failOn   report.Severity
+	// flags are added to the command line a single minor's engine runs.
+	flags []string
 }
 
 func (d *delegated) Error() string {
@@ -71,6 +74,19 @@ func (o *sourceOptions) resolveMinors(fs *pflag.FlagSet, s *config.Settings) err
 	}
 	m.minors = s.KubernetesVersions
 	m.chosen = fs.Changed(config.FlagKubernetesVersion) || len(s.Config.KubernetesVersions) > 0
+	if co := clusterOf(fs); co != nil && !m.chosen && m.EngineProtocol == 0 {
+		// Reading from a cluster, its own minor judges unless one is
+		// given: asked once connected (after the flags are validated,
+		// before anything is judged). Another minor than this binary's
+		// hands the run to that minor's engine, told the minor.
+		co.judgeAs = func(c *cluster.Client) error {
+			minor, err := serverMinor(c)
+			if err != nil || minor == kubeminor.Own() {
+				return err
+			}
+			return &delegated{minors: []string{minor}, cacheDir: o.CacheDir, failOn: s.FailOn, flags: []string{"--" + config.FlagKubernetesVersion + "=" + minor}}
+		}
+	}
 	own := kubeminor.Own()
 	if m.EngineProtocol > 0 {
 		if m.EngineProtocol != report.EngineProtocol {
@@ -96,15 +112,13 @@ func (o *sourceOptions) resolveMinors(fs *pflag.FlagSet, s *config.Settings) err
 }
 
 // render prints a result as render does, naming the minor that judged
-// when one was asked for; an engine writes it for the run that started
-// it instead.
+// (the newest by default: the reader sees which server's verdict it is);
+// an engine writes it for the run that started it instead.
 func (o *sourceOptions) render(s genericiooptions.IOStreams, res report.Result, format report.Format, rv *review.Reviewer, noColor bool) error {
 	if o.Minor.EngineProtocol > 0 {
 		return report.WriteEngine(s.Out, kubeminor.Own(), res)
 	}
-	if o.Minor.chosen {
-		res.Summary.KubernetesVersion = kubeminor.Own()
-	}
+	res.Summary.KubernetesVersion = kubeminor.Own()
 	return render(s, res, format, rv, noColor)
 }
 
@@ -130,7 +144,7 @@ func runMinors(s genericiooptions.IOStreams, c *cobra.Command, args []string, d 
 		engines[i] = p
 	}
 	if len(d.minors) == 1 {
-		return passThrough(s, engines[0], args)
+		return passThrough(s, engines[0], withFlags(args, d.flags...))
 	}
 	if !slices.Contains(rangeCommands, c.Name()) {
 		return fail(fmt.Errorf("%s judges as one Kubernetes minor at a time: give one with --%s (a range or a list is for %s)", c.Name(), config.FlagKubernetesVersion, strings.Join(rangeCommands, ", ")))

@@ -4,12 +4,14 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/go-logr/logr"
@@ -125,12 +127,25 @@ func Main(s genericiooptions.IOStreams, args []string) (code int) {
 		// the error we return says it once, in one line.
 		klog.SetLogger(logr.Discard())
 	}
+	// What a command reading from a cluster reads of stdin is kept: it
+	// learns only once connected that the cluster's minor judges
+	// (resolveMinors), and then hands the whole of it to that minor's
+	// engine.
+	in := &keptReader{r: s.In}
+	if s.In != nil && slices.ContainsFunc(args, func(a string) bool {
+		return strings.HasPrefix(a, "--live") || strings.HasPrefix(a, "--crd-from-cluster")
+	}) {
+		s.In = in
+	}
 	root := NewCmdRoot(s)
 	root.SetArgs(args)
 	c, err := root.ExecuteContextC(context.Background())
 	var d *delegated
 	switch {
 	case errors.As(err, &d):
+		if s.In == in {
+			s.In = io.MultiReader(bytes.NewReader(in.kept.Bytes()), in.r)
+		}
 		return runMinors(s, c, args, d)
 	case err == nil:
 		return ExitClean
@@ -143,6 +158,18 @@ func Main(s genericiooptions.IOStreams, args []string) (code int) {
 	}
 	fmt.Fprintf(s.ErrOut, "error: %s\n", msg)
 	return ExitUsage
+}
+
+// keptReader reads r and keeps what it read.
+type keptReader struct {
+	r    io.Reader
+	kept bytes.Buffer
+}
+
+func (k *keptReader) Read(p []byte) (int, error) {
+	n, err := k.r.Read(p)
+	k.kept.Write(p[:n])
+	return n, err
 }
 
 // isCobraUsage recognises cobra's own argument errors, which are not

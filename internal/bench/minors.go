@@ -1,0 +1,108 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/kubeminor"
+)
+
+// ScnMinors is the scenario of a range of Kubernetes minors.
+const ScnMinors = "minors"
+
+// BuildEngines builds every older supported minor's engine next to the
+// crdlint binary in toolDir, as release archives put them (docs/versions.md),
+// where a run with --kubernetes-version finds them.
+func BuildEngines(ctx context.Context, toolDir string, log io.Writer) error {
+	abs, err := filepath.Abs(toolDir)
+	if err != nil {
+		return err
+	}
+	for _, r := range kubeminor.Supported {
+		if r.Tag() == "" {
+			continue
+		}
+		fmt.Fprintf(log, "building the Kubernetes %s engine\n", r.Minor)
+		cmd := exec.CommandContext(ctx, "go", kubeminor.BuildArgs(r.Minor, filepath.Join(abs, kubeminor.EngineName(r.Minor)))...)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		cmd.Stdout, cmd.Stderr = log, log
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("building the Kubernetes %s engine: %w", r.Minor, err)
+		}
+	}
+	return nil
+}
+
+// minorsScenario times the 1× workload, cold, judged as the newest minor
+// (in process, the default) and as every supported minor at once (one
+// engine per minor, as many at once as there are CPUs, merged), their
+// runs alternating so that a neighbour's load falls on both alike.
+func minorsScenario(res *Results, env scenarioEnv, runs int) error {
+	newest := kubeminor.Newest()
+	span := kubeminor.Supported[0].Minor + "-" + newest
+	fmt.Fprintf(env.log, "scenario: Kubernetes %s vs %s\n", newest, span)
+	cold := coldCache(filepath.Join(env.cacheRoot, "cold"))
+	with := func(name, spec string) tool {
+		return env.crdlintWith(name, func() ([]string, error) {
+			a, err := cold()
+			return append(a, "--kubernetes-version", spec), err
+		})
+	}
+	one, all := with("kubectl-crdlint, Kubernetes "+newest, newest), with("kubectl-crdlint, Kubernetes "+span, span)
+	var ones, alls []Row
+	for range runs {
+		for _, c := range []struct {
+			t    tool
+			rows *[]Row
+		}{{one, &ones}, {all, &alls}} {
+			row, err := env.measure(c.t, 1, env.crdDir, env.crsDir, res.Workload.Docs)
+			if err != nil {
+				return err
+			}
+			*c.rows = append(*c.rows, row)
+		}
+	}
+	s := Scenario{Key: ScnMinors, Title: fmt.Sprintf("Kubernetes minors: the 1× workload judged as %s and as %s", newest, span),
+		About: fmt.Sprintf("Cold (an empty cache each run), the two runs alternating. %s is judged in process; %s by one engine per minor (%d processes, as many at once as there are CPUs), whose results the main binary merges. Peak RSS is the largest single process's; the note gives the peak of all the run's processes together (sampled every 10 ms).",
+			newest, span, len(kubeminor.Supported))}
+	for _, rows := range [][]Row{ones, alls} {
+		r := medianRow(rows)
+		r.Note = "all processes: " + mib(r.TreeRSSKiB)
+		s.Rows = append(s.Rows, r)
+	}
+	res.Scenarios = append(res.Scenarios, s)
+	return nil
+}
+
+// medianRow joins rows of single runs of one tool into one row of their
+// medians, as measure does for several runs.
+func medianRow(rows []Row) Row {
+	ms := make([]Measurement, len(rows))
+	for i, r := range rows {
+		ms[i] = Measurement{Wall: r.Wall, CPU: r.CPU, MaxRSSKiB: r.MaxRSSKiB, TreeRSSKiB: r.TreeRSSKiB, ExitCode: r.ExitCode}
+	}
+	out := rows[len(rows)-1]
+	out.Summary = Median(ms)
+	out.Docs, out.Invalid = rows[len(rows)-1].Docs, rows[len(rows)-1].Invalid
+	for _, r := range rows {
+		if r.Docs != out.Docs || r.Invalid != out.Invalid || r.Note != "" {
+			out.Note = "runs disagree on counts"
+		}
+	}
+	return out
+}
+
+// minorsTargets are issue 27's cost goals for a range: a five-minor run
+// costs at most 2.5× one minor's wall time and 2× its memory, summed over
+// every process.
+func minorsTargets(res *Results) []Target {
+	rows := findScenario(res, ScnMinors)
+	wall := Target{Goal: "Five Kubernetes minors at once: wall time ≤ 2.5× one minor's"}
+	mem := Target{Goal: "Five Kubernetes minors at once: peak RSS of all processes ≤ 2× one minor's"}
+	wall, mem = pairTargets(rows, wall, mem, 2.5, 2, func(r Row) int64 { return r.TreeRSSKiB })
+	return []Target{wall, mem}
+}
