@@ -16,9 +16,10 @@
 //     objects a client would and return the errors a client would get.
 //
 // It leaves the server's semantics to pkg/crd, reading CRD sources (URLs,
-// the configuration) to the command, and a Kubernetes minor's engine to
-// engineFor (today every minor is judged by the libraries this binary
-// links, Own).
+// the configuration) to the command. Each Kubernetes minor is judged by
+// its own engine: Own, the minor whose libraries this binary links, in
+// process; the others by their builds of kubectl-crdlint, which the
+// command starts and RunMinors hands their cases (engines.go).
 //
 // Example (a Go test):
 //
