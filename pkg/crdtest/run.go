@@ -166,7 +166,15 @@ func variants(s *Suite, srv *Server) ([]*Server, []string, error) {
 		}
 	}
 	for _, i := range keep {
-		out = append(out, srv.variant(i, s.CRDName))
+		v := srv.variant(i, s.CRDName)
+		if s.Version != "" {
+			// The suite's version is the only one served and stored.
+			var err error
+			if v, err = v.Versioned(s.CRDName, s.Version); err != nil {
+				return nil, nil, err
+			}
+		}
+		out = append(out, v)
 		names = append(names, variantName(srv, i, crds[i]))
 	}
 	switch {
