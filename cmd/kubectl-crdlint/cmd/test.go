@@ -62,6 +62,11 @@ the directories given, or the configuration's tests:, or the working
 directory; openshift/api's tests/<crd>/*.yaml suites are read as they are.
 docs/testing-crds.md describes the format.
 
+A suite or a case names the Kubernetes minors it must hold on
+(kubernetesVersions); --kubernetes-version gives those of the others. Each
+minor is judged by its own engine, which runs that minor's share of the
+cases, as check --kubernetes-version does.
+
 Exit code 0: every case passed; 1: a case failed; 2: usage error, or a
 suite that cannot be read.`,
 		Example: `  # Run the suites of the repository
@@ -71,7 +76,10 @@ suite that cannot be read.`,
   kubectl crdlint test --crd config/crd/bases tests/widgets.crdtest.yaml
 
   # Record what the server answers as the suite's expectations
-  kubectl crdlint test --update tests/widgets.crdtest.yaml`,
+  kubectl crdlint test --update tests/widgets.crdtest.yaml
+
+  # Run the suites that name no minors on every supported minor
+  kubectl crdlint test --kubernetes-version 1.33-1.37`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := o.Complete(c, args); err != nil {
 				return err
