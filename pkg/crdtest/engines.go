@@ -273,24 +273,32 @@ func runRemote(suites []*Suite, share []job, minor string, remote Remote) (map[j
 // merge orders one case's results by variant (as first met, oldest minor
 // first) and makes the results of a variant that agree (verdict, error,
 // differences, the server's answer) on several minors one, naming them:
-// a case that holds on every minor reads as one line.
+// a case that holds on every minor reads as one line. Variants are told
+// apart by name and, for CRDs of one name (openshift's feature sets of
+// several cluster profiles), by their order among those.
 func merge(byMinor map[string][]*Result) []*Result {
-	var out []*Result
+	type variant struct {
+		name string
+		nth  int
+	}
 	type group struct {
 		r   *Result
 		key string
 	}
-	var order []string
-	groups := map[string][]*group{}
+	var order []variant
+	groups := map[variant][]*group{}
 	for _, m := range Minors {
+		nth := map[string]int{}
 		for _, r := range byMinor[m] {
-			if _, ok := groups[r.Variant]; !ok {
-				order = append(order, r.Variant)
-				groups[r.Variant] = nil
+			v := variant{r.Variant, nth[r.Variant]}
+			nth[r.Variant]++
+			if _, ok := groups[v]; !ok {
+				order = append(order, v)
+				groups[v] = nil
 			}
 			k := outcomeKey(r)
 			found := false
-			for _, g := range groups[r.Variant] {
+			for _, g := range groups[v] {
 				if g.key == k {
 					g.r.Minors = append(g.r.Minors, m)
 					g.r.Engine = rangeText(g.r.Minors)
@@ -299,10 +307,11 @@ func merge(byMinor map[string][]*Result) []*Result {
 				}
 			}
 			if !found {
-				groups[r.Variant] = append(groups[r.Variant], &group{r, k})
+				groups[v] = append(groups[v], &group{r, k})
 			}
 		}
 	}
+	var out []*Result
 	for _, v := range order {
 		for _, g := range groups[v] {
 			out = append(out, g.r)

@@ -116,17 +116,19 @@ func TestMerge(t *testing.T) {
 	res := func(m, variant string, passed bool, msg string) *Result {
 		return &Result{Case: "c", Variant: variant, Minors: []string{m}, Engine: m, Passed: passed, Error: msg}
 	}
+	// Two variants named B (one feature set of two cluster profiles),
+	// each on 1.33, 1.34 and 1.37.
 	got := merge(map[string][]*Result{
-		"1.33": {res("1.33", "A", false, "refused"), res("1.33", "B", true, "")},
-		"1.34": {res("1.34", "A", true, ""), res("1.34", "B", true, "")},
+		"1.33": {res("1.33", "A", false, "refused"), res("1.33", "B", true, ""), res("1.33", "B", true, "")},
+		"1.34": {res("1.34", "A", true, ""), res("1.34", "B", true, ""), res("1.34", "B", true, "")},
 		"1.35": {res("1.35", "A", true, "")},
-		"1.37": {res("1.37", "A", false, "refused"), res("1.37", "B", true, "")},
+		"1.37": {res("1.37", "A", false, "refused"), res("1.37", "B", true, ""), res("1.37", "B", true, "")},
 	})
 	var lines []string
 	for _, r := range got {
 		lines = append(lines, fmt.Sprintf("%s %v %s %t", r.Variant, r.Minors, r.Engine, r.Passed))
 	}
-	want := []string{"A [1.33 1.37] 1.33,1.37 false", "A [1.34 1.35] 1.34-1.35 true", "B [1.33 1.34 1.37] 1.33-1.34,1.37 true"}
+	want := []string{"A [1.33 1.37] 1.33,1.37 false", "A [1.34 1.35] 1.34-1.35 true", "B [1.33 1.34 1.37] 1.33-1.34,1.37 true", "B [1.33 1.34 1.37] 1.33-1.34,1.37 true"}
 	if !reflect.DeepEqual(lines, want) {
 		t.Errorf("got  %q\nwant %q", lines, want)
 	}
