@@ -3,6 +3,8 @@ package crdtest
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -131,5 +133,50 @@ func TestMerge(t *testing.T) {
 	want := []string{"A [1.33 1.37] 1.33,1.37 false", "A [1.34 1.35] 1.34-1.35 true", "B [1.33 1.34 1.37] 1.33-1.34,1.37 true", "B [1.33 1.34 1.37] 1.33-1.34,1.37 true"}
 	if !reflect.DeepEqual(lines, want) {
 		t.Errorf("got  %q\nwant %q", lines, want)
+	}
+}
+
+// TestRecordSplit: --update leaves a failed case whose minors answer
+// differently as written (one expectation cannot hold on all of them)
+// and Split names it; a case whose minors agree is recorded.
+func TestRecordSplit(t *testing.T) {
+	dir := t.TempDir()
+	crd, err := os.ReadFile("testdata/suites/widgets-crd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	suite := `apiVersion: crdlint.dev/v1alpha1
+kind: CRDTestSuite
+crds: [crd.yaml]
+tests:
+- name: on two minors
+  kubernetesVersions: 1.36-1.37
+  object: {apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {size: 2}}
+  expect: {accepted: false}
+- name: on one minor
+  kubernetesVersions: "1.37"
+  object: {apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {size: 2}}
+  expect: {accepted: false}
+`
+	path := filepath.Join(dir, "x.crdtest.yaml")
+	for name, content := range map[string]string{"x.crdtest.yaml": suite, "crd.yaml": string(crd)} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// In process, 1.36's result is a failure that says no engine ran
+	// it: the two minors answer differently.
+	s, rs := runFile(t, path)
+	split := Split(rs)
+	if len(split) != 1 || split[0].Case != "on two minors" {
+		t.Fatalf("split: %+v", split)
+	}
+	if err := Record(s, rs); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	want := strings.Replace(suite, "  kubernetesVersions: \"1.37\"\n  object: {apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {size: 2}}\n  expect: {accepted: false}\n", "  kubernetesVersions: \"1.37\"\n  object: {apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {size: 2}}\n  expect:\n    accepted: true\n", 1)
+	if string(got) != want {
+		t.Errorf("recorded:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -259,6 +259,13 @@ func (o *TestOptions) Run(ctx context.Context) error {
 				fmt.Fprintf(o.ErrOut, "warning: %s: --update writes crdlint's suite format only; %s of openshift/api's format left as written\n", s.File, plural(n, "failing case", "failing cases"))
 			}
 		}
+		// One expectation cannot hold where the minors disagree.
+		for _, r := range crdtest.Split(results) {
+			if format[r.File] == crdtest.Crdlint {
+				fmt.Fprintf(o.ErrOut, "warning: %s:%d: %q: the Kubernetes minors answer differently; --update left it as written (split it by kubernetesVersions)\n", r.File, r.Line, r.Case)
+				unrecorded++
+			}
+		}
 	}
 	sum := crdtest.Summarize(len(suites), results, time.Since(start))
 	sum.Unreadable, sum.Warnings = unreadable, warnings
