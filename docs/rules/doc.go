@@ -8,8 +8,9 @@
 //	go test ./pkg/ruleset -run TestRulesDoc -update-rules
 //
 // and that test fails when a page is out of date. This package only embeds
-// them: which rules exist, their severities and their prose are the
-// catalogue's; printing is the command's.
+// them: which rules exist, their severities and their prose are the rule
+// set's (pkg/ruleset, from each rule's package); printing is the
+// command's.
 //
 // Example:
 //

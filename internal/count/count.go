@@ -1,5 +1,6 @@
 // Package count counts the expensive steps of a run — parsing a document,
-// decoding a CRD, validating a CRD — so that tests can prove each happens
+// decoding and validating a CRD, compiling one of its versions, decoding
+// and validating a custom resource — so that tests can prove each happens
 // once per input (an architectural promise that reading the code cannot
 // keep for long). The counters are process-wide and cost one atomic add.
 package count

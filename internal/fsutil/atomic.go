@@ -1,5 +1,6 @@
 // Package fsutil writes files the way a tool that must never lose a
-// user's file does.
+// user's file does (WriteAtomic, WriteNew), and words the os package's
+// errors for messages that name the file themselves (UnwrapPath).
 package fsutil
 
 import (

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -304,21 +303,9 @@ func (b *Baseline) WriteFile() error {
 		return err
 	}
 	if err := fsutil.WriteNew(b.Path, buf.Bytes(), 0o644); err != nil {
-		return &source.InputError{Err: fmt.Errorf("write %s: %w", b.Path, unwrapPath(err))}
+		return &source.InputError{Err: fmt.Errorf("write %s: %w", b.Path, fsutil.UnwrapPath(err))}
 	}
 	return nil
-}
-
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
 }
 
 // Read reads a baseline file. Errors are *source.InputError (exit 2),

@@ -17,9 +17,9 @@
 // the tool's version and the entries sorted, so that it diffs well in
 // review; it is written atomically.
 //
-// Left to others: finding problems (lint), deciding what is baselined in
-// the output and the summary (the command), inline and configured
-// suppressions (suppress, config). A message that carries a number that
+// Left to others: finding problems (lint), applying the baseline to a
+// run's findings, the output and the summary (pkg/review's baseline
+// step), inline and configured suppressions (suppress, config). A message that carries a number that
 // moves with unrelated changes (a CEL cost estimate) makes its entry
 // stale and its finding fresh when the number moves: that is the finding
 // changing, and the baseline says so.

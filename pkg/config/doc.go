@@ -22,12 +22,11 @@
 // configuration, and SchemaJSON is the file's JSON Schema for editors,
 // generated from the rule set.
 //
-// Left to others: the rule set (an input, from the lint package),
-// reading CRD sources (the source package for paths, the remote package
-// for URLs), applying the levels to findings, inline suppressions and
-// baselines (the review package, which asks Level and Off), and
-// the flags themselves (the commands define them; this package only knows
-// their names).
+// Left to others: the rule set (an input, pkg/ruleset's), reading the
+// CRD sources it lists (pkg/crdsource), applying the levels to findings,
+// inline suppressions and baselines (the review package, which asks
+// Level and Off), and the flags themselves (the commands define them;
+// this package only knows their names).
 //
 // See Example for the few lines a command needs.
 package config

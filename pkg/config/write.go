@@ -19,7 +19,7 @@ func Target(dir string) (path string, exists bool, err error) {
 	st, err := os.Stat(dir)
 	switch {
 	case err != nil:
-		return "", false, fmt.Errorf("read %s: %w", dir, unwrapPath(err))
+		return "", false, fmt.Errorf("read %s: %w", dir, fsutil.UnwrapPath(err))
 	case !st.IsDir():
 		return "", false, fmt.Errorf("%s is not a directory", dir)
 	}
@@ -28,7 +28,7 @@ func Target(dir string) (path string, exists bool, err error) {
 		if _, err := os.Lstat(p); err == nil {
 			return p, true, nil
 		} else if !errors.Is(err, fs.ErrNotExist) {
-			return "", false, fmt.Errorf("look for %s: %w", p, unwrapPath(err))
+			return "", false, fmt.Errorf("look for %s: %w", p, fsutil.UnwrapPath(err))
 		}
 	}
 	return filepath.Join(dir, FileNames[0]), false, nil
@@ -45,7 +45,7 @@ func Write(path string, data []byte, exists bool) error {
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("write %s: %w", path, fsutil.UnwrapPath(err))
 	}
 	_, err = f.Write(data)
 	if cerr := f.Close(); err == nil {
@@ -53,17 +53,7 @@ func Write(path string, data []byte, exists bool) error {
 	}
 	if err != nil {
 		os.Remove(path)
-		return fmt.Errorf("write %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("write %s: %w", path, fsutil.UnwrapPath(err))
 	}
 	return nil
-}
-
-// unwrapPath drops the path an *fs.PathError repeats, for messages that
-// name the path themselves.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -2,7 +2,6 @@ package crdtest
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
@@ -55,40 +54,6 @@ func RenderJSON(w io.Writer, rs []*Result, sum Summary) error {
 	return enc.Encode(jsonOutput{Results: rs, Errors: jsonErrors(sum.Unreadable), Warnings: jsonErrors(sum.Warnings), Summary: jsonSummary{sum.Suites, sum.Cases, sum.Passed, sum.Failed, len(sum.Unreadable)}})
 }
 
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	File     string      `xml:"file,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	ClassName string        `xml:"classname,attr"`
-	File      string        `xml:"file,attr,omitempty"`
-	Line      int           `xml:"line,attr,omitempty"`
-	Failure   *junitFailure `xml:"failure"`
-	Error     *junitFailure `xml:"error"`
-}
-
-type junitFailure struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",chardata"`
-}
-
 // RenderJUnit writes one <testsuite> per suite file and one <testcase>
 // per case and engine, named by the case's name (with its minors when a
 // case runs on more than one engine): a failed expectation is a
@@ -96,20 +61,20 @@ type junitFailure struct {
 // an <error>. A suite that cannot be read is a <testsuite> of one
 // <testcase> named after its file, with an <error> at its position.
 func RenderJUnit(w io.Writer, rs []*Result, sum Summary) error {
-	out := junitSuites{Name: "kubectl-crdlint test"}
+	out := report.JUnitSuites{Name: "kubectl-crdlint test"}
 	idx := map[string]int{}
 	for _, r := range rs {
 		i, ok := idx[r.File]
 		if !ok {
 			i = len(out.Suites)
 			idx[r.File] = i
-			out.Suites = append(out.Suites, junitSuite{Name: r.Suite, File: r.File})
+			out.Suites = append(out.Suites, report.JUnitSuite{Name: r.Suite, File: r.File})
 		}
 		s := &out.Suites[i]
-		c := junitCase{Name: r.Name(), ClassName: r.Suite + " (" + minorsText(r) + ")", File: r.File, Line: r.Line}
+		c := report.JUnitCase{Name: r.Name(), ClassName: r.Suite + " (" + minorsText(r) + ")", File: r.File, Line: r.Line}
 		switch {
 		case r.Error != "":
-			c.Error = &junitFailure{Message: r.Error, Type: "error", Text: r.Error}
+			c.Error = &report.JUnitFailure{Message: r.Error, Type: "error", Text: r.Error}
 			s.Errors++
 			out.Errors++
 		case !r.Passed:
@@ -119,7 +84,7 @@ func RenderJUnit(w io.Writer, rs []*Result, sum Summary) error {
 				writeBlock(&b, "expected: ", d.Expected)
 				writeBlock(&b, "actual:   ", d.Actual)
 			}
-			c.Failure = &junitFailure{Message: failureSummary(r), Type: "expectation", Text: b.String()}
+			c.Failure = &report.JUnitFailure{Message: failureSummary(r), Type: "expectation", Text: b.String()}
 			s.Failures++
 			out.Failures++
 		}
@@ -128,23 +93,14 @@ func RenderJUnit(w io.Writer, rs []*Result, sum Summary) error {
 		s.Cases = append(s.Cases, c)
 	}
 	for _, e := range sum.Unreadable {
-		out.Suites = append(out.Suites, junitSuite{Name: e.File, File: e.File, Tests: 1, Errors: 1, Cases: []junitCase{{
+		out.Suites = append(out.Suites, report.JUnitSuite{Name: e.File, File: e.File, Tests: 1, Errors: 1, Cases: []report.JUnitCase{{
 			Name: "read " + e.File, ClassName: e.File, File: e.File, Line: e.Pos.Line,
-			Error: &junitFailure{Message: e.Error(), Type: "unreadable", Text: e.Error()},
+			Error: &report.JUnitFailure{Message: e.Error(), Type: "unreadable", Text: e.Error()},
 		}}})
 		out.Tests++
 		out.Errors++
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return report.WriteJUnit(w, out)
 }
 
 // failureSummary is one line: what differs.

@@ -1,12 +1,17 @@
 // Package fields answers which fields of a kind the API server lets
 // clients select on (--field-selector), with their values per object,
-// using the server's own code: the CRD's selectableFields validated by
-// the CEL field-path parser, values from the custom resource strategy's
-// GetAttrs, labels checked by the CR converter's ConvertFieldLabel, and
-// selectors parsed and matched by apimachinery's fields package. Built-in
-// kinds come from a table (builtin.go).
+// using the server's own code through pkg/engine: the CRD's
+// selectableFields as the server accepts them (Selectable), values from
+// the custom resource strategy's GetAttrs on the object the server would
+// store (Collect), labels checked by the CR converter's ConvertFieldLabel
+// (ForVersion), and selectors parsed and matched by apimachinery's
+// fields package (Parse). Built-in kinds come from a table (builtin.go).
 //
-// It prints nothing; the fields command renders tables and lists.
+// It is the fields command's work too: Collection gathers a run's files
+// (or a cluster's pages) with their notes and skips, and print.go writes
+// what the command prints to the writer it is given: the listings as a
+// table, JSON or YAML (PrintList, PrintBuiltins), the matching objects'
+// values (PrintValues), or the objects themselves (PrintObjects).
 //
 //	for _, f := range fields.Selectable(v) { fmt.Println(f.Path, f.Type, f.Source) }
 package fields

@@ -127,29 +127,13 @@ func split(data []byte) []chunk {
 			next = off + end + 1
 		}
 		if bytes.HasPrefix(data[off:next], []byte("---")) && off > start {
-			out = append(out, chunk{asRead(data[start:off]), first})
+			out = append(out, chunk{source.KubectlLines(data[start:off]), first})
 			start, first = next, line+1
 		}
 		off = next
 	}
 	if start < len(data) {
-		out = append(out, chunk{asRead(data[start:]), first})
-	}
-	return out
-}
-
-// asRead gives a chunk the bytes kubectl's reader returns: lines ended
-// by "\n", CRLF dropped, a final newline added.
-func asRead(b []byte) []byte {
-	if len(b) == 0 {
-		return b
-	}
-	if b[len(b)-1] == '\n' && !bytes.Contains(b, []byte("\r\n")) {
-		return b
-	}
-	out := bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
-	if out[len(out)-1] != '\n' {
-		out = append(out, '\n')
+		out = append(out, chunk{source.KubectlLines(data[start:]), first})
 	}
 	return out
 }

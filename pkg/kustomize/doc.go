@@ -42,6 +42,13 @@
 //   - kustomize writes warnings about deprecated fields to the process's
 //     standard error, as kubectl does; they are not findings.
 //
+// A run over a whole repository does not render kustomizations, but must
+// not read as manifests the files they merge into others: NotResources
+// lists what a kustomization names that is no resource (patches in every
+// form, replacements, configurations, generator and transformer inputs),
+// read as the walk reads a kustomization (one parsing, parseKust), for
+// pkg/input to skip and `config init` to exclude.
+//
 // Left to others: judging the objects (the stream is a source.File like
 // any other input) and printing findings. Map rewrites a report.Finding on
 // the stream to its origin.

@@ -104,15 +104,11 @@ func FuzzKustomizationPatches(f *testing.F) {
 	}
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		k := &kust{dir: dir, file: filepath.Join(dir, "kustomization.yaml"), text: data}
-		if k.k.Unmarshal(data) != nil {
+		k, ok := parseKust(dir, filepath.Join(dir, "kustomization.yaml"), data)
+		if !ok {
 			return
 		}
-		k.k.FixKustomization()
-		var n yaml.Node
-		if yaml.Unmarshal(data, &n) == nil && len(n.Content) > 0 {
-			k.root = n.Content[0]
-		}
+		k.readPositions()
 		r := &Rendered{Dir: dir, tree: &tree{kusts: []*kust{k}, byDir: map[string]*kust{dir: k}}, files: map[string]*originFile{}}
 		obj := Object{Object: report.ObjectRef{APIVersion: "example.com/v1", Kind: "Widget", Namespace: "purple", Name: "web"}, Origin: Origin{Path: k.file}}
 		lines := strings.Count(string(data), "\n") + 1

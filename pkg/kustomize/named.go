@@ -29,11 +29,10 @@ func NotResources(dir string) (file string, paths []string) {
 	if file == "" {
 		return "", nil
 	}
-	k := &kust{dir: dir, file: file, text: data}
-	if k.k.Unmarshal(data) != nil {
+	k, ok := parseKust(dir, file, data)
+	if !ok {
 		return file, nil
 	}
-	k.k.FixKustomization()
 	for _, r := range append(k.refs(), k.pluginRefs()...) {
 		if resourceFields[r.field] || r.value == "" || isRemote(r.value) {
 			continue

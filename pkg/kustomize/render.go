@@ -208,14 +208,11 @@ func (f *originFS) ReadFile(path string) ([]byte, error) {
 // would refuse it or find it empty: adding a field must not make a
 // broken or empty kustomization build.
 func withOrigins(data []byte) (out []byte, asked, ok bool) {
-	var k types.Kustomization
-	if k.Unmarshal(data) != nil {
+	parsed, ok := parseKust("", "", data)
+	if !ok || parsed.k.CheckEmpty() != nil {
 		return nil, false, false
 	}
-	k.FixKustomization()
-	if k.CheckEmpty() != nil {
-		return nil, false, false
-	}
+	k := &parsed.k
 	if slices.Contains(k.BuildMetadata, types.OriginAnnotations) {
 		return nil, true, false
 	}

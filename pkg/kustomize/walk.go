@@ -12,6 +12,8 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/types"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/fsutil"
 )
 
 // kust is one local kustomization (or Component) of a build.
@@ -57,7 +59,7 @@ func walk(dir string) (*tree, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s: no such directory", dir)
 		}
-		return nil, fmt.Errorf("%s: %w", dir, unwrapPath(err))
+		return nil, fmt.Errorf("%s: %w", dir, fsutil.UnwrapPath(err))
 	}
 	if !st.IsDir() {
 		return nil, fmt.Errorf("%s: not a directory; -k takes a directory holding a kustomization.yaml", dir)
@@ -85,19 +87,15 @@ func (t *tree) visit(dir string, parent *kust, component bool) (*kust, error) {
 	if file == "" {
 		return nil, nil
 	}
-	k := &kust{dir: dir, file: file, text: data}
+	k, ok := parseKust(dir, file, data)
 	t.byDir[dir] = k
 	t.kusts = append(t.kusts, k)
 	k.link(parent, component)
 	defer func() { k.applied, t.applied = t.applied, t.applied+1 }()
-	if k.k.Unmarshal(data) != nil {
+	if !ok {
 		return k, nil // kustomize says what is wrong
 	}
-	k.k.FixKustomization()
-	var n yaml.Node
-	if yaml.Unmarshal(data, &n) == nil && len(n.Content) > 0 && n.Content[0].Kind == yaml.MappingNode {
-		k.root = n.Content[0]
-	}
+	k.readPositions()
 	for _, r := range append(k.refs(), k.pluginRefs()...) {
 		if isRemote(r.value) && !isFile(filepath.Join(dir, r.value)) {
 			return nil, fmt.Errorf("remote %s %q (in %s) is not fetched: -k renders offline; vendor it or pipe `kubectl kustomize %s` to check -", r.field, r.value, file, dir)
@@ -123,6 +121,30 @@ func (t *tree) visit(dir string, parent *kust, component bool) (*kust, error) {
 		}
 	}
 	return k, nil
+}
+
+// parseKust reads a kustomization's text as kustomize does
+// (types.Kustomization, with FixKustomization's spellings): the one
+// reading of a kustomization that the walk, NotResources and the patch
+// tracing share, so that they agree on what it names. ok is false when
+// kustomize could not read it.
+func parseKust(dir, file string, data []byte) (k *kust, ok bool) {
+	k = &kust{dir: dir, file: file, text: data}
+	if k.k.Unmarshal(data) != nil {
+		return k, false
+	}
+	k.k.FixKustomization()
+	return k, true
+}
+
+// readPositions parses the kustomization's text as YAML for the
+// positions of its entries (k.root), which tracing a field to an inline
+// patch or a kustomization field needs.
+func (k *kust) readPositions() {
+	var n yaml.Node
+	if yaml.Unmarshal(k.text, &n) == nil && len(n.Content) > 0 && n.Content[0].Kind == yaml.MappingNode {
+		k.root = n.Content[0]
+	}
 }
 
 func (k *kust) link(parent *kust, component bool) {
@@ -157,7 +179,7 @@ func (t *tree) resource(k *kust, r string, component bool) error {
 		return err
 	}
 	if _, err := os.Stat(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s %q (in %s): %w", field, r, k.file, unwrapPath(err))
+		return fmt.Errorf("%s %q (in %s): %w", field, r, k.file, fsutil.UnwrapPath(err))
 	}
 	return fmt.Errorf("%s %q (in %s): no such file or directory", field, r, k.file)
 }
@@ -318,13 +340,4 @@ func isFile(p string) bool {
 func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
-}
-
-// unwrapPath drops the path an *fs.PathError repeats.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -1,8 +1,9 @@
 // Package prune writes back what the API server's pruning (and, when
 // asked, defaulting) makes of custom resources: it turns the server's
-// stored object, computed by pkg/crd with the server's own pruning library,
-// into edits of the user's YAML text that remove exactly the pruned keys
-// with their comments and keep every other byte, key order and comment.
+// stored object, computed by pkg/engine with the server's own pruning
+// library (on the version of the CRD pkg/crd's catalogue compiled), into
+// edits of the user's YAML text that remove exactly the pruned keys with
+// their comments and keep every other byte, key order and comment.
 //
 // Every rewrite is checked by decoding the result: a text that would not
 // decode to exactly the server's object is an error, never a silent
@@ -17,5 +18,6 @@
 // saying so. Which flags choose what, and the exit codes, are the
 // command's.
 //
-//	out, err := prune.Rewrite("widget.yaml", data, []prune.Doc{{Document: d, Object: stored}})
+//	f := source.Parse("widget.yaml", data)
+//	out, err := prune.Rewrite(f, data, []prune.Doc{{Document: f.Documents[0], Object: stored}})
 package prune

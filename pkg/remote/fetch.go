@@ -135,7 +135,7 @@ func (f *Fetcher) Fetch(ctx context.Context, src Source) (*Result, error) {
 		case f.Offline && errors.Is(err, fs.ErrNotExist):
 			return nil, &Error{URL: src.URL, Err: ErrNotCached}
 		case f.Offline:
-			return nil, &Error{URL: src.URL, Err: fmt.Errorf("read the cached copy %s: %v", path, unwrapPath(err))}
+			return nil, &Error{URL: src.URL, Err: fmt.Errorf("read the cached copy %s: %v", path, fsutil.UnwrapPath(err))}
 		}
 		// Online, an unreadable cache is no reason to fail: fetch, and
 		// say in CacheErr that the copy could not be kept.
@@ -277,28 +277,16 @@ func netError(err error, timeout time.Duration) error {
 // for people looking into the cache.
 func (f *Fetcher) store(path string, src Source, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("cache %s: %v", src.URL, unwrapPath(err))
+		return fmt.Errorf("cache %s: %v", src.URL, fsutil.UnwrapPath(err))
 	}
 	if err := fsutil.WriteNew(path, data, 0o600); err != nil {
-		return fmt.Errorf("cache %s: %v", src.URL, unwrapPath(err))
+		return fmt.Errorf("cache %s: %v", src.URL, fsutil.UnwrapPath(err))
 	}
 	meta := strings.TrimSuffix(path, ".yaml") + ".url"
 	if err := fsutil.WriteNew(meta, []byte(src.URL+"\n"), 0o600); err != nil {
-		return fmt.Errorf("cache %s: %v", src.URL, unwrapPath(err))
+		return fmt.Errorf("cache %s: %v", src.URL, fsutil.UnwrapPath(err))
 	}
 	return nil
-}
-
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
 }
 
 // Refuse is a transport that makes no request: it counts the attempts

@@ -1,8 +1,10 @@
 // Package report turns a linter's findings into output for people and for
 // machines: text for terminals, JSON for scripts, SARIF for code scanning,
 // workflow commands for GitHub Actions annotations, JUnit XML for CI test
-// views and GitLab Code Quality JSON for merge requests. It also prints the
-// rule set (RenderRules) and holds each rule's prose (Rule.Help), so
+// views and GitLab Code Quality JSON for merge requests; the JUnit shapes
+// (JUnitSuites, WriteJUnit) write kubectl crdlint test's report too. It
+// also prints the rule set (RenderRules) and holds each rule's prose
+// (Rule.Help, filled by WithProse from the rule packages' Prose), so
 // that --list-rules, the rule pages and SARIF's rule help say the same;
 // RulePageForTerminal makes a rule page readable where its relative links
 // cannot be followed.

@@ -179,6 +179,22 @@ type Rule struct {
 	NoExample string
 }
 
+// Prose is a rule's page beyond its one-line Doc (see Rule), kept by rule
+// ID apart from a package's rule list so that the list stays one line
+// per rule.
+type Prose struct{ Why, Fix, NoExample string }
+
+// WithProse fills each rule's Why, Fix and NoExample from prose, by ID,
+// and returns rules. A rule without prose keeps them empty, which the
+// rule lists' tests refuse.
+func WithProse(rules []Rule, prose map[string]Prose) []Rule {
+	for i, r := range rules {
+		p := prose[r.ID]
+		rules[i].Why, rules[i].Fix, rules[i].NoExample = p.Why, p.Fix, p.NoExample
+	}
+	return rules
+}
+
 // RulesDocBase is where the rule pages are published; a rule's page is
 // RulesDocBase + ID + ".md".
 const RulesDocBase = toolURI + "/blob/main/docs/rules/"

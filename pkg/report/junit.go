@@ -12,47 +12,73 @@ import (
 
 // The JUnit shapes follow Jenkins' junit-10.xsd, the schema the common CI
 // readers (Jenkins, GitLab, CircleCI, Azure Pipelines) accept; the test
-// validates the output against it.
+// validates the output against it. They are exported for the other
+// reports in JUnit (kubectl crdlint test's, pkg/crdtest), which write
+// them with WriteJUnit: one set of shapes, one encoding.
 
-type junitSuites struct {
+// JUnitSuites is a report's root element.
+type JUnitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
 	Errors   int          `xml:"errors,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
+	Suites   []JUnitSuite `xml:"testsuite"`
 }
 
-type junitSuite struct {
+// JUnitSuite is one <testsuite>.
+type JUnitSuite struct {
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
 	Errors   int         `xml:"errors,attr"`
 	Skipped  int         `xml:"skipped,attr"`
 	File     string      `xml:"file,attr"`
-	Cases    []junitCase `xml:"testcase"`
+	Cases    []JUnitCase `xml:"testcase"`
 }
 
-type junitCase struct {
+// JUnitCase is one <testcase>; what is unset is left out.
+type JUnitCase struct {
 	Name      string         `xml:"name,attr"`
 	ClassName string         `xml:"classname,attr"`
-	Skipped   *junitMessage  `xml:"skipped"`
-	Failure   *junitFailure  `xml:"failure"`
-	SystemOut *junitCharData `xml:"system-out"`
+	File      string         `xml:"file,attr,omitempty"`
+	Line      int            `xml:"line,attr,omitempty"`
+	Skipped   *JUnitMessage  `xml:"skipped"`
+	Failure   *JUnitFailure  `xml:"failure"`
+	Error     *JUnitFailure  `xml:"error"`
+	SystemOut *JUnitCharData `xml:"system-out"`
 }
 
-type junitMessage struct {
+// JUnitMessage is an element with only a message (<skipped>).
+type JUnitMessage struct {
 	Message string `xml:"message,attr"`
 }
 
-type junitFailure struct {
+// JUnitFailure is a <failure> or an <error>.
+type JUnitFailure struct {
 	Message string `xml:"message,attr"`
 	Type    string `xml:"type,attr"`
 	Text    string `xml:",chardata"`
 }
 
-type junitCharData struct {
+// JUnitCharData is an element with only text (<system-out>).
+type JUnitCharData struct {
 	Text string `xml:",chardata"`
+}
+
+// WriteJUnit writes a JUnit report: the XML header, the elements indented
+// by two spaces, and a final newline.
+func WriteJUnit(w io.Writer, out JUnitSuites) error {
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
 }
 
 // junitKey identifies a test case: one object of one document of a file.
@@ -162,7 +188,7 @@ func RenderJUnit(w io.Writer, r Result, o Options) error {
 		)
 	})
 
-	out := junitSuites{Name: toolName, Suites: []junitSuite{}}
+	out := JUnitSuites{Name: toolName, Suites: []JUnitSuite{}}
 	style := newTextStyle(false)
 	for i := 0; i < len(sorted); {
 		file := sorted[i].key.file
@@ -170,10 +196,10 @@ func RenderJUnit(w io.Writer, r Result, o Options) error {
 		for j < len(sorted) && sorted[j].key.file == file {
 			j++
 		}
-		suite := junitSuite{Name: file, File: file}
+		suite := JUnitSuite{Name: file, File: file}
 		names := caseNames(sorted[i:j])
 		for k, obj := range sorted[i:j] {
-			c := junitCase{Name: names[k], ClassName: file}
+			c := JUnitCase{Name: names[k], ClassName: file}
 			var failing []Finding
 			worst := None
 			for _, f := range obj.findings {
@@ -188,14 +214,14 @@ func RenderJUnit(w io.Writer, r Result, o Options) error {
 			}
 			switch {
 			case len(failing) > 0:
-				c.Failure = &junitFailure{Message: failureMessage(failing), Type: worst.String(), Text: text.String()}
+				c.Failure = &JUnitFailure{Message: failureMessage(failing), Type: worst.String(), Text: text.String()}
 				suite.Failures++
 			case obj.skipped != "":
-				c.Skipped = &junitMessage{Message: obj.skipped}
+				c.Skipped = &JUnitMessage{Message: obj.skipped}
 				suite.Skipped++
 			}
 			if c.Failure == nil && len(obj.findings) > 0 {
-				c.SystemOut = &junitCharData{Text: text.String()}
+				c.SystemOut = &JUnitCharData{Text: text.String()}
 			}
 			suite.Cases = append(suite.Cases, c)
 			suite.Tests++
@@ -206,16 +232,7 @@ func RenderJUnit(w io.Writer, r Result, o Options) error {
 		i = j
 	}
 
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return WriteJUnit(w, out)
 }
 
 // caseNames names the test cases of one file: the object as kubectl names

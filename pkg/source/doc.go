@@ -83,9 +83,9 @@
 // document's keys decide which dots and brackets belong to a key, and
 // Resolved.Field writes the path back in the one notation.
 //
-// Left to others: what the documents mean (the lint package decides what
-// is a CRD or a custom resource and asks the server's code about it), and
-// output (the report package). Expand and Read turn command-line paths
+// Left to others: what the documents mean (pkg/crd decides what is a CRD
+// or a custom resource, and pkg/lint asks the server's code about them),
+// and output (the report package). Expand and Read turn command-line paths
 // into files and errors that make the command exit 2 (*InputError).
 //
 // Not mirrored (docs/rules.md, "How reading differs from kubectl's"):

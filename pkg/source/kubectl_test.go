@@ -143,7 +143,7 @@ func checkKubectlReads(t *testing.T, path string) bool {
 	end := f.Count
 	switch {
 	case kerr == nil && first != nil:
-		if text := f.Text(first.Document); text != nil && v3Refuses(asRead(text)) {
+		if text := f.Text(first.Document); text != nil && v3Refuses(KubectlLines(text)) {
 			return false
 		}
 		t.Errorf("%s: kubectl reads the file, the loader reports %+v", path, *first)

@@ -23,7 +23,7 @@ type chunk struct {
 type lineStart struct{ line, col int }
 
 func newChunk(text []byte, line int) chunk {
-	text = asRead(text)
+	text = KubectlLines(text)
 	return chunk{text: text, line: line, starts: yamlLineStarts(text)}
 }
 
@@ -92,12 +92,13 @@ type badSeparator struct {
 	rest      string
 }
 
-// asRead gives a chunk the bytes kubectl parses: YAMLReader reads lines
-// with bufio.Reader.ReadLine, which drops "\r\n" or "\n", and ends each
-// line with "\n". The difference is not cosmetic: a block scalar on a last
-// line without a newline is "x" to the YAML parser but "x\n" to kubectl.
-// Line and column numbers are unchanged.
-func asRead(b []byte) []byte {
+// KubectlLines gives a document's text the bytes kubectl parses:
+// YAMLReader reads lines with bufio.Reader.ReadLine, which drops "\r\n"
+// or "\n", and ends each line with "\n". The difference is not cosmetic:
+// a block scalar on a last line without a newline is "x" to the YAML
+// parser but "x\n" to kubectl. Line and column numbers are unchanged.
+// pkg/helm cuts streams with it as this package does.
+func KubectlLines(b []byte) []byte {
 	if len(b) == 0 {
 		return b
 	}

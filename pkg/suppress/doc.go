@@ -26,8 +26,10 @@
 //
 // Left to others: finding problems (lint), rules turned off by
 // configuration (config), and accepted findings kept outside the files
-// (baseline). Kinds of suppression share the Suppression type here until
-// report.Finding carries it.
+// (baseline), all applied in order by pkg/review. Every kind of
+// suppression marks a finding the same way: Suppression is
+// report.Suppression, which a silenced report.Finding carries
+// (Finding.Suppressed).
 //
 // See Example.
 package suppress

@@ -26,7 +26,8 @@
 //
 // Nothing here reads a file, git or a cluster: pkg/upgrade/read does, and
 // hands each parsed file or object to a Pairs. The configuration and the
-// inline suppressions are the command's (cmd/kubectl-crdlint/cmd).
+// inline suppressions are applied by pkg/review, which the command runs
+// over the findings.
 //
 // Example:
 //

@@ -1,9 +1,3 @@
-// Package agreement checks crdlint against a real API server: for every
-// CRD and custom resource of the repository's examples and test data, of
-// deterministic variants of them, and of a slice of the shared corpus,
-// crdlint's offline verdict must equal the server's server-side dry-run
-// create, under fieldValidation=Strict and Warn, and prune's output must
-// equal the object the dry run returns.
 package agreement_test
 
 import (

@@ -1,7 +1,3 @@
-// Package e2e runs the built kubectl-crdlint binary against a real API
-// server started in-process (internal/apiservertest): the cluster sources
-// of every command, the kubectl connection flags, and the error cases a
-// user meets (RBAC, credentials, TLS, timeouts, a stopped server).
 package e2e
 
 import (

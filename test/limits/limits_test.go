@@ -1,9 +1,5 @@
 //go:build unix
 
-// Package limits runs the built binary on hostile and huge inputs and
-// holds each run to a wall time and a peak RSS measured from the child's
-// rusage: bad input is a finding or a one-line error, in bounded time and
-// memory, never a hang, a crash or an OOM kill.
 package limits
 
 import (

@@ -1,7 +1,3 @@
-// Package upgrade checks kubectl crdlint upgrade against a real API server
-// started in-process (internal/apiservertest): its predictions are what
-// the server then does, and crd.ValidateUpdate and the replay agree with
-// the server over the real CRD histories of pkg/upgrade/compare/testdata/history.
 package upgrade
 
 import (

@@ -57,15 +57,7 @@ An existing configuration file is never overwritten without --force.`,
   # See what it would write
   kubectl crdlint config init --stdout`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := o.Complete(c, args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(c.Context())
-		},
+		RunE: runOptions(o),
 	}
 	f := c.Flags()
 	f.BoolVar(&o.Force, "force", false, "Overwrite an existing configuration file")
@@ -148,15 +140,7 @@ the exit code is 1.`,
   # What a check with these flags would use
   kubectl crdlint config view --validate=warn --disable crd-empty-object --crd vendor/crds/`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := o.Complete(c, args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(c.Context())
-		},
+		RunE: runOptions(o),
 	}
 	f := c.Flags()
 	o.validateOptions.addFlags(f)

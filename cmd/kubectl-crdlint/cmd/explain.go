@@ -50,15 +50,7 @@ every finding, and of 'kubectl crdlint check --list-rules'.`,
 			}
 			return ids, cobra.ShellCompDirectiveNoFileComp
 		},
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := o.Complete(c, args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(c.Context())
-		},
+		RunE: runOptions(o),
 	}
 	c.Flags().StringVarP(&o.Output, "output", "o", o.Output, "Output format: markdown (or text) or json")
 	c.Flags().BoolVar(&o.NoColor, "no-color", false, "Never colour the output (the page has none; accepted as by every command)")

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
@@ -65,15 +64,7 @@ judged under the cluster's CRD of their kind unless --crd gives one, and
   # Live CRDs and objects
   kubectl crdlint fields --live crd/widgets.example.com
   kubectl crdlint fields --live widgets.example.com -A --field-selector spec.color=red`,
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := o.Complete(c, args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(c.Context())
-		},
+		RunE: runOptions(o),
 	}
 	f := c.Flags()
 	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs, in addition to the CRDs among the inputs and the configuration's crds: (repeatable)")
@@ -181,7 +172,9 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 		}
 	}
 	if err := col.Files(files, errs); err != nil {
-		return selectorError(err)
+		// A selector the server refuses fails the whole list request,
+		// a usage error.
+		return usageErrorAs[*fields.ErrSelector](err)
 	}
 	// What is no custom resource, in check's words, whatever is printed.
 	defer func() {
@@ -196,7 +189,7 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 		}
 		n, err := c.VisitFiles(ctx, o.paths, cat, col.Page(cat))
 		if err != nil {
-			return selectorError(clusterError(err))
+			return usageErrorAs[*fields.ErrSelector](clusterError(err))
 		}
 		if n == 0 {
 			noResources(o.ErrOut, c, o.Cluster.Flags.AllNamespaces)
@@ -230,16 +223,6 @@ func (o *FieldsOptions) Run(ctx context.Context) error {
 	}
 	if err == nil && col.Unserved > 0 {
 		return errFindings
-	}
-	return err
-}
-
-// selectorError: a selector the server refuses fails the whole list
-// request, a usage error.
-func selectorError(err error) error {
-	var se *fields.ErrSelector
-	if errors.As(err, &se) {
-		return &UsageError{se.Err}
 	}
 	return err
 }

@@ -76,15 +76,7 @@ Exit code 0: every update would be accepted; 1: findings at or above --fail-on
 
   # Make a real cluster enforce the markers
   kubectl crdlint immutable --to-cel config/crd/widget.yaml > widget-cel.yaml`,
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := o.Complete(c, args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(c.Context())
-		},
+		RunE: runOptions(o),
 	}
 	f := c.Flags()
 	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs (repeatable); CRDs among OLD and NEW count too, the one nearest an object judging it")

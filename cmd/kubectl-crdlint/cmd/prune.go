@@ -69,15 +69,7 @@ objects? Without --crd, the cluster's CRD of each kind is used.`,
 
   # What would a new CRD revision prune from the objects stored in the cluster?
   kubectl crdlint prune --dry-run --live widgets.example.com -A --crd new-crd.yaml`,
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := o.Complete(c, args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(c.Context())
-		},
+		RunE: runOptions(o),
 	}
 	f := c.Flags()
 	o.sourceOptions.addFlags(f, "A file, directory or https:// URL of CRDs, in addition to the CRDs among the inputs and the configuration's crds: (repeatable)")
@@ -177,7 +169,8 @@ func (o *PruneOptions) Run(ctx context.Context) error {
 		}
 	}
 	if err := out.Emit(results); err != nil {
-		return pruneError(err)
+		// A file --in-place cannot rewrite is an input error.
+		return usageErrorAs[*prune.WriteError](err)
 	}
 	return o.finish(out)
 }
@@ -220,13 +213,4 @@ func (o *PruneOptions) finish(out *prune.Output) error {
 		return errFindings
 	}
 	return nil
-}
-
-// pruneError: a file --in-place cannot rewrite is an input error.
-func pruneError(err error) error {
-	var we *prune.WriteError
-	if errors.As(err, &we) {
-		return &UsageError{we.Err}
-	}
-	return err
 }

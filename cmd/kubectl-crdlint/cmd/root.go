@@ -42,6 +42,43 @@ func usageErrorf(format string, a ...any) error {
 	return &UsageError{fmt.Errorf(format, a...)}
 }
 
+// usageErrorAs makes an error of type E found in err's chain (a
+// package's mark for "the input is at fault": a selector the server
+// refuses, a file that cannot be rewritten) a usage error of its cause;
+// any other error is returned as it is.
+func usageErrorAs[E interface {
+	*T
+	error
+	Unwrap() error
+}, T any](err error) error {
+	var e E
+	if errors.As(err, &e) {
+		return &UsageError{e.Unwrap()}
+	}
+	return err
+}
+
+// options is what every command's options do, the kubectl way.
+type options interface {
+	Complete(c *cobra.Command, args []string) error
+	Validate() error
+	Run(ctx context.Context) error
+}
+
+// runOptions is a command's RunE: o completed from the command line,
+// validated, then run.
+func runOptions(o options) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, args []string) error {
+		if err := o.Complete(c, args); err != nil {
+			return err
+		}
+		if err := o.Validate(); err != nil {
+			return err
+		}
+		return o.Run(c.Context())
+	}
+}
+
 // errFindings ends a run whose findings reach --fail-on: exit 1, nothing
 // more to print.
 var errFindings = errors.New("findings at or above --fail-on")

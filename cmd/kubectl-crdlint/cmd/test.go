@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/fsutil"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/config"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crdsource"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crdtest"
@@ -171,7 +172,7 @@ func (o *TestOptions) Run(ctx context.Context) error {
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
-			unreadable = append(unreadable, &crdtest.Error{File: f, Msg: fmt.Sprintf("read: %v", unwrapPathError(err))})
+			unreadable = append(unreadable, &crdtest.Error{File: f, Msg: fmt.Sprintf("read: %v", fsutil.UnwrapPath(err))})
 			continue
 		}
 		s, err := crdtest.Read(f, data)
@@ -423,7 +424,7 @@ func (o *TestOptions) serve(ctx context.Context) error {
 	for i, es := range req.Suites {
 		data, err := os.ReadFile(es.File)
 		if err != nil {
-			return usageErrorf("%s: %v", es.File, unwrapPathError(err))
+			return usageErrorf("%s: %v", es.File, fsutil.UnwrapPath(err))
 		}
 		if suites[i], err = crdtest.Read(es.File, data); err != nil {
 			return usageErrorf("%v", err)
@@ -437,12 +438,4 @@ func (o *TestOptions) serve(ctx context.Context) error {
 		return usageErrorf("%v", err)
 	}
 	return json.NewEncoder(o.Out).Encode(resp)
-}
-
-func unwrapPathError(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

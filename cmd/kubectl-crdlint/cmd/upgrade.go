@@ -83,15 +83,7 @@ Exit code 0: nothing at or above --fail-on; 1: findings at or above --fail-on;
 
   # Against the cluster: its CRD, its stored versions and all its objects
   kubectl crdlint upgrade --live config/crd/widget.yaml`,
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := o.Complete(c, args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(c.Context())
-		},
+		RunE: runOptions(o),
 	}
 	f := c.Flags()
 	f.VarP(&o.Output, "output", "o", "Output format: "+strings.Join(report.FormatNames(), ", "))

@@ -12,15 +12,16 @@
 //     pkg/upgrade's Pairs to replay as it is read, so that no more than a
 //     page is held.
 //
-// Each file's findings go through the command's Review (its configuration
-// and inline suppressions, with the file's text), and what was read is
-// counted into the report.Result. Decoding and judging are pkg/upgrade's.
+// Each file's findings go through the command's Reviewer (pkg/review's:
+// the configuration and inline suppressions, with the file's text), and
+// what was read is counted into the report.Result. Decoding and judging
+// are pkg/upgrade's.
 //
 // Example (the command's Run, in this order):
 //
-//	newCRDs, err := read.CRDs(ctx, newArg, stdin, l, review, &res)
-//	oldCRDs, err := read.CRDs(ctx, oldArg, stdin, l, review, &res)
+//	newCRDs, newFiles, err := read.CRDs(ctx, newArg, stdin, l, rv, &res)
+//	oldCRDs, oldFiles, err := read.CRDs(ctx, oldArg, stdin, l, rv, &res)
 //	pairs, findings := upgrade.Judge(l, oldCRDs, newCRDs, upgrade.JudgeOptions{})
-//	err = read.Objects(ctx, objectFiles, pairs, review, &res)
+//	err = read.Objects(ctx, objects, pairs, rv, &res) // objects: an *input.Set
 //	changes, summaries := pairs.Report()
 package read
