@@ -208,3 +208,77 @@ tests:
 		}
 	}
 }
+
+// TestOpenShiftVersion: an openshift suite's version: is the one version
+// its CRD serves and stores during the suite, as its generator's
+// loadVersionedCRD installs it: an object of another version of the CRD
+// is not served, and a version the CRD lacks is the generator's error.
+func TestOpenShiftVersion(t *testing.T) {
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: things.example.com}
+spec:
+  group: example.com
+  names: {kind: Thing, plural: things}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {a: {type: string}}}
+  - name: v1beta1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {a: {type: string}}}
+`
+	srv := newServer()
+	if err := srv.AddYAML("crd.yaml", []byte(crd)); err != nil {
+		t.Fatal(err)
+	}
+	suite := func(version string) string {
+		return `crdName: things.example.com
+` + version + `
+tests:
+  onCreate:
+  - name: v1
+    initial: |
+      apiVersion: example.com/v1
+      kind: Thing
+      spec: {a: x}
+  - name: v1beta1
+    initial: |
+      apiVersion: example.com/v1beta1
+      kind: Thing
+      spec: {a: x}
+`
+	}
+	for _, tc := range []struct {
+		version string
+		want    map[string]string
+	}{
+		{"", map[string]string{"v1": "true ", "v1beta1": "true "}},
+		{"version: v1", map[string]string{"v1": "true ", "v1beta1": `false no matches for kind "Thing" in version "example.com/v1beta1": CRD things.example.com has no version "v1beta1" (served: v1)`}},
+		{"version: v1beta1", map[string]string{"v1": `false no matches for kind "Thing" in version "example.com/v1": CRD things.example.com has no version "v1" (served: v1beta1)`, "v1beta1": "true "}},
+		{"version: v2", map[string]string{"v1": "false could not find CRD version matching version v2", "v1beta1": "false could not find CRD version matching version v2"}},
+	} {
+		s, err := Read("suite.yaml", []byte(suite(tc.version)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, r := range Run(s, srv) {
+			got[r.Case] = fmt.Sprint(r.Passed, " ", r.Error)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q:\ngot  %q\nwant %q", tc.version, got, tc.want)
+		}
+	}
+}

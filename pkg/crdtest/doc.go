@@ -9,17 +9,19 @@
 //   - Suites (kubectl crdlint test): YAML files read by Read — crdlint's
 //     format (apiVersion crdlint.dev/v1alpha1, kind CRDTestSuite, named
 //     *.crdtest.yaml) or openshift/api's tests/<crd>/*.yaml as they are —
-//     run by Run on a Server into Results, rendered as text, JSON, JUnit
+//     run by RunMinors (Run: in process only) on Servers into Results, rendered as text, JSON, JUnit
 //     or GitHub annotations; Record writes the server's answers back as
 //     expectations (--update).
 //   - Go tests: Load (files, directories) or LoadFS (embed.FS) gives a
 //     Server whose Create, Update, UpdateStatus and Stored take the
 //     objects a client would and return the errors a client would get.
 //
-// It leaves the server's semantics to pkg/crd, reading CRD sources (URLs,
-// the configuration) to the command, and a Kubernetes minor's engine to
-// engineFor (today every minor is judged by the libraries this binary
-// links, Own).
+// It leaves the server's semantics to pkg/engine (through pkg/crd's
+// catalogue), reading CRD sources (URLs, the configuration) to the
+// command. Each Kubernetes minor is judged by
+// its own engine: Own, the minor whose libraries this binary links, in
+// process; the others by their builds of kubectl-crdlint, which the
+// command starts and RunMinors hands their cases (engines.go).
 //
 // Example (a Go test):
 //

@@ -6,16 +6,26 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/kubeminor"
 )
 
-// Minors are the Kubernetes minors a suite may name, oldest first. They
-// are the project's supported minors (internal/kubeminor.Supported on the
-// minors branch, which replaces this list when it lands).
-var Minors = []string{"1.33", "1.34", "1.35", "1.36", "1.37"}
+// Minors are the Kubernetes minors a suite may name, oldest first: the
+// project's supported minors (kubeminor.Supported).
+var Minors = supported()
 
 // Own is the minor whose server libraries this binary links: the
-// in-process engine's.
-const Own = "1.37"
+// in-process engine's. Each other minor is judged by its own engine, a
+// build of kubectl-crdlint against that minor's libraries (RunMinors).
+var Own = kubeminor.Own()
+
+func supported() []string {
+	out := make([]string, len(kubeminor.Supported))
+	for i, r := range kubeminor.Supported {
+		out[i] = r.Minor
+	}
+	return out
+}
 
 // minors reads kubernetesVersions: a minor ("1.35"), a range
 // ("1.33-1.35", ">=1.34", "<=1.36"), or a list of those; each must name

@@ -29,9 +29,53 @@ type recordedError struct {
 	Message string `yaml:"message"`
 }
 
+// Split are the failed cases whose minors answer differently (one result
+// per case, its first): one expectation cannot hold on all of them, so Record
+// leaves them as written; split by kubernetesVersions, each part records.
+func Split(rs []*Result) []*Result {
+	split := splitCases(rs)
+	var out []*Result
+	for _, r := range rs {
+		if split[r.c] {
+			out = append(out, r)
+			delete(split, r.c)
+		}
+	}
+	return out
+}
+
+// splitCases are the failed cases with two results for one variant:
+// their minors answered differently (merge makes the results that agree
+// one).
+func splitCases(rs []*Result) map[*Case]bool {
+	type key struct {
+		c       *Case
+		variant string
+	}
+	seen := map[key]bool{}
+	failed := map[*Case]bool{}
+	twice := map[*Case]bool{}
+	for _, r := range rs {
+		if r.c == nil {
+			continue
+		}
+		k := key{r.c, r.Variant}
+		twice[r.c] = twice[r.c] || seen[k]
+		seen[k] = true
+		failed[r.c] = failed[r.c] || !r.Passed
+	}
+	out := map[*Case]bool{}
+	for c := range twice {
+		if twice[c] && failed[c] {
+			out[c] = true
+		}
+	}
+	return out
+}
+
 // Record writes into a suite of crdlint's format the expectations of its
 // failed cases (and of those without one) as the results say the server
-// answered, replacing each such case's expect: block, or adding one at
+// answered (but for cases its minors answer differently: Split), replacing each such case's expect: block, or adding one at
 // the case's end. Everything else of the file — other cases, comments,
 // order, formatting — is kept byte for byte; the file is replaced
 // atomically, and only when something changed.
@@ -40,8 +84,9 @@ func Record(s *Suite, rs []*Result) error {
 		return nil
 	}
 	byCase := map[*Case]*Result{}
+	split := splitCases(rs)
 	for _, r := range rs {
-		if r.c == nil || r.Passed || r.Actual == nil {
+		if r.c == nil || r.Passed || r.Actual == nil || split[r.c] {
 			continue
 		}
 		if _, ok := byCase[r.c]; !ok {

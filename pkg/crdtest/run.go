@@ -54,8 +54,9 @@ type Result struct {
 	// Variant names the CRD, when a suite runs on several of one name
 	// (openshift's feature sets).
 	Variant string `json:"variant,omitempty"`
-	// Minors are the Kubernetes minors the case must hold on, Engine the
-	// minor of the engine that judged them.
+	// Minors are the Kubernetes minors the result holds for (of those
+	// the case must hold on), each judged by its own engine; Engine names
+	// them as a range ("1.33-1.36").
 	Minors []string `json:"kubernetesVersions"`
 	Engine string   `json:"engine"`
 	Passed bool     `json:"passed"`
@@ -65,9 +66,12 @@ type Result struct {
 	Diffs  []Diff   `json:"diffs,omitempty"`
 	Actual *Outcome `json:"actual,omitempty"`
 
-	// expect and step are for --update.
+	// expect is the expectation compared (step's), for --update; index
+	// is the case's in its suite.
 	expect *Expect
 	c      *Case
+	index  int
+	step   int
 }
 
 // Name is the case's name in reports, with its variant.
@@ -78,56 +82,41 @@ func (r *Result) Name() string {
 	return r.Case + " [" + r.Variant + "]"
 }
 
-// engineFor chooses the server of a Kubernetes minor. This is the one
-// place a minor's engine is selected: every supported minor is judged
-// today by the in-process engine (the server libraries this binary links,
-// Own); when per-minor engines land, a minor other than Own gets its own
-// here, and the runner already runs a case once per distinct engine.
-func engineFor(minor string, own *Server) (srv *Server, engine string) {
-	return own, Own
+// suiteName is a suite's name in reports: its own, or its file's base
+// name.
+func suiteName(s *Suite) string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return strings.TrimSuffix(filepath.Base(s.File), filepath.Ext(s.File))
 }
 
-// Run runs a suite's cases on srv, the server of the suite's CRDs.
+// Run runs a suite's cases on srv, the server of the suite's CRDs, in
+// process: the minors of each case (its kubernetesVersions, else the
+// suite's, else Own) other than Own are each judged by their own engine,
+// which only RunMinors starts; here their results say so and fail.
 func Run(s *Suite, srv *Server) []*Result {
-	name := s.Name
-	if name == "" {
-		name = strings.TrimSuffix(filepath.Base(s.File), filepath.Ext(s.File))
+	rs, _ := RunMinors([]*Suite{s}, []*Server{srv}, nil, nil)
+	return rs
+}
+
+// runOwn runs case ci of s on this binary's engine, once per variant of
+// the suite's CRD.
+func runOwn(s *Suite, ci int, vs []*Server, vnames []string, verr error) []*Result {
+	c := s.Cases[ci]
+	name := suiteName(s)
+	if len(vs) == 0 {
+		last := len(c.Steps) - 1
+		return []*Result{{File: s.File, Pos: c.Pos, Line: c.Pos.Line, Suite: name, Case: c.Name, Minors: []string{Own}, Engine: Own, Error: verr.Error(), c: c, index: c.index, step: last, expect: c.Steps[last].Expect}}
 	}
-	variants, vnames, err := variants(s, srv)
 	var out []*Result
-	for _, c := range s.Cases {
-		minors := c.Minors
-		if minors == nil {
-			minors = s.Minors
+	for vi, vsrv := range vs {
+		r := &Result{File: s.File, Pos: c.Pos, Line: c.Pos.Line, Suite: name, Case: c.Name, Minors: []string{Own}, Engine: Own, c: c, index: c.index, step: -1}
+		if len(vs) > 1 {
+			r.Variant = vnames[vi]
 		}
-		if minors == nil {
-			minors = []string{Own}
-		}
-		for vi, vsrv := range variants {
-			// One run per distinct engine, for the minors it judges.
-			var order []string
-			groups := map[string][]string{}
-			engines := map[string]*Server{}
-			for _, m := range minors {
-				esrv, e := engineFor(m, vsrv)
-				if _, ok := groups[e]; !ok {
-					order = append(order, e)
-					engines[e] = esrv
-				}
-				groups[e] = append(groups[e], m)
-			}
-			for _, e := range order {
-				r := &Result{File: s.File, Pos: c.Pos, Line: c.Pos.Line, Suite: name, Case: c.Name, Minors: groups[e], Engine: e, c: c}
-				if len(variants) > 1 {
-					r.Variant = vnames[vi]
-				}
-				runCase(r, s, c, engines[e])
-				out = append(out, r)
-			}
-		}
-		if len(variants) == 0 {
-			out = append(out, &Result{File: s.File, Pos: c.Pos, Line: c.Pos.Line, Suite: name, Case: c.Name, Minors: minors, Engine: Own, Error: err.Error(), c: c, expect: c.Steps[len(c.Steps)-1].Expect})
-		}
+		runCase(r, s, c, vsrv)
+		out = append(out, r)
 	}
 	return out
 }
@@ -177,7 +166,15 @@ func variants(s *Suite, srv *Server) ([]*Server, []string, error) {
 		}
 	}
 	for _, i := range keep {
-		out = append(out, srv.variant(i, s.CRDName))
+		v := srv.variant(i, s.CRDName)
+		if s.Version != "" {
+			// The suite's version is the only one served and stored.
+			var err error
+			if v, err = v.Versioned(s.CRDName, s.Version); err != nil {
+				return nil, nil, err
+			}
+		}
+		out = append(out, v)
 		names = append(names, variantName(srv, i, crds[i]))
 	}
 	switch {
@@ -267,7 +264,7 @@ func runCase(r *Result, s *Suite, c *Case, srv *Server) {
 			if st.Why != "" {
 				r.Error = st.Why + ": " + r.Error
 			}
-			r.expect = st.Expect
+			r.expect, r.step = st.Expect, i
 			return
 		}
 		if !last && st.Expect == nil {
@@ -279,7 +276,7 @@ func runCase(r *Result, s *Suite, c *Case, srv *Server) {
 			continue
 		}
 		out := outcome(resp)
-		r.Actual, r.expect = out, st.Expect
+		r.Actual, r.expect, r.step = out, st.Expect, i
 		r.Diffs = compare(st.Expect, out)
 		r.Passed = len(r.Diffs) == 0
 		if resp.Err != nil || last {

@@ -395,6 +395,11 @@ func (s *Server) patch(name string, patch []byte) (*Server, error) {
 	if d.Object() == nil {
 		return nil, fmt.Errorf("the patched CRD %s: %v", name, d.DecodeError)
 	}
+	return s.replaced(name, d, name+" (patched)"), nil
+}
+
+// replaced is a Server whose CRD name is d instead.
+func (s *Server) replaced(name string, d *crd.Definition, from string) *Server {
 	out := newServer()
 	out.Namespace, out.FieldValidation, out.refused = s.Namespace, s.FieldValidation, s.refused
 	for _, od := range s.defs {
@@ -404,7 +409,48 @@ func (s *Server) patch(name string, patch []byte) (*Server, error) {
 		}
 	}
 	out.defs = append(out.defs, d)
-	out.cat.Add(d, name+" (patched)", crd.Extra)
+	out.cat.Add(d, from, crd.Extra)
+	return out
+}
+
+// Versioned is a Server whose CRD name serves and stores only version, as
+// openshift/api's generator installs a suite's CRD (loadVersionedCRD: the
+// suite's version: is the only one kept, served and made the storage
+// version), so a suite may test a version that is not the storage one.
+// A Server without the CRD (a refused variant's) is returned as it is.
+func (s *Server) Versioned(name, version string) (*Server, error) {
+	key := name + "\x00version\x00" + version
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p, ok := s.patched[key]; ok {
+		return p, nil
+	}
+	var base *apiextensionsv1.CustomResourceDefinition
+	for _, c := range s.CRDs() {
+		if c.Name == name {
+			base = c.DeepCopy()
+		}
+	}
+	if base == nil {
+		return s, nil
+	}
+	var keep []apiextensionsv1.CustomResourceDefinitionVersion
+	for _, v := range base.Spec.Versions {
+		if v.Name == version {
+			v.Served, v.Storage = true, true
+			keep = append(keep, v)
+		}
+	}
+	if len(keep) == 0 {
+		// The generator's words.
+		return nil, fmt.Errorf("could not find CRD version matching version %s", version)
+	}
+	base.Spec.Versions = keep
+	out := s.replaced(name, crd.FromV1(base), name+" (version "+version+")")
+	if s.patched == nil {
+		s.patched = map[string]*Server{}
+	}
+	s.patched[key] = out
 	return out, nil
 }
 

@@ -83,6 +83,9 @@ type Case struct {
 	Steps  []*Step
 	// node is the case's mapping (crdlint format), for --update.
 	node *yaml.Node
+	// index is the case's in its file, which names it to another minor's
+	// engine (Filter keeps it).
+	index int
 }
 
 // Step is one request.
@@ -215,6 +218,9 @@ func Read(file string, data []byte) (s *Suite, err error) {
 		return nil, err
 	}
 	s.Warnings = r.warnings
+	for i, c := range s.Cases {
+		c.index = i
+	}
 	return s, nil
 }
 

@@ -69,14 +69,10 @@ func writeBlock(b *strings.Builder, label, text string) {
 	}
 }
 
-// minorsText is "1.37", or "1.33-1.36 on 1.37" when the engine that
-// judged them is another minor's.
+// minorsText names the minors a result holds for, each judged by its
+// own engine: "1.37", "1.33-1.36".
 func minorsText(r *Result) string {
-	m := rangeText(r.Minors)
-	if len(r.Minors) == 1 && r.Minors[0] == r.Engine {
-		return m
-	}
-	return m + " on " + r.Engine
+	return rangeText(r.Minors)
 }
 
 // rangeText writes consecutive supported minors as a range.

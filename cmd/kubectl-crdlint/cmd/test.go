@@ -1,11 +1,14 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"time"
@@ -32,6 +35,9 @@ type TestOptions struct {
 	paths []string
 	run   *regexp.Regexp
 	flags *pflag.FlagSet
+	// minors are --kubernetes-version's (or the configuration's): the
+	// minors of the suites and cases that name none.
+	minors []string
 	genericiooptions.IOStreams
 }
 
@@ -57,6 +63,11 @@ the directories given, or the configuration's tests:, or the working
 directory; openshift/api's tests/<crd>/*.yaml suites are read as they are.
 docs/testing-crds.md describes the format.
 
+A suite or a case names the Kubernetes minors it must hold on
+(kubernetesVersions); --kubernetes-version gives those of the others. Each
+minor is judged by its own engine, which runs that minor's share of the
+cases, as check --kubernetes-version does.
+
 Exit code 0: every case passed; 1: a case failed; 2: usage error, or a
 suite that cannot be read.`,
 		Example: `  # Run the suites of the repository
@@ -66,7 +77,10 @@ suite that cannot be read.`,
   kubectl crdlint test --crd config/crd/bases tests/widgets.crdtest.yaml
 
   # Record what the server answers as the suite's expectations
-  kubectl crdlint test --update tests/widgets.crdtest.yaml`,
+  kubectl crdlint test --update tests/widgets.crdtest.yaml
+
+  # Run the suites that name no minors on every supported minor
+  kubectl crdlint test --kubernetes-version 1.33-1.37`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := o.Complete(c, args); err != nil {
 				return err
@@ -94,8 +108,16 @@ suite that cannot be read.`,
 // Complete loads the configuration and takes the paths.
 func (o *TestOptions) Complete(c *cobra.Command, args []string) error {
 	o.flags = c.Flags()
-	if err := o.sourceOptions.complete(o.flags); err != nil {
+	// Minors other than this binary's are not handed to their engines
+	// whole, as other commands' are: the runner sends each engine its
+	// share of the cases (crdtest.RunMinors).
+	var d *delegated
+	if err := o.sourceOptions.complete(o.flags); errors.As(err, &d) {
+		o.minors = d.minors
+	} else if err != nil {
 		return err
+	} else {
+		o.minors = o.settings.KubernetesVersions
 	}
 	if err := o.configErrors(); err != nil {
 		return err
@@ -131,6 +153,9 @@ func (o *TestOptions) Validate() error {
 
 // Run reads every suite, runs them, prints and, with --update, records.
 func (o *TestOptions) Run(ctx context.Context) error {
+	if o.Minor.EngineProtocol > 0 {
+		return o.serve(ctx)
+	}
 	start := time.Now()
 	files, err := crdtest.Discover(o.paths)
 	if err != nil {
@@ -166,8 +191,10 @@ func (o *TestOptions) Run(ctx context.Context) error {
 		fmt.Fprintf(o.ErrOut, "warning: %s\n", w)
 	}
 	servers := map[string]*crdtest.Server{}
-	var results []*crdtest.Result
-	for _, s := range suites {
+	cases := 0
+	run := make([]*crdtest.Suite, len(suites))
+	srvs := make([]*crdtest.Server, len(suites))
+	for i, s := range suites {
 		srv, err := o.server(ctx, s, servers)
 		if err != nil {
 			return err
@@ -175,7 +202,34 @@ func (o *TestOptions) Run(ctx context.Context) error {
 		if o.run != nil {
 			s = s.Filter(o.run.MatchString)
 		}
-		results = append(results, crdtest.Run(s, srv)...)
+		run[i], srvs[i] = s, srv
+		cases += len(s.Cases)
+	}
+	// A run that judges nothing must not pass, as check with no input
+	// does not (an unreadable suite fails the run anyway).
+	if cases == 0 && len(unreadable) == 0 {
+		in := suites[0].File
+		if len(suites) > 1 {
+			in = plural(len(suites), "suite", "suites")
+		}
+		if o.run != nil {
+			return usageErrorf("no case matches --run %q in %s", o.RunCases, in)
+		}
+		return usageErrorf("no cases to run in %s", in)
+	}
+	engines := map[string]string{}
+	for _, m := range crdtest.Needed(run, o.minors) {
+		bin, err := engineFor(m, o.CacheDir, o.ErrOut)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		engines[m] = bin
+	}
+	results, err := crdtest.RunMinors(run, srvs, o.minors, func(req crdtest.EngineRequest) (crdtest.EngineResponse, error) {
+		return o.remote(engines[req.Minor], req)
+	})
+	if err != nil {
+		return usageErrorf("%v", err)
 	}
 	// --update records crdlint's format only: openshift/api's
 	// expectations are strings in its generator's terms (a substring of
@@ -204,6 +258,13 @@ func (o *TestOptions) Run(ctx context.Context) error {
 		for _, s := range suites {
 			if n := skipped[s.File]; n > 0 {
 				fmt.Fprintf(o.ErrOut, "warning: %s: --update writes crdlint's suite format only; %s of openshift/api's format left as written\n", s.File, plural(n, "failing case", "failing cases"))
+			}
+		}
+		// One expectation cannot hold where the minors disagree.
+		for _, r := range crdtest.Split(results) {
+			if format[r.File] == crdtest.Crdlint {
+				fmt.Fprintf(o.ErrOut, "warning: %s:%d: %q: the Kubernetes minors answer differently; --update left it as written (split it by kubernetesVersions)\n", r.File, r.Line, r.Case)
+				unrecorded++
 			}
 		}
 	}
@@ -304,4 +365,77 @@ func (o *TestOptions) server(ctx context.Context, s *crdtest.Suite, cache map[st
 	}
 	cache[key.String()] = srv
 	return srv, nil
+}
+
+// remote runs req on bin, the engine of req's minor: its test command
+// with the flags that choose the CRD sources and the configuration, the
+// request on its stdin, the answer on its stdout.
+func (o *TestOptions) remote(bin string, req crdtest.EngineRequest) (crdtest.EngineResponse, error) {
+	var resp crdtest.EngineResponse
+	in, err := json.Marshal(req)
+	if err != nil {
+		return resp, err
+	}
+	args := []string{"test", "--" + config.FlagKubernetesVersion + "=" + req.Minor, fmt.Sprintf("--%s=%d", flagEngineProtocol, crdtest.EngineProtocol)}
+	for _, c := range o.CRDs {
+		args = append(args, "--crd="+c)
+	}
+	switch {
+	case o.NoConfig:
+		args = append(args, "--no-config")
+	case o.ConfigFile != "":
+		args = append(args, "--config="+o.ConfigFile)
+	}
+	if o.CacheDir != "" {
+		args = append(args, "--cache-dir="+o.CacheDir)
+	}
+	if o.Offline {
+		args = append(args, "--offline")
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin = bytes.NewReader(in)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if code := exitCode(cmd.Run()); code != ExitClean {
+		// An engine that answered nothing failed: its one-line error.
+		msg := strings.TrimPrefix(strings.TrimSpace(stderr.String()), "error: ")
+		if msg == "" {
+			msg = fmt.Sprintf("%s exited %d", bin, code)
+		}
+		return resp, errors.New(msg)
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &resp); err != nil {
+		return resp, fmt.Errorf("%s answered what is not a result (%v): is it this version's engine?", bin, err)
+	}
+	return resp, nil
+}
+
+// serve is the run of an engine for another minor's run (crdtest.Serve):
+// the request on stdin names the suites' files and cases, the CRDs come
+// from the same sources, and the results go to stdout.
+func (o *TestOptions) serve(ctx context.Context) error {
+	var req crdtest.EngineRequest
+	if err := json.NewDecoder(o.In).Decode(&req); err != nil {
+		return usageErrorf("reading the engine request: %v", err)
+	}
+	servers := map[string]*crdtest.Server{}
+	suites := make([]*crdtest.Suite, len(req.Suites))
+	srvs := make([]*crdtest.Server, len(req.Suites))
+	for i, es := range req.Suites {
+		data, err := os.ReadFile(es.File)
+		if err != nil {
+			return usageErrorf("%s: %v", es.File, fsutil.UnwrapPath(err))
+		}
+		if suites[i], err = crdtest.Read(es.File, data); err != nil {
+			return usageErrorf("%v", err)
+		}
+		if srvs[i], err = o.server(ctx, suites[i], servers); err != nil {
+			return err
+		}
+	}
+	resp, err := crdtest.Serve(req, suites, srvs)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	return json.NewEncoder(o.Out).Encode(resp)
 }
