@@ -83,7 +83,7 @@ func Collect(cat *crd.Catalog, f *source.File, sel apifields.Selector) (*Objects
 			continue
 		}
 		if len(vd.Errors) > 0 {
-			out.Notes = append(out.Notes, crd.Note{Pos: pos, Label: "note", Msg: fmt.Sprintf("the server would reject this object on create (%d errors; see kubectl crdlint check)", len(vd.Errors))})
+			out.Notes = append(out.Notes, crd.Note{Pos: pos, Label: "note", Msg: "the server would reject this object on create (" + report.Plural(len(vd.Errors), "error") + "; see kubectl crdlint check)"})
 		}
 		set, err := v.FieldSet(vd.Object)
 		if err != nil {

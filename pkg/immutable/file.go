@@ -1,6 +1,8 @@
 package immutable
 
 import (
+	"fmt"
+
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
@@ -22,6 +24,13 @@ func ToCELFile(f *source.File) ([]Translation, error) {
 	var out []Translation
 	for _, d := range f.Documents {
 		if !crd.IsCRD(d) {
+			continue
+		}
+		if !crd.IsV1CRD(d) {
+			// No supported server serves it (v1beta1 went in 1.22), so
+			// there is nothing to translate for: said plainly, not as
+			// the decoder's Go type.
+			out = append(out, Translation{Doc: d, Err: fmt.Errorf("no matches for kind \"CustomResourceDefinition\" in version %q: --to-cel translates apiextensions.k8s.io/v1 CRDs, the only version supported servers serve; convert it to v1 first", d.Object.APIVersion)})
 			continue
 		}
 		j, err := ToCEL(d.JSON)

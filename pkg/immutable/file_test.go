@@ -46,3 +46,33 @@ spec:
 		t.Errorf("second CRD: got %v, %q (document %d); want an error for document 2", ts[1].Err, ts[1].YAML, ts[1].Doc.Index)
 	}
 }
+
+// TestToCELFileV1beta1: a CRD in a version no supported server serves
+// (velero's and argo-workflows' v1beta1 CRDs) is refused in the server's
+// words, not with the decoder's Go type.
+func TestToCELFileV1beta1(t *testing.T) {
+	f := source.Parse("old.yaml", []byte(`apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {plural: widgets, kind: Widget}
+  scope: Namespaced
+  version: v1
+  validation:
+    openAPIV3Schema:
+      properties:
+        spec: {type: object}
+`))
+	ts, err := ToCELFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 1 || ts[0].Err == nil {
+		t.Fatalf("got %d translations (%+v), want one refused", len(ts), ts)
+	}
+	msg := ts[0].Err.Error()
+	if !strings.Contains(msg, `version "apiextensions.k8s.io/v1beta1"`) || strings.Contains(msg, "*v1beta1") {
+		t.Errorf("error %q: want it to name the version served no more, not a Go type", msg)
+	}
+}

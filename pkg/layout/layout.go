@@ -18,8 +18,9 @@
 //   - vendor, third_party, third-party: other projects' files, copied.
 //
 // It also knows the names by which test tools mark files that hold no
-// manifests to apply (Snapshot, Assertion): recorded outputs and
-// expected states, which a run over a whole repository skips and counts.
+// manifests to apply (Snapshot, Assertion): recorded outputs, fixtures
+// and expected states, which a run over a whole repository skips and
+// counts.
 package layout
 
 import (
@@ -70,12 +71,45 @@ func CopyIn(path string) int {
 // comparison (often a skeleton object without its name), never applied.
 var snapshotDirs = map[string]bool{"__snapshot__": true, "__snapshots__": true}
 
-// Snapshot reports whether a slash-separated path lies in a test
-// snapshot directory (its last element, the file, is not a directory).
+// roundTripName is the name k8s.io/apimachinery's round-trip
+// compatibility test (apitesting/roundtrip.CompatibilityTestOptions)
+// gives the serialized objects it compares each release's decoding
+// with: GROUP.VERSION.KIND.json or .yaml ("core" for the legacy group),
+// in testdata/HEAD for the current code and testdata/<release> for each
+// earlier one (Kubernetes' staging/src/k8s.io/api/testdata, KubeVirt's
+// staging/src/kubevirt.io/api/apitesting/testdata). The objects are
+// fuzzer output, every field filled with placeholders ("fieldNameValue",
+// numbers for enums), never meant for a server.
+var roundTripName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?\.v[0-9]+((alpha|beta)[0-9]+)?\.[A-Z][A-Za-z0-9]*\.(json|yaml)$`)
+
+// Snapshot reports whether a slash-separated path is a test's recorded
+// output or input rather than a manifest (its last element is the file):
+//
+//   - a file in a test snapshot directory (snapshotDirs);
+//   - a round-trip compatibility fixture (roundTripName) in
+//     testdata/<release>/;
+//   - a file under testdata/ of an Argo CD resource customization
+//     (resource_customizations/GROUP/KIND/, its actions/ too): the live
+//     objects, status and all, that the health and action Lua scripts'
+//     tests (health_test.yaml, action_test.yaml) read and expect.
 func Snapshot(path string) bool {
 	parts := strings.Split(path, "/")
-	for _, p := range parts[:len(parts)-1] {
+	dirs := parts[:len(parts)-1]
+	for _, p := range dirs {
 		if snapshotDirs[p] {
+			return true
+		}
+	}
+	if n := len(dirs); n >= 2 && dirs[n-2] == "testdata" && roundTripName.MatchString(parts[len(parts)-1]) {
+		return true
+	}
+	for i, p := range dirs {
+		if p != "resource_customizations" {
+			continue
+		}
+		// GROUP/KIND/testdata or GROUP/KIND/actions/testdata below it.
+		rest := dirs[i+1:]
+		if len(rest) >= 3 && rest[2] == "testdata" || len(rest) >= 4 && rest[2] == "actions" && rest[3] == "testdata" {
 			return true
 		}
 	}

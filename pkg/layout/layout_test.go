@@ -66,6 +66,29 @@ func TestSnapshot(t *testing.T) {
 		"tests/snapshot/a.yaml":                                        false,
 		"tests/__snapshot__":                                           false, // a file of that name
 		"__snapshot__x/a.yaml":                                         false,
+		// Round-trip compatibility fixtures: testdata/<release>/G.V.K.
+		"staging/src/kubevirt.io/api/apitesting/testdata/HEAD/kubevirt.io.v1.KubeVirt.yaml":        true,
+		"staging/src/kubevirt.io/api/apitesting/testdata/release-1.9/kubevirt.io.v1.KubeVirt.json": true,
+		"staging/src/k8s.io/api/testdata/v1.33.0/core.v1.Pod.yaml":                                 true,
+		"staging/src/k8s.io/api/testdata/HEAD/apps.v1beta2.Deployment.json":                        true,
+		"testdata/HEAD/core.v1.Pod.pb":                                                             false, // not YAML or JSON: not read anyway
+		"testdata/core.v1.Pod.yaml":                                                                false, // not in a release's directory
+		"testdata/HEAD/sub/core.v1.Pod.yaml":                                                       false,
+		"config/samples/HEAD/apps.v1.Deployment.yaml":                                              false,
+		"testdata/HEAD/deployment.yaml":                                                            false,
+		"testdata/HEAD/example.com.v1.widget.yaml":                                                 false, // a kind starts with a capital
+		"testdata/HEAD/example.com.version1.Widget.yaml":                                           false,
+		"testdata/HEAD/example.com_v1_widget.yaml":                                                 false,
+		"config/crd/bases/kubevirt.io.v1.KubeVirt.yaml":                                            false,
+		// Argo CD's resource customizations: the Lua tests' objects.
+		"resource_customizations/argoproj.io/Rollout/testdata/degraded.yaml":       true,
+		"resource_customizations/argoproj.io/Rollout/actions/testdata/paused.yaml": true,
+		"x/resource_customizations/apps/Deployment/actions/testdata/in.yaml":       true,
+		"resource_customizations/argoproj.io/Rollout/health_test.yaml":             false,
+		"resource_customizations/argoproj.io/Rollout/actions/action_test.yaml":     false,
+		"resource_customizations/testdata/a.yaml":                                  false,
+		"resource_customizations/argoproj.io/Rollout/samples/a.yaml":               false,
+		"docs/resource_customizations.yaml":                                        false,
 	} {
 		if got := Snapshot(path); got != want {
 			t.Errorf("Snapshot(%q) = %v, want %v", path, got, want)

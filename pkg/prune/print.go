@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/diff"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 )
 
 // Format is how a Printer shows results.
@@ -94,11 +95,11 @@ func (p *Printer) Close() error {
 		}
 		io.WriteString(p.w, "]\n}\n")
 	case Diff:
-		what := plural(p.Fields, "field") + " would be pruned"
+		what := report.Plural(p.Fields, "field") + " would be pruned"
 		if p.Added > 0 {
 			what += fmt.Sprintf(" and %d defaulted", p.Added)
 		}
-		fmt.Fprintf(p.w, "%s in %s\n", what, plural(p.Objects, "object"))
+		fmt.Fprintf(p.w, "%s in %s\n", what, report.Plural(p.Objects, "object"))
 	}
 	return p.w.Flush()
 }
@@ -118,18 +119,11 @@ func (p *Printer) Interrupt(note string) error {
 // Changes says what a result changes: "2 fields pruned and 1 defaulted
 // in 1 object".
 func (r *Result) Changes() string {
-	what := plural(r.Dropped, "field") + " pruned"
+	what := report.Plural(r.Dropped, "field") + " pruned"
 	if r.Added > 0 {
 		what += fmt.Sprintf(" and %d defaulted", r.Added)
 	}
-	return what + " in " + plural(r.Objects, "object")
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return what + " in " + report.Plural(r.Objects, "object")
 }
 
 // yaml prints a file's pruned objects: the YAML documents (a List whole

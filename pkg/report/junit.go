@@ -284,10 +284,10 @@ func failureMessage(fs []Finding) string {
 	}
 	var counts []string
 	if errs > 0 {
-		counts = append(counts, plural(errs, "error"))
+		counts = append(counts, Plural(errs, "error"))
 	}
 	if warns > 0 {
-		counts = append(counts, plural(warns, "warning"))
+		counts = append(counts, Plural(warns, "warning"))
 	}
 	return fmt.Sprintf("%s: %s", strings.Join(counts, ", "), strings.Join(rules, ", "))
 }

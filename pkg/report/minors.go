@@ -101,10 +101,10 @@ func minorsSuffix(f Finding, run []MinorSummary) string {
 func (s textStyle) minor(m MinorSummary) string {
 	var found []string
 	if m.Errors > 0 {
-		found = append(found, s.err.Sprint(plural(m.Errors, "error")))
+		found = append(found, s.err.Sprint(Plural(m.Errors, "error")))
 	}
 	if m.Warnings > 0 {
-		found = append(found, s.warn.Sprint(plural(m.Warnings, "warning")))
+		found = append(found, s.warn.Sprint(Plural(m.Warnings, "warning")))
 	}
 	if len(found) == 0 {
 		found = []string{"no problems"}

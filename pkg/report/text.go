@@ -122,10 +122,10 @@ func (s textStyle) line(b *strings.Builder, f Finding, withObject bool) {
 func (s textStyle) summary(sum Summary) string {
 	var found []string
 	if sum.Errors > 0 {
-		found = append(found, s.err.Sprint(plural(sum.Errors, "error")))
+		found = append(found, s.err.Sprint(Plural(sum.Errors, "error")))
 	}
 	if sum.Warnings > 0 {
-		found = append(found, s.warn.Sprint(plural(sum.Warnings, "warning")))
+		found = append(found, s.warn.Sprint(Plural(sum.Warnings, "warning")))
 	}
 	what := "no problems"
 	if len(found) > 0 {
@@ -134,10 +134,10 @@ func (s textStyle) summary(sum Summary) string {
 	if sum.Suppressed > 0 {
 		what += fmt.Sprintf(" (%d suppressed)", sum.Suppressed)
 	}
-	docs := plural(sum.Documents, "document")
+	docs := Plural(sum.Documents, "document")
 	var parts []string
 	if sum.CRDs > 0 {
-		parts = append(parts, plural(sum.CRDs, "CRD"))
+		parts = append(parts, Plural(sum.CRDs, "CRD"))
 	}
 	parts = append(parts, pluralWord(sum.CustomResources, "custom resource", "custom resources")+" validated")
 	if n := total(sum.NotValidated); n > 0 {
@@ -153,13 +153,13 @@ func (s textStyle) summary(sum Summary) string {
 		what += fmt.Sprintf(", %s fixed (drop them: --write-baseline)", pluralWord(sum.StaleBaseline, "baseline entry", "baseline entries"))
 	}
 	if sum.Objects > 0 || sum.Live {
-		where := plural(sum.Objects, "live object")
+		where := Plural(sum.Objects, "live object")
 		if sum.Files > 0 {
-			where = plural(sum.Files, "file") + " and " + where
+			where = Plural(sum.Files, "file") + " and " + where
 		}
 		return fmt.Sprintf("%s in %s (%s)", what, where, docs)
 	}
-	return fmt.Sprintf("%s in %s (%s)", what, plural(sum.Files, "file"), docs)
+	return fmt.Sprintf("%s in %s (%s)", what, Plural(sum.Files, "file"), docs)
 }
 
 // SkippedText says what was skipped and why, as the text summary says
@@ -186,7 +186,7 @@ func (s textStyle) upgrade(u UpgradeSummary) string {
 	if u.Objects == 0 {
 		return fmt.Sprintf("%s: %s; no objects replayed", u.CRD, verdict)
 	}
-	line := fmt.Sprintf("%s: %s; %s replayed", u.CRD, verdict, plural(u.Objects, "object"))
+	line := fmt.Sprintf("%s: %s; %s replayed", u.CRD, verdict, Plural(u.Objects, "object"))
 	var broken []string
 	for _, c := range []struct {
 		n    int
@@ -204,7 +204,7 @@ func (s textStyle) upgrade(u UpgradeSummary) string {
 	// What fails the run besides the objects, so that "none broken"
 	// and the exit code tell one story.
 	if u.BreakingChanges > 0 {
-		line += "; " + plural(u.BreakingChanges, "breaking change")
+		line += "; " + Plural(u.BreakingChanges, "breaking change")
 	}
 	return line
 }
@@ -243,7 +243,9 @@ func reasons(m map[string]int) string {
 	return strings.Join(out, ", ")
 }
 
-func plural(n int, noun string) string {
+// Plural is n and a noun, the noun with an s unless n is 1: "1 error",
+// "2 errors". Every command counts in these words.
+func Plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

@@ -71,7 +71,8 @@ func crdlint(t *testing.T, dir string, args ...string) (code int, stdout, stderr
 // configKinds, kuttl's, the kyverno CLI's) and aggregated APIServices,
 // a release bundle beside the source CRDs (its older copy of a CRD must
 // not judge), chainsaw and kuttl tests (their assertions are no
-// manifests, what they apply is), test snapshots, partial CRDs and
+// manifests, what they apply is), test snapshots (with round-trip
+// compatibility fixtures and Argo CD's Lua tests' objects), partial CRDs and
 // substitution templates (${VAR}, chainsaw bindings). No command
 // crashes, no file that is no manifest gets an error, every planted
 // problem is found, and every command counts what it skips with check's

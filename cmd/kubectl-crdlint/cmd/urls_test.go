@@ -119,7 +119,7 @@ func TestCRDsFromURLs(t *testing.T) {
 		{"--crd URL", nil, []string{"check", "--no-config", "--crd", url, "--cache-dir", cache, "crs/"}, false, ExitFindings, "error cr-schema", "", 3, 1},
 		{"server stopped, --offline", config(url), []string{"check", "--offline", "--cache-dir", cache, "crs/"}, true, ExitFindings, "error cr-schema", "", 3, 1},
 		{"server stopped, cached", config(url), []string{"fields", "--cache-dir", cache, "crs/"}, false, ExitClean, "widget.example.com   a",
-			"crs/widget.yaml:1:1: note: the server would reject this object on create (1 errors; see kubectl crdlint check)\n", 3, 1},
+			"crs/widget.yaml:1:1: note: the server would reject this object on create (1 error; see kubectl crdlint check)\n", 3, 1},
 		{"server stopped, a pinned copy that does not match, --offline", config(url + "#sha256=" + wrong), []string{"check", "--offline", "--cache-dir", cache, "crs/"}, false, ExitUsage, "",
 			"error: fetch " + url + ": sha256 mismatch: pinned " + wrong + ", cached copy has " + digest + "\n", 3, 1},
 	}

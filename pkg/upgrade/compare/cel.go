@@ -2,6 +2,8 @@ package compare
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
@@ -43,6 +45,10 @@ func (w *walker) cel(o, n apiextensionsv1.ValidationRules, l loc) {
 	}
 	k := min(len(restO), len(restN))
 	for x := 0; x < k; x++ {
+		or, nr := o[restO[x]], n[restN[x]]
+		if isTrue(or.OptionalOldSelf) == isTrue(nr.OptionalOldSelf) && widens(or.Rule, nr.Rule) {
+			continue // a loosening, as a bound raised: no change
+		}
 		w.celChanged(o, n, restO[x], restN[x], l)
 	}
 	vp := l.np.Child("x-kubernetes-validations")
@@ -90,3 +96,137 @@ func (w *walker) celChanged(o, n apiextensionsv1.ValidationRules, i, j int, l lo
 // usesOldSelf says a rule refers to oldSelf, which makes it a transition
 // rule (as the server decides it).
 func usesOldSelf(rule string) bool { return engine.UsesOldSelf(rule) }
+
+// widens reports whether rule n accepts whatever rule o accepts because it
+// is o with alternatives added: every top-level || operand of o is one of
+// n's (rook's "self == ” || self == oldSelf" becoming "self == ” ||
+// oldSelf == ” || self == oldSelf"). CEL's || is true when any operand
+// is, whatever the others evaluate to, errors included, so every object
+// (and update) o lets through, n does. Operands are compared as written,
+// white space aside; a rule the scan cannot split for sure (a top-level
+// ?:, which binds looser than ||, a comment, an unbalanced bracket or
+// quote) is not found to widen, and stays a changed rule.
+func widens(o, n string) bool {
+	od, ok := disjuncts(o)
+	if !ok {
+		return false
+	}
+	nd, ok := disjuncts(n)
+	if !ok || len(nd) <= len(od) {
+		return false
+	}
+	for _, d := range od {
+		if !slices.Contains(nd, d) {
+			return false
+		}
+	}
+	return true
+}
+
+// disjuncts splits a CEL expression at its top-level ||, each operand
+// with its white space runs outside literals made one space and its
+// enclosing parentheses removed; ok is false when the split may be wrong.
+func disjuncts(expr string) (out []string, ok bool) {
+	var cur strings.Builder
+	depth := 0
+	flush := func() bool {
+		w := strings.TrimSpace(cur.String())
+		d := unparen(w)
+		cur.Reset()
+		if d != w {
+			// (a || b) || c is a || b || c; a parenthesized group
+			// that does not split is one operand.
+			if sub, ok := disjuncts(d); ok && len(sub) > 1 {
+				out = append(out, sub...)
+				return true
+			}
+		}
+		out = append(out, d)
+		return d != ""
+	}
+	for i := 0; i < len(expr); i++ {
+		c := expr[i]
+		switch {
+		case c == '\'' || c == '"':
+			end := stringEnd(expr, i)
+			if end < 0 {
+				return nil, false
+			}
+			cur.WriteString(expr[i:end])
+			i = end - 1
+			continue
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			if depth--; depth < 0 {
+				return nil, false
+			}
+		case c == '/' && i+1 < len(expr) && expr[i+1] == '/':
+			return nil, false // a comment
+		case depth == 0 && c == '?':
+			return nil, false // a conditional: below || in precedence
+		case depth == 0 && c == '|' && i+1 < len(expr) && expr[i+1] == '|':
+			if !flush() {
+				return nil, false
+			}
+			i++
+			continue
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			// One space for a run, outside literals only.
+			if b := cur.String(); b != "" && b[len(b)-1] != ' ' {
+				cur.WriteByte(' ')
+			}
+			continue
+		}
+		cur.WriteByte(c)
+	}
+	if depth != 0 || !flush() {
+		return nil, false
+	}
+	return out, true
+}
+
+// stringEnd is the index just past the CEL string literal whose quote is
+// at i (triple quotes too; after an r or R prefix, a raw string, where a
+// backslash escapes nothing), or -1.
+func stringEnd(s string, i int) int {
+	q := s[i : i+1]
+	if strings.HasPrefix(s[i:], strings.Repeat(q, 3)) {
+		q = strings.Repeat(q, 3)
+	}
+	raw := i > 0 && (s[i-1] == 'r' || s[i-1] == 'R')
+	for j := i + len(q); j < len(s); j++ {
+		if s[j] == '\\' && !raw {
+			j++
+			continue
+		}
+		if strings.HasPrefix(s[j:], q) {
+			return j + len(q)
+		}
+	}
+	return -1
+}
+
+// unparen removes the parentheses that enclose all of d, if any.
+func unparen(d string) string {
+	for len(d) >= 2 && d[0] == '(' && d[len(d)-1] == ')' {
+		depth := 0
+		for i := 0; i < len(d); i++ {
+			switch d[i] {
+			case '\'', '"':
+				if e := stringEnd(d, i); e > 0 {
+					i = e - 1
+				}
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+			if depth == 0 && i < len(d)-1 {
+				return d // the first ( closes before the end: (a) || (b)
+			}
+		}
+		d = strings.TrimSpace(d[1 : len(d)-1])
+	}
+	return d
+}

@@ -316,6 +316,37 @@ x-kubernetes-validations:
   message: size is immutable`))
 		},
 		want: []string{"cel-rule-changed v[0]/spec.x-kubernetes-validations[0].rule"},
+	}, {
+		// rook's CephCluster spec.network.provider, v1.15.0 to v1.20: an
+		// alternative added to a transition rule accepts more.
+		name: "a rule given alternatives loosens; one changed otherwise does not",
+		old: func(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
+			return mkCRD(t, "", "", ver("v1", true, `
+type: object
+properties:
+  provider:
+    type: string
+    x-kubernetes-validations:
+    - rule: "self == '' || self == oldSelf"
+  host:
+    type: string
+    x-kubernetes-validations:
+    - rule: "self == '' || self == oldSelf"`))
+		},
+		new: func(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
+			return mkCRD(t, "", "", ver("v1", true, `
+type: object
+properties:
+  provider:
+    type: string
+    x-kubernetes-validations:
+    - rule: "self == '' || oldSelf == '' || self == oldSelf"
+  host:
+    type: string
+    x-kubernetes-validations:
+    - rule: "self == oldSelf || self == 'x'"`))
+		},
+		want: []string{"cel-rule-changed v[0]/spec.properties[host].x-kubernetes-validations[0].rule"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -452,6 +483,43 @@ func TestSorted(t *testing.T) {
 		}
 		if b := Revisions(p.old.CRD, p.new.CRD, Options{}); !reflect.DeepEqual(a, b) {
 			t.Errorf("%s: two runs differ", p.name)
+		}
+	}
+}
+
+// TestWidens: a rule widens another only when the scan is sure every
+// operand of the old rule's top-level || is one of the new rule's.
+func TestWidens(t *testing.T) {
+	for _, tt := range []struct {
+		old, new string
+		want     bool
+	}{
+		{"self == '' || self == oldSelf", "self == '' || oldSelf == '' || self == oldSelf", true},
+		{"self.a", "self.a || self.b", true},
+		{"self.a", "self.b || (self.a)", true},
+		{"(self.a || self.b)", "self.c ||  self.b\n|| self.a", true},
+		{"self.x > 1", "self.x >  1 || has(self.y)", true},
+		{"self.a || self.b", "self.a || self.b", false}, // no alternative added
+		{"self.a || self.b", "self.a || self.c", false},
+		{"self.a && self.b", "self.a || self.b", false},
+		{"self.a && self.b", "self.a && self.b || self.c", true}, // && binds tighter
+		{"self.a", "self.a ? true : self.b || self.c", false},    // ?: binds looser
+		{"self.a ? x : y", "(self.a ? x : y) || z", false},
+		{"self == 'a  b'", "self == 'a b' || self == 'c'", false}, // literals as written
+		{"self == 'a || b'", "self == 'a || b' || self == 'c'", true},
+		{"self == 'a || b'", "self == 'a' || self == 'b' || self == 'c'", false},
+		{`self == "x\"||y"`, `self == "x\"||y" || false`, true},
+		{`self == r'\' || self.a`, `self == r'\' || self.a || self.b`, true},
+		{"self.a", "self.a || // comment\n self.b", false},
+		{"(self.a", "(self.a || self.b", false},
+		{"self.a)", "self.a) || self.b", false},
+		{"'open", "'open || self.b", false},
+		{"self.a", "self.a || ", false},
+		{"self.l.exists(x, x || y)", "self.l.exists(x, x || y) || self.b", true},
+		{"x || y", "x || y) || (z", false},
+	} {
+		if got := widens(tt.old, tt.new); got != tt.want {
+			t.Errorf("widens(%q, %q) = %v, want %v", tt.old, tt.new, got, tt.want)
 		}
 	}
 }

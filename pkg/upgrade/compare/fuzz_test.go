@@ -327,3 +327,19 @@ func TestMutations(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWidens: the scan of CEL rules never panics, a rule never widens
+// itself, and widening goes one way only.
+func FuzzWidens(f *testing.F) {
+	for _, s := range []string{"self == '' || self == oldSelf", `(a || "x\"||") || r'\' || '''t''' || b`, "((a)", "a ? b : c || d", "'"} {
+		f.Add(s, s+" || x")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if widens(a, a) {
+			t.Errorf("%q widens itself", a)
+		}
+		if widens(a, b) && widens(b, a) {
+			t.Errorf("%q and %q widen each other", a, b)
+		}
+	})
+}

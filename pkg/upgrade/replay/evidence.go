@@ -268,11 +268,11 @@ func judgedMessage(msg string, j *judgement, replayed int) string {
 	c := j.change
 	switch {
 	case j.checked == 0 && underStatus(c):
-		return fmt.Sprintf("%s; not judged: no object read as %s and accepted by OLD stores a status (%s replayed; manifests have none, --live reads the cluster's)", msg, c.Version, plural(replayed, "object"))
+		return fmt.Sprintf("%s; not judged: no object read as %s and accepted by OLD stores a status (%s replayed; manifests have none, --live reads the cluster's)", msg, c.Version, report.Plural(replayed, "object"))
 	case j.checked == 0:
-		return fmt.Sprintf("%s; not judged: no object is read as %s and accepted by OLD (%s replayed)", msg, c.Version, plural(replayed, "object"))
+		return fmt.Sprintf("%s; not judged: no object is read as %s and accepted by OLD (%s replayed)", msg, c.Version, report.Plural(replayed, "object"))
 	}
-	what := fmt.Sprintf("%s; judged on %s read as %s", msg, plural(j.checked, "existing object"), c.Version)
+	what := fmt.Sprintf("%s; judged on %s read as %s", msg, report.Plural(j.checked, "existing object"), c.Version)
 	set := ""
 	// Every object sets spec: saying so tells nothing.
 	if f := j.setField(); len(f) > 0 && f.String() != "spec" {

@@ -713,13 +713,6 @@ func (r *Replayer) Changes() []compare.Change {
 	return cs
 }
 
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
 // Summary is the replay's counts so far (UpdateRefused is the caller's
 // to set, from the CRD verdict).
 func (r *Replayer) Summary() report.UpgradeSummary {

@@ -1,0 +1,3 @@
+hs = {}
+hs.status = "Degraded"
+return hs
