@@ -122,6 +122,10 @@ func (o *sourceOptions) render(s genericiooptions.IOStreams, res report.Result, 
 	return render(s, res, format, rv, noColor)
 }
 
+// rangeMessage names every command that takes a range: those merged
+// here, and test, whose runner hands each minor's cases to its engine.
+var rangeMessage = strings.Join(rangeCommands, ", ") + " and test"
+
 // rangeCommands are the commands that report findings, which a run of
 // several minors merges; the others print what one minor does.
 var rangeCommands = []string{"check", "immutable", "upgrade"}
@@ -147,7 +151,7 @@ func runMinors(s genericiooptions.IOStreams, c *cobra.Command, args []string, d 
 		return passThrough(s, engines[0], withFlags(args, d.flags...))
 	}
 	if !slices.Contains(rangeCommands, c.Name()) {
-		return fail(fmt.Errorf("%s judges as one Kubernetes minor at a time: give one with --%s (a range or a list is for %s)", c.Name(), config.FlagKubernetesVersion, strings.Join(rangeCommands, ", ")))
+		return fail(fmt.Errorf("%s judges as one Kubernetes minor at a time: give one with --%s (a range or a list is for %s)", c.Name(), config.FlagKubernetesVersion, rangeMessage))
 	}
 	var stdin []byte
 	if slices.Contains(args, "-") {
