@@ -1,6 +1,8 @@
 package crd
 
 import (
+	"strings"
+
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
@@ -58,10 +60,30 @@ func Classify(d *source.Document, extra *ConfigKinds) Class {
 		return ClassCRD
 	case BuiltinGroupKind(gk):
 		return ClassBuiltin
-	case ConfigGroupKind(gk) || extra.Has(gk):
+	case ConfigGroupKind(gk) || extra.Has(gk), unservable(d, g):
 		return ClassConfig
 	}
 	return ClassCustomResource
+}
+
+// unservable reports whether a document is data in an object's shape that
+// no cluster could serve: its API group has no dot, so no CRD can define
+// it (the server refuses a CRD whose group has none), and is no built-in
+// group, and the document has no metadata, which every object sent to a
+// server has. Such is istio's release notes (apiVersion:
+// release-notes/v2, kind: feature, 1,834 files), which a tool reads and
+// nobody applies. An object with metadata whose group is misspelt
+// (app/v1) is still judged: kubectl refuses it.
+func unservable(d *source.Document, group string) bool {
+	if group == "" || strings.Contains(group, ".") || kinds.builtinGroups[group] || d.Root == nil {
+		return false
+	}
+	for i := 0; i+1 < len(d.Root.Content); i += 2 {
+		if d.Root.Content[i].Value == "metadata" {
+			return false
+		}
+	}
+	return true
 }
 
 // IsBuiltin reports whether a document is of a kind built into the server.

@@ -192,3 +192,31 @@ func TestClassify(t *testing.T) {
 		})
 	}
 }
+
+// A document no cluster could serve (a group without a dot that is no
+// built-in group, and no metadata) is a tool's data, not an object to
+// apply; with metadata, a misspelt group stays an object kubectl refuses.
+func TestClassifyUnservable(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       Class
+	}{
+		{"istio release note", "apiVersion: release-notes/v2\nkind: feature\narea: security\nreleaseNotes:\n- x\n", ClassConfig},
+		{"misspelt group, with metadata", "apiVersion: app/v1\nkind: Deployment\nmetadata: {name: x}\n", ClassCustomResource},
+		{"custom resource without metadata", "apiVersion: example.com/v1\nkind: Widget\nspec: {}\n", ClassCustomResource},
+		{"built-in group without metadata", "apiVersion: apps/v1\nkind: Deployment\nspec: {}\n", ClassBuiltin},
+		{"built-in group, unknown kind", "apiVersion: apps/v1\nkind: Widget\n", ClassCustomResource},
+		{"core group, unknown kind", "apiVersion: v1\nkind: Widget\n", ClassCustomResource},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := source.Parse("t.yaml", []byte(tt.text))
+			if len(f.Documents) != 1 {
+				t.Fatalf("%d documents, findings %v", len(f.Documents), f.Findings)
+			}
+			if got := Classify(f.Documents[0], nil); got != tt.want {
+				t.Errorf("got %d, want %d", got, tt.want)
+			}
+		})
+	}
+}

@@ -131,7 +131,7 @@ var Rules = report.WithProse([]report.Rule{
 	{ID: RuleUpdateCEL, Severity: report.Error, Doc: "immutable: an x-kubernetes-validations rule (a transition rule with oldSelf, or any rule on a changed value) refuses the update from OLD to NEW."},
 	{ID: RuleUpdateImmutable, Severity: report.Error, Doc: "immutable: the update breaks an x-kubernetes-mutability or x-kubernetes-key-mutability marker (Immutable Fields design); real servers ignore the markers, see --to-cel."},
 	{ID: RuleUpdateInvalid, Severity: report.Error, Doc: "immutable: the server refuses the update for another reason (schema, metadata, list types), after ratcheting unchanged values."},
-	{ID: RuleUpdateUnpaired, Severity: report.Warning, Doc: "immutable: an object is only in OLD or only in NEW, so there is no update to judge."},
+	{ID: RuleUpdateUnpaired, Severity: report.Warning, Doc: "immutable: an object is only in OLD or only in NEW, so there is no update to judge; or it changes version and its CRD converts by webhook, which crdlint cannot call."},
 	{ID: source.RuleAliasBudget, Severity: report.Error, Doc: "A document's YAML aliases would expand beyond the budget crdlint reads (1,000,000 nodes or 16 MiB): the document is refused, as kubectl refuses excessive aliasing."},
 	{ID: source.RuleSyntax, Severity: report.Error, Doc: "The file is not valid YAML (or has an invalid document separator). A document that is a Go template (every {{ ... }} a Go template action) is counted as a template instead, and a file that names no kind is skipped."},
 	{ID: source.RuleYAML11Key, Severity: report.Warning, Doc: "An unquoted key such as on, off, yes, no, y or n in a Kubernetes object is read by kubectl's YAML 1.1 as a boolean: the object gets a field \"true\" or \"false\" instead."},
@@ -382,7 +382,7 @@ var ruleProse = map[string]report.Prose{
 		NoExample: immutableOnly,
 	},
 	RuleUpdateUnpaired: {
-		Why:       "`kubectl crdlint immutable` pairs objects of OLD and NEW by kind, namespace and name; an object found on one side only is a create or a delete, which transition rules do not judge.",
+		Why:       "`kubectl crdlint immutable` pairs objects of OLD and NEW by group, kind, namespace and name, as the server knows them; an object found on one side only is a create or a delete, which transition rules do not judge. An object whose apiVersion changes between OLD and NEW is the same object, read back in NEW's version: under the CRD's None conversion it is relabelled and pruned by that version's schema and the update judged; under Webhook conversion the server asks the webhook, which crdlint cannot call, so the update is not judged.",
 		Fix:       "Check that the object was not renamed or moved to another namespace by mistake; otherwise nothing to do.",
 		NoExample: immutableOnly,
 	},

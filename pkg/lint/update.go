@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -14,8 +16,10 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
-// PairKey identifies an object across revisions.
-type PairKey struct{ APIVersion, Kind, Namespace, Name string }
+// PairKey identifies an object across revisions: by group, not version,
+// as the server does (an object written as v1alpha1 and updated as
+// v1beta1 is one object, read back in the request's version).
+type PairKey struct{ Group, Kind, Namespace, Name string }
 
 func (k PairKey) name() string {
 	if k.Namespace != "" {
@@ -69,7 +73,8 @@ func (r *Revision) Skip(reason string) {
 
 // AddDoc takes one object into the revision.
 func (r *Revision) AddDoc(d *source.Document) {
-	r.Put(PairKey{d.Object.APIVersion, d.Object.Kind, d.Object.Namespace, d.Object.Name}, d)
+	g, _ := d.GroupVersion()
+	r.Put(PairKey{g, d.Object.Kind, d.Object.Namespace, d.Object.Name}, d)
 }
 
 // Put takes one object into the revision under a key of its counterpart
@@ -125,7 +130,17 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 	if ns == "" {
 		ns = defaultNS
 	}
-	vd := v.Update(oldObj, newObj, ns)
+	update := v.Update
+	if _, ov := od.GroupVersion(); ov != gvk.Version {
+		f, ok := l.converted(od, nd, ov, v, oldObj)
+		if !ok {
+			return f
+		}
+		// The old object is as storage reads it, defaulted in its own
+		// version (UpdateFromStorage).
+		update = v.UpdateFromStorage
+	}
+	vd := update(oldObj, newObj, ns)
 	if vd.Panic != "" {
 		return []report.Finding{finding(nd, RuleCRServerPanic, report.Error, "", "Internal error occurred: "+vd.Panic)}
 	}
@@ -153,6 +168,35 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 		out = append(out, l.markerFindings(e.Def, v, od, nd, oldObj, newObj)...)
 	}
 	return out
+}
+
+// converted is oldObj, written as version ov, read back as v's version
+// (changed in place), as the server answers an update in another version
+// than the object was written in: the object as its create stored it
+// (defaulted and pruned in ov), converted by the CRD's None strategy
+// (apiVersion relabelled, pruned by v's schema). A CRD that converts by
+// webhook leaves the update unjudged, said in a warning: crdlint cannot
+// call the webhook.
+func (l *Linter) converted(od, nd *source.Document, ov string, v *engine.Version, oldObj map[string]any) ([]report.Finding, bool) {
+	gvk := crd.GVK(nd)
+	notJudged := func(why string) ([]report.Finding, bool) {
+		return []report.Finding{finding(nd, RuleUpdateUnpaired, report.Warning, "apiVersion",
+			fmt.Sprintf("%s is %s in the old revision and %s in the new one: %s; the update is not judged", nd.Object.String(), ov, gvk.Version, why))}, false
+	}
+	if e := l.opts.Catalog.EntryAt(gvk.GroupKind(), nd.File); e != nil && e.CRD() != nil {
+		if c := e.CRD().Spec.Conversion; c != nil && c.Strategy == apiextensionsv1.WebhookConverter {
+			return notJudged("the server converts it through the CRD's conversion webhook, which crdlint cannot call")
+		}
+	}
+	if ovv, err := l.opts.Catalog.LookupAt(schema.GroupVersionKind{Group: gvk.Group, Version: ov, Kind: gvk.Kind}, nd.File); err == nil {
+		if _, err := ovv.Read(oldObj); err != nil {
+			return notJudged(err.Error())
+		}
+	}
+	if _, err := v.Convert(oldObj); err != nil {
+		return notJudged(err.Error())
+	}
+	return nil, true
 }
 
 // markerSchemas keeps each CRD version's marker schema, parsed once per
