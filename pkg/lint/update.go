@@ -172,29 +172,57 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 
 // converted is oldObj, written as version ov, read back as v's version
 // (changed in place), as the server answers an update in another version
-// than the object was written in: the object as its create stored it
-// (defaulted and pruned in ov), converted by the CRD's None strategy
-// (apiVersion relabelled, pruned by v's schema). A CRD that converts by
-// webhook leaves the update unjudged, said in a warning: crdlint cannot
-// call the webhook.
+// than the object was written in: the create's request decoded in ov
+// (pruned, defaulted), converted to the storage version by the CRD's
+// None strategy (apiVersion relabelled, pruned by that version's schema)
+// and stored; read back, defaulted in the storage version by the storage
+// decoder, then converted to v's version (relabelled, pruned, not
+// defaulted again: UpdateFromStorage). A CRD that converts by webhook
+// leaves the update unjudged, said in a warning: crdlint cannot call the
+// webhook.
 func (l *Linter) converted(od, nd *source.Document, ov string, v *engine.Version, oldObj map[string]any) ([]report.Finding, bool) {
 	gvk := crd.GVK(nd)
 	notJudged := func(why string) ([]report.Finding, bool) {
 		return []report.Finding{finding(nd, RuleUpdateUnpaired, report.Warning, "apiVersion",
 			fmt.Sprintf("%s is %s in the old revision and %s in the new one: %s; the update is not judged", nd.Object.String(), ov, gvk.Version, why))}, false
 	}
+	storage := ""
 	if e := l.opts.Catalog.EntryAt(gvk.GroupKind(), nd.File); e != nil && e.CRD() != nil {
 		if c := e.CRD().Spec.Conversion; c != nil && c.Strategy == apiextensionsv1.WebhookConverter {
 			return notJudged("the server converts it through the CRD's conversion webhook, which crdlint cannot call")
 		}
+		for _, ver := range e.CRD().Spec.Versions {
+			if ver.Storage {
+				storage = ver.Name
+			}
+		}
 	}
-	if ovv, err := l.opts.Catalog.LookupAt(schema.GroupVersionKind{Group: gvk.Group, Version: ov, Kind: gvk.Kind}, nd.File); err == nil {
+	version := func(name string) (*engine.Version, error) {
+		return l.opts.Catalog.LookupAt(schema.GroupVersionKind{Group: gvk.Group, Version: name, Kind: gvk.Kind}, nd.File)
+	}
+	// The create, decoded in ov (stored as is when ov is the storage
+	// version, and then this is also the storage decoder's read).
+	if ovv, err := version(ov); err == nil {
 		if _, err := ovv.Read(oldObj); err != nil {
 			return notJudged(err.Error())
 		}
 	}
-	if _, err := v.Convert(oldObj); err != nil {
-		return notJudged(err.Error())
+	if storage != "" && storage != ov {
+		sv, err := version(storage)
+		if err != nil {
+			return notJudged(fmt.Sprintf("its storage version %s: %v", storage, err))
+		}
+		if _, err := sv.Convert(oldObj); err != nil {
+			return notJudged(err.Error())
+		}
+		if _, err := sv.Read(oldObj); err != nil {
+			return notJudged(err.Error())
+		}
+	}
+	if storage != gvk.Version {
+		if _, err := v.Convert(oldObj); err != nil {
+			return notJudged(err.Error())
+		}
 	}
 	return nil, true
 }
