@@ -47,6 +47,7 @@ golden: ## Rewrite golden files from the current output
 	go test ./pkg/lint -run TestGoldenOutputs -update-golden
 	go test ./pkg/upgrade/compare -update
 	go test ./pkg/fields -run TestListingGolden -update
+	go test ./pkg/config -run TestSchemaUpToDate -update
 
 bench: ## crdlint vs kubeconform and kubectl-validate, offline (BENCH_RUNS, BENCH_KV_DOCS...; docs/performance.md)
 	go run ./hack/bench
