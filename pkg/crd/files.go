@@ -117,8 +117,10 @@ func (c *Catalog) scan() {
 			return err
 		}
 		// The marker and the hint are looked for in the text kubectl
-		// reads: a UTF-16 file's bytes hold neither (its CRDs are applied).
-		text := source.KubectlText(data)
+		// reads of a file with a byte order mark: a UTF-16 file's bytes
+		// hold neither (its CRDs are applied); other files hold them as
+		// they are.
+		text := source.MarkedText(data)
 		if !bytes.Contains(text, Marker) {
 			return nil
 		}

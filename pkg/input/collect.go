@@ -94,9 +94,11 @@ func (col *Collect) Input(i int) (*Collecting, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The marker is looked for in the text kubectl reads: a UTF-16
-	// file's bytes do not hold it, its CRDs do.
-	x.data, x.marker = data, bytes.Contains(source.KubectlText(data), crd.Marker)
+	// The marker is looked for in the text kubectl reads of a file with
+	// a byte order mark (a UTF-16 file's bytes do not hold it, its CRDs
+	// do); other files hold the ASCII marker as they are, so that no file
+	// is scanned twice for it.
+	x.data, x.marker = data, bytes.Contains(source.MarkedText(data), crd.Marker)
 	return x, nil
 }
 
