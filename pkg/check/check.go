@@ -419,7 +419,7 @@ func (c *Checker) whole(i int, data []byte, f *source.File) ([]report.Finding, r
 	}
 	fs, sum := c.l.File(f)
 	if key != "" {
-		p := &crPending{key: key, name: name, data: data, kinds: map[schema.GroupKind]bool{}}
+		p := &crPending{key: key, name: name, data: data, kinds: map[schema.GroupVersionKind]bool{}}
 		// Review changes findings in place.
 		p.add(docResult{raw: slices.Clone(fs), sum: sum, count: f.Count, kinds: kindsOf(f)})
 		c.files.put(p)
@@ -442,7 +442,7 @@ func (c *Checker) replay(i int, data []byte) ([]docResult, bool) {
 	key := c.files.key(name, data)
 	rec, ok := c.files.get(key, name, data)
 	if !ok {
-		c.results[i].cr = &crPending{key: key, name: name, data: data, kinds: map[schema.GroupKind]bool{}}
+		c.results[i].cr = &crPending{key: key, name: name, data: data, kinds: map[schema.GroupVersionKind]bool{}}
 		return nil, false
 	}
 	out := make([]docResult, len(rec.Docs))
@@ -503,7 +503,7 @@ type docResult struct {
 	raw   []report.Finding
 	text  []byte
 	line  int
-	kinds []schema.GroupKind
+	kinds []schema.GroupVersionKind
 }
 
 // listed is s as the run keeps it: without its list of objects unless

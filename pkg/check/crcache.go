@@ -24,9 +24,9 @@ import (
 // the file is cut), the file's name (which findings carry) and content.
 // The CRDs cannot be in the key — the catalogue is only known once the
 // run has read every CRD — so the entry records, for every kind its
-// documents name, the identity of the CRD that answered
+// documents name (with its version), the identity of the CRD that answered
 // (crd.Catalog.IdentityAt the file, "none" included: which CRD judges
-// may depend on where the file is), and is used only when this run's
+// may depend on where the file is and on the versions CRDs serve), and is used only when this run's
 // catalogue answers every one of them the same there.
 //
 // What is cached is what doc computed before the run's own reading of
@@ -47,7 +47,7 @@ type crFileRecord struct {
 }
 
 type crLookup struct {
-	Group, Kind, ID string
+	Group, Version, Kind, ID string
 }
 
 type crCount struct {
@@ -110,7 +110,7 @@ type crPending struct {
 	data   []byte
 	cursor int
 	rec    crFileRecord
-	kinds  map[schema.GroupKind]bool
+	kinds  map[schema.GroupVersionKind]bool
 }
 
 // crOptionsKey is what of the options a file's findings depend on beyond
@@ -157,7 +157,7 @@ func (c *crFiles) get(key, name string, data []byte) (*crFileRecord, bool) {
 		return nil, false
 	}
 	for _, l := range rec.Lookups {
-		id, ok := c.cat.IdentityAt(schema.GroupKind{Group: l.Group, Kind: l.Kind}, name)
+		id, ok := c.cat.IdentityAt(schema.GroupVersionKind{Group: l.Group, Version: l.Version, Kind: l.Kind}, name)
 		if !ok || id != l.ID {
 			return nil, false
 		}
@@ -228,22 +228,26 @@ func (p *crPending) add(d docResult) {
 // answered its kinds; a kind whose answer cannot be named (a CRD without
 // JSON) leaves the file uncached.
 func (c *crFiles) put(p *crPending) {
-	kinds := make([]schema.GroupKind, 0, len(p.kinds))
-	for gk := range p.kinds {
-		kinds = append(kinds, gk)
+	kinds := make([]schema.GroupVersionKind, 0, len(p.kinds))
+	for gvk := range p.kinds {
+		kinds = append(kinds, gvk)
 	}
 	sort.Slice(kinds, func(i, j int) bool {
-		if kinds[i].Group != kinds[j].Group {
-			return kinds[i].Group < kinds[j].Group
+		a, b := kinds[i], kinds[j]
+		if a.Group != b.Group {
+			return a.Group < b.Group
 		}
-		return kinds[i].Kind < kinds[j].Kind
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		return a.Version < b.Version
 	})
-	for _, gk := range kinds {
-		id, ok := c.cat.IdentityAt(gk, p.name)
+	for _, gvk := range kinds {
+		id, ok := c.cat.IdentityAt(gvk, p.name)
 		if !ok {
 			return
 		}
-		p.rec.Lookups = append(p.rec.Lookups, crLookup{gk.Group, gk.Kind, id})
+		p.rec.Lookups = append(p.rec.Lookups, crLookup{gvk.Group, gvk.Version, gvk.Kind, id})
 	}
 	var buf bytes.Buffer
 	if gob.NewEncoder(&buf).Encode(&p.rec) == nil {
@@ -251,13 +255,14 @@ func (c *crFiles) put(p *crPending) {
 	}
 }
 
-// kindsOf are the kinds a parsed document stream may look up: every
-// document's, a superset of those the linter asks the catalogue for (an
-// extra one can only make an entry miss).
-func kindsOf(f *source.File) []schema.GroupKind {
-	out := make([]schema.GroupKind, 0, len(f.Documents))
+// kindsOf are the kinds and versions a parsed document stream may look
+// up: every document's, a superset of those the linter asks the
+// catalogue for (an extra one can only make an entry miss). The version
+// counts: which CRD judges depends on the versions it serves.
+func kindsOf(f *source.File) []schema.GroupVersionKind {
+	out := make([]schema.GroupVersionKind, 0, len(f.Documents))
 	for _, d := range f.Documents {
-		out = append(out, crd.GVK(d).GroupKind())
+		out = append(out, crd.GVK(d))
 	}
 	return out
 }

@@ -183,6 +183,12 @@ type Duplicate struct {
 	// different files): Kept judges those of no place in particular
 	// and the others.
 	Nearer bool
+	// Refused says the server would reject Dropped and accept Kept: a
+	// rejected CRD serves nothing while another can (judge.go).
+	Refused bool
+	// Only are the versions Dropped serves and Kept does not: Dropped
+	// judges their custom resources wherever they are (judge.go).
+	Only []string
 }
 
 // siblings reports whether two placed CRDs are in files of one
@@ -200,6 +206,8 @@ func (d Duplicate) Why() string {
 		return fmt.Sprintf("%s judge before %s", layerName[k.layer], layerName[x.layer])
 	case k.layer == Extra:
 		return "of --crd and crds:, the later one given wins, as applying both in order would"
+	case d.Refused:
+		return "the server would reject this CRD, and one it rejects serves nothing while another can"
 	case k.layer != Input || k.where == nil || x.where == nil:
 		return "the later one wins, as applying both in order would"
 	case !d.Nearer:
@@ -217,17 +225,29 @@ func (d Duplicate) Why() string {
 // Judges says which custom resources Dropped judges: "" for none, else
 // the words of the rule that leaves them to it.
 func (d Duplicate) Judges() string {
-	if !d.Nearer {
-		return ""
+	var where string
+	if d.Nearer {
+		x, k := d.Dropped.where, d.Kept.where
+		switch {
+		case x.bundle || siblings(x, k):
+			where = "the custom resources of its own file"
+		case x.copyAt >= 0 && k.copyAt < 0:
+			where = "the custom resources under " + x.copyDir + "/"
+		default:
+			where = "the custom resources nearer to it"
+		}
 	}
-	x, k := d.Dropped.where, d.Kept.where
-	switch {
-	case x.bundle || siblings(x, k):
-		return "the custom resources of its own file"
-	case x.copyAt >= 0 && k.copyAt < 0:
-		return "the custom resources under " + x.copyDir + "/"
+	if len(d.Only) == 0 {
+		return where
 	}
-	return "the custom resources nearer to it"
+	versions := "version " + d.Only[0]
+	if len(d.Only) > 1 {
+		versions = "versions " + strings.Join(d.Only, ", ")
+	}
+	if where == "" {
+		return "the custom resources of " + versions + ", which it alone serves"
+	}
+	return where + ", and those of " + versions + " anywhere, which it alone serves"
 }
 
 var layerName = map[Layer]string{Cluster: "the cluster's CRDs", Extra: "the CRDs of --crd and crds:", Input: "those among the inputs"}
@@ -286,26 +306,25 @@ func (c *Catalog) Entries() []*Entry {
 }
 
 // Entry returns the CRD for a group and kind that judges custom
-// resources of no place in particular, or nil.
-func (c *Catalog) Entry(gk schema.GroupKind) *Entry { return c.EntryAt(gk, "") }
+// resources of no place and no version in particular, or nil.
+func (c *Catalog) Entry(gk schema.GroupKind) *Entry { return c.EntryAt(gk.WithVersion(""), "") }
 
-// EntryAt returns the CRD that judges a custom resource of a group and
-// kind written in file (as reports name it; "": no place in particular),
-// or nil: the one LookupAt compiles.
-func (c *Catalog) EntryAt(gk schema.GroupKind, file string) *Entry {
-	e, _ := c.entry(gk, file, false)
+// EntryAt returns the CRD that judges a custom resource of a group,
+// version and kind written in file (as reports name it; "": no place in
+// particular), or nil: the one LookupAt compiles. A version of "" is no
+// version in particular.
+func (c *Catalog) EntryAt(gvk schema.GroupVersionKind, file string) *Entry {
+	e, _ := c.entry(gvk, file, false)
 	return e
 }
 
 // entry is EntryAt; with spare, CRDs of the kind read now from deferred
 // files keep their decoded schemas for the compile that follows, and
 // read says whether any file was read.
-func (c *Catalog) entry(gk schema.GroupKind, file string, spare bool) (e *Entry, read bool) {
+func (c *Catalog) entry(gvk schema.GroupVersionKind, file string, spare bool) (e *Entry, read bool) {
 	c.filled()
-	read = c.readFor(gk, false, spare)
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return c.judgeAt(gk, file), read
+	read = c.readFor(gvk.GroupKind(), false, spare)
+	return c.judgeAt(gvk, file), read
 }
 
 // dropSpares lets go of the decoded schemas kept for a compile of gk that
@@ -424,13 +443,21 @@ func (c *Catalog) Lookup(gvk schema.GroupVersionKind) (*engine.Version, error) {
 // LookupAt is Lookup for a custom resource written in file (as reports
 // name it): among the inputs, the CRD nearest it judges it (judge.go).
 func (c *Catalog) LookupAt(gvk schema.GroupVersionKind, file string) (*engine.Version, error) {
-	e, read := c.entry(gvk.GroupKind(), file, true)
+	e, read := c.entry(gvk, file, true)
 	if read {
 		defer c.dropSpares(gvk.GroupKind())
 	}
 	if e == nil {
 		return nil, &LookupError{Reason: NoCRD, GVK: gvk}
 	}
+	return c.LookupIn(e, gvk)
+}
+
+// LookupIn is LookupAt's answer from one entry of the catalogue (EntryAt's
+// for another version of the kind): for callers that follow one object
+// through several versions of the CRD that judges it, which must not
+// change CRD on the way as a lookup of each version could.
+func (c *Catalog) LookupIn(e *Entry, gvk schema.GroupVersionKind) (*engine.Version, error) {
 	full := e.Def.judgeShed()
 	// A CRD read from a cluster is one the cluster serves: its objects are
 	// judged by it whether or not a create of it would pass today (a

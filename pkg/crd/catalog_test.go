@@ -40,9 +40,15 @@ func TestLookup(t *testing.T) {
 		apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1beta1", Served: false},
 	)), "crd.yaml:1", Input)
 	cat.Add(rejected(widgetCRD(apiextensionsv1.CustomResourceDefinitionVersion{Name: "v1", Served: true, Storage: true})), "bad.yaml:1", Input)
-	// The second Add replaced the first: the later CRD of a kind wins.
+	// The second Add did not replace the first for v1: among the inputs a
+	// CRD the server would reject serves nothing while another can (as
+	// applying both in order would leave the first in place).
+	if e := cat.EntryAt(widgetGVK("v1"), ""); e == nil || e.Source != "crd.yaml:1" {
+		t.Fatalf("v1 judged by %v, want crd.yaml:1", e)
+	}
+	// But the later one wins where neither serves.
 	var le *LookupError
-	if _, err := cat.Lookup(widgetGVK("v1")); !errors.As(err, &le) || le.Reason != Rejected || le.Entry.Source != "bad.yaml:1" {
+	if _, err := cat.Lookup(widgetGVK("v2")); !errors.As(err, &le) || le.Reason != Rejected || le.Entry.Source != "bad.yaml:1" {
 		t.Fatalf("got %v, want Rejected from bad.yaml:1", err)
 	}
 	cat.Add(accepted(widgetCRD(

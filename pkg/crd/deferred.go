@@ -392,8 +392,16 @@ func (c *Catalog) duplicates() ([]Duplicate, []*Deferred) {
 		// Kept is what judges custom resources of no place in
 		// particular; a CRD among the inputs may still judge those
 		// nearer to it, unless a later one in its own file replaces it.
+		// Among the inputs a CRD the server accepts is kept before one
+		// it would reject, which serves nothing (judge.go).
 		kept := cs[0]
 		for _, x := range cs[1:] {
+			if inputs(x, kept) && c.accepted(x) != c.accepted(kept) {
+				if c.accepted(x) {
+					kept = x
+				}
+				continue
+			}
 			if beats(x.at(), kept.at(), nil) {
 				kept = x
 			}
@@ -403,11 +411,16 @@ func (c *Catalog) duplicates() ([]Duplicate, []*Deferred) {
 				continue
 			}
 			against, nearer := kept, false
-			if placed(x) && placed(kept) {
+			refused := inputs(x, kept) && !c.accepted(x) && c.accepted(kept)
+			if placed(x) && placed(kept) && !refused {
 				against = lastInFile(cs, x)
 				if nearer = against == x; nearer {
 					against = kept
 				}
+			}
+			var only []string
+			if against == kept && inputs(x, kept) && c.accepted(x) {
+				only = servedOnly(x.e, kept.e)
 			}
 			equal, known := against.same(x)
 			if !known {
@@ -419,11 +432,37 @@ func (c *Catalog) duplicates() ([]Duplicate, []*Deferred) {
 				continue
 			}
 			if !equal {
-				out = append(out, Duplicate{Kept: against.entry(), Dropped: x.entry(), Nearer: nearer})
+				out = append(out, Duplicate{Kept: against.entry(), Dropped: x.entry(), Nearer: nearer, Refused: refused, Only: only})
 			}
 		}
 	}
 	return out, need
+}
+
+// inputs reports whether two candidates are both CRDs among the inputs,
+// which the versions they serve rank (judge.go).
+func inputs(x, y candidate) bool {
+	return x.e != nil && y.e != nil && x.e.layer == Input && y.e.layer == Input
+}
+
+// accepted reports whether the server would accept a read candidate's
+// CRD (the run lints every input CRD: the verdict is computed once).
+func (c *Catalog) accepted(x candidate) bool { return x.e != nil && !x.e.Rejected(c.strict) }
+
+// servedOnly are the versions x serves that kept (accepted, as x is) does
+// not, in x's order: x judges their custom resources wherever they are.
+func servedOnly(x, kept *Entry) []string {
+	served := map[string]bool{}
+	for _, v := range kept.CRD().Spec.Versions {
+		served[v.Name] = v.Served
+	}
+	var out []string
+	for _, v := range x.CRD().Spec.Versions {
+		if v.Served && !served[v.Name] {
+			out = append(out, v.Name)
+		}
+	}
+	return out
 }
 
 // placed reports whether a candidate is a CRD among the inputs with a

@@ -20,16 +20,33 @@ import (
 //     the ones the user named as the kinds' definitions.
 //  2. Within --crd and crds:, and within a cluster's, the later one, as
 //     applying them in order would.
-//  3. Among the inputs, the one nearest the custom resource (nearer):
-//     a copy yields to a source; then the one sharing the most of the
-//     custom resource's path; then the one fewest directories below what
-//     they share; then the later one, as applying in order would (which
+//  3. Among the inputs, a CRD of the custom resource's own file, which is
+//     applied with it: the later one there, but one the server accepts
+//     before one it would reject (applying the file would leave the
+//     first in place).
+//  4. Then one that can serve the custom resource's version (serves):
+//     the server would accept it and it serves the version. A
+//     repository keeps old definitions beside current ones (a test's
+//     CRD of an earlier release, a copy without the approval
+//     annotation); the custom resources written for the current one
+//     were never meant for them, and blaming an old copy that happens
+//     to be nearer is a false error. When none can, the nearest judges,
+//     and its refusal is the finding.
+//  5. Then the one nearest the custom resource (nearer): a copy yields
+//     to a source; then the one sharing the most of the custom
+//     resource's path; then the one fewest directories below what they
+//     share; then the later one, as applying in order would (which
 //     decides within one file: a Helm render, a kustomize build, a
 //     multi-document stream).
 //
+// The layers are not crossed by 3 and 4: what --crd and crds: name, and a
+// cluster's CRDs, are the definitions, and a custom resource they do not
+// serve is refused by the server they stand for.
+//
 // The place of a custom resource is that of its file, so the answer is
-// the same for every document of a file: a per-file verdict cache stays
-// right (Catalog.IdentityAt).
+// the same for every document of a file and version: a per-file verdict
+// cache keyed by the versions it looked up stays right
+// (Catalog.IdentityAt).
 
 // place is where a file is: the elements of its absolute, cleaned path,
 // the file's name last. nil is no place in particular (a live object,
@@ -150,20 +167,79 @@ func (c *Catalog) whereOf(file string, bundle bool) *where {
 	return w
 }
 
-// judgeAt is the entry that judges a custom resource of gk in file (see
-// the rule above), or nil. c.mu is held.
-func (c *Catalog) judgeAt(gk schema.GroupKind, file string) *Entry {
+// judgeAt is the entry that judges a custom resource of gvk in file (see
+// the rule above), or nil; a version of "" ranks by place alone (for
+// callers that know only the kind). c.mu is not held: telling whether a
+// CRD serves may validate it (once; the run lints it anyway).
+func (c *Catalog) judgeAt(gvk schema.GroupVersionKind, file string) *Entry {
+	gk := gvk.GroupKind()
+	c.mu.RLock()
 	e := c.byGK[gk]
-	if e == nil || e.layer != Input || file == "" || len(c.all[gk]) < 2 {
+	if e == nil || e.layer != Input || (file == "" && gvk.Version == "") || len(c.all[gk]) < 2 {
+		c.mu.RUnlock()
 		return e
 	}
-	p := c.placeOf(file)
+	var inputs []*Entry
 	for _, x := range c.all[gk] {
-		if x.layer == Input && beats(x, e, p) {
+		if x.layer == Input {
+			inputs = append(inputs, x)
+		}
+	}
+	c.mu.RUnlock()
+	p := c.placeOf(file)
+	if gvk.Version == "" {
+		for _, x := range inputs {
+			if beats(x, e, p) {
+				e = x
+			}
+		}
+		return e
+	}
+	for _, x := range inputs {
+		if x != e && c.judgesBefore(x, e, gvk.Version, p) {
 			e = x
 		}
 	}
 	return e
+}
+
+// judgesBefore reports whether a judges over b (both among the inputs) a
+// custom resource of version at p: a CRD of its own file first, the later
+// one there but an accepted one before a rejected one (applying the file
+// would fail on a rejected CRD and leave the other); then one that can
+// serve the version; then the nearer (beats).
+func (c *Catalog) judgesBefore(a, b *Entry, version string, p place) bool {
+	if oa, ob := a.ownFile(p), b.ownFile(p); oa != ob {
+		return oa
+	} else if oa {
+		if ra, rb := a.Rejected(c.strict), b.Rejected(c.strict); ra != rb {
+			return rb
+		}
+		return beats(a, b, p)
+	}
+	if sa, sb := a.serves(version, c.strict), b.serves(version, c.strict); sa != sb {
+		return sa
+	}
+	return beats(a, b, p)
+}
+
+// ownFile reports whether the entry is written in the file at p.
+func (e *Entry) ownFile(p place) bool {
+	return p != nil && e.where != nil && slices.Equal(e.where.at, p)
+}
+
+// serves reports whether a custom resource of version can be served by
+// the entry's CRD: the CRD has the version, serves it, and the server
+// would accept the CRD (a rejected one serves nothing).
+func (e *Entry) serves(version string, strict bool) bool {
+	crd := e.CRD()
+	ok := false
+	for i := range crd.Spec.Versions {
+		if v := &crd.Spec.Versions[i]; v.Name == version {
+			ok = v.Served
+		}
+	}
+	return ok && !e.Rejected(strict)
 }
 
 // ordered is the order of entries as added: by layer, then by their

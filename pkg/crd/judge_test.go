@@ -100,7 +100,7 @@ func TestJudgeRule(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := cat.EntryAt(widgetGK, tt.at)
+			e := cat.EntryAt(gvk, tt.at)
 			want, nth := tt.want, 1
 			if w, n, ok := strings.Cut(tt.want, "#"); ok {
 				want, nth = w, int(n[0]-'0')
@@ -121,7 +121,7 @@ func TestJudgeRule(t *testing.T) {
 					}
 				}
 			}
-			id, ok := cat.IdentityAt(widgetGK, tt.at)
+			id, ok := cat.IdentityAt(gvk, tt.at)
 			if wantID := fmt.Sprintf("%d|%s|%s", e.layer, e.Source, e.Def.hexDigest()); !ok || id != wantID {
 				t.Errorf("IdentityAt = %q, %t; want the judging CRD's, %q", id, ok, wantID)
 			}
@@ -163,7 +163,7 @@ func TestJudgeOrderIndependent(t *testing.T) {
 		}
 		cat := judgeCatalog(defs)
 		for _, p := range places {
-			got := cat.EntryAt(widgetGK, p).Def.Origin.File
+			got := cat.EntryAt(widgetGK.WithVersion("v1"), p).Def.Origin.File
 			if k == 0 {
 				want[p] = got
 			} else if got != want[p] {
@@ -241,11 +241,162 @@ func BenchmarkJudgeAt(b *testing.B) {
 	cat := judgeCatalog(defs)
 	b.ResetTimer()
 	for b.Loop() {
-		cat.mu.RLock()
-		e := cat.judgeAt(widgetGK, "docs/src/samples/cluster-example.yaml")
-		cat.mu.RUnlock()
+		e := cat.judgeAt(widgetGK.WithVersion("v1"), "docs/src/samples/cluster-example.yaml")
 		if e.Def.Origin.File != defs[0].file {
 			b.Fatalf("judged by %s", e.Def.Origin.File)
 		}
+	}
+}
+
+// widgetServing is a Widget CRD written at file whose versions are
+// versions (each "name" served, "name-" not served; the first is the
+// storage version); rejected makes the server refuse it (its name is
+// not plural.group).
+func widgetServing(file string, versions []string, rejected bool) *Definition {
+	widgets++
+	var vs []string
+	for i, v := range versions {
+		name, unserved := strings.CutSuffix(v, "-")
+		vs = append(vs, fmt.Sprintf(`{"name":%q,"served":%t,"storage":%t,"schema":{"openAPIV3Schema":{"type":"object","description":"%s %d"}}}`, name, !unserved, i == 0, file, widgets))
+	}
+	name := "widgets.example.com"
+	if rejected {
+		name = "gadgets.example.com"
+	}
+	file, bundle := strings.CutSuffix(file, "+")
+	js := fmt.Sprintf(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":%q},"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"widgets","kind":"Widget"},"versions":[%s]}}`, name, strings.Join(vs, ","))
+	d := Decode([]byte(js))
+	d.Origin = &Origin{File: file, Line: 1, Bundle: bundle}
+	return d
+}
+
+// TestJudgeServes: among the inputs, a CRD that can serve the custom
+// resource's version (it serves it, and the server accepts the CRD)
+// judges before a nearer one that cannot, as istio's old test CRD
+// (v1alpha2 only, no approval annotation) and its gateway-api bundle
+// (v1) showed; when none can, the nearest judges and its refusal is the
+// answer. --crd and crds: still judge before the inputs.
+func TestJudgeServes(t *testing.T) {
+	type served struct {
+		file     string
+		versions []string
+		rejected bool
+		layer    Layer
+	}
+	old := served{"pkg/analyzers/testdata/crd-old.yaml", []string{"v1alpha2"}, false, Input}
+	bundle := served{"tests/testdata/gateway-api-crd.yaml+", []string{"v1", "v1alpha2"}, false, Input}
+	tests := []struct {
+		name    string
+		defs    []served
+		at, ver string
+		// want is the file of the CRD that judges; reason the lookup's
+		// refusal (0: none).
+		want   string
+		reason Reason
+	}{
+		{"a nearer CRD without the version yields", []served{old, bundle}, "pkg/analyzers/testdata/cr.yaml", "v1", "tests/testdata/gateway-api-crd.yaml", 0},
+		{"whatever the order", []served{bundle, old}, "pkg/analyzers/testdata/cr.yaml", "v1", "tests/testdata/gateway-api-crd.yaml", 0},
+		{"the version both serve: the nearer", []served{old, bundle}, "pkg/analyzers/testdata/cr.yaml", "v1alpha2", "pkg/analyzers/testdata/crd-old.yaml", 0},
+		{"no place in particular", []served{bundle, old}, "", "v1", "tests/testdata/gateway-api-crd.yaml", 0},
+		{"a nearer CRD that does not serve the version yields",
+			[]served{{"config/crd/w.yaml", []string{"v1", "v1beta1-"}, false, Input}, {"deploy/all.yaml+", []string{"v1", "v1beta1"}, false, Input}}, "config/samples/cr.yaml", "v1beta1", "deploy/all.yaml", 0},
+		{"a nearer rejected CRD yields",
+			[]served{{"test/crd.yaml", []string{"v1"}, true, Input}, {"config/crd/w.yaml", []string{"v1"}, false, Input}}, "test/cr.yaml", "v1", "config/crd/w.yaml", 0},
+		{"none serves: the nearest, refused",
+			[]served{old, {"config/crd/w.yaml", []string{"v1beta1"}, false, Input}}, "pkg/analyzers/testdata/cr.yaml", "v1", "pkg/analyzers/testdata/crd-old.yaml", NoVersion},
+		{"none serves, the nearest rejected: refused as rejected",
+			[]served{{"test/crd.yaml", []string{"v1"}, true, Input}, {"config/crd/w.yaml", []string{"v2"}, false, Input}}, "test/cr.yaml", "v1", "test/crd.yaml", Rejected},
+		{"the custom resource's own file is applied with it: the later there",
+			[]served{{"config/crd/w.yaml", []string{"v1"}, false, Input}, {"all.yaml", []string{"v1", "v2"}, false, Input}, {"all.yaml", []string{"v2"}, false, Input}}, "all.yaml", "v1", "all.yaml", NoVersion},
+		{"elsewhere, one of that file that serves",
+			[]served{{"all.yaml", []string{"v1", "v2"}, false, Input}, {"all.yaml", []string{"v2"}, false, Input}}, "samples/cr.yaml", "v1", "all.yaml", 0},
+		{"in its own file an accepted CRD before a later rejected one",
+			[]served{{"all.yaml", []string{"v1"}, false, Input}, {"all.yaml", []string{"v1"}, true, Input}}, "all.yaml", "v1", "all.yaml", 0},
+		{"--crd judges before an input that serves",
+			[]served{{"crds/w.yaml", []string{"v1alpha2"}, false, Extra}, bundle}, "tests/cr.yaml", "v1", "crds/w.yaml", NoVersion},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cat := NewCatalog(false)
+			cat.cwd = "/repo"
+			for _, d := range tt.defs {
+				def := widgetServing(d.file, d.versions, d.rejected)
+				cat.Add(def, def.Origin.File+":1", d.layer)
+			}
+			gvk := widgetGK.WithVersion(tt.ver)
+			e := cat.EntryAt(gvk, tt.at)
+			if got := e.Def.Origin.File; got != tt.want {
+				t.Errorf("judged by %s, want %s", got, tt.want)
+			}
+			_, err := cat.LookupAt(gvk, tt.at)
+			var reason Reason
+			if le, ok := err.(*LookupError); ok {
+				reason = le.Reason
+				if le.Entry != e {
+					t.Errorf("LookupAt refused with %s, EntryAt is %s", le.Entry.Source, e.Source)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if reason != tt.reason {
+				t.Errorf("LookupAt: %v, want reason %d", err, tt.reason)
+			}
+			id, ok := cat.IdentityAt(gvk, tt.at)
+			if wantID := fmt.Sprintf("%d|%s|%s", e.layer, e.Source, e.Def.hexDigest()); !ok || id != wantID {
+				t.Errorf("IdentityAt = %q, %t; want the judging CRD's, %q", id, ok, wantID)
+			}
+		})
+	}
+}
+
+// TestDuplicatesSayWhichVersions: a crd-duplicate finding says what the
+// CRD not kept still judges once the versions served rank (judge.go): a
+// rejected one nothing, one serving versions the kept one does not their
+// custom resources, wherever they are.
+func TestDuplicatesSayWhichVersions(t *testing.T) {
+	tests := []struct {
+		name string
+		defs []string // file:versions[:rejected]
+		want []string
+	}{
+		{"a rejected old test CRD beside a bundle (istio)",
+			[]string{"pkg/testdata/crd-old.yaml:v1alpha2:rejected", "tests/testdata/gateway-api-crd.yaml+:v1,v1alpha2"},
+			[]string{"pkg/testdata/crd-old.yaml > tests/testdata/gateway-api-crd.yaml:  | the server would reject this CRD, and one it rejects serves nothing while another can"}},
+		{"an old release that alone serves a version",
+			[]string{"config/crd/w.yaml:v1,v1beta1-", "releases/v1.yaml+:v1beta1,v1"},
+			[]string{"releases/v1.yaml > config/crd/w.yaml: the custom resources of its own file, and those of version v1beta1 anywhere, which it alone serves | a file that holds other objects too, as install and release manifests do, judges only its own custom resources when another file defines the kind"}},
+		{"the later in a file, serving more",
+			[]string{"<stdin>:v2,v1", "<stdin>:v2"},
+			[]string{"<stdin> > <stdin>: the custom resources of version v1, which it alone serves | the later one in a file wins, as applying the file would"}},
+		{"no place: the versions only",
+			[]string{":v1alpha1,v1", ":v1"},
+			[]string{" > : the custom resources of version v1alpha1, which it alone serves | the later one wins, as applying both in order would"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cat := NewCatalog(false)
+			cat.cwd = "/repo"
+			for _, d := range tt.defs {
+				parts := strings.Split(d, ":")
+				def := widgetServing(parts[0], strings.Split(parts[1], ","), len(parts) > 2)
+				if parts[0] == "" {
+					def.Origin = nil
+				}
+				cat.Add(def, parts[0]+":1", Input)
+			}
+			var got []string
+			file := func(e *Entry) string {
+				if e.Def.Origin == nil {
+					return ""
+				}
+				return e.Def.Origin.File
+			}
+			for _, d := range cat.Duplicates() {
+				got = append(got, fmt.Sprintf("%s > %s: %s | %s", file(d.Dropped), file(d.Kept), d.Judges(), d.Why()))
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
 	}
 }

@@ -119,6 +119,9 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 	if err != nil {
 		return l.lookupFindings(nd, err)
 	}
+	// The CRD that judges the new object judges the old one too, in
+	// whatever version it was written.
+	e := l.opts.Catalog.EntryAt(gvk, nd.File)
 	var oldObj, newObj map[string]any
 	if err := utiljson.Unmarshal(od.JSON, &oldObj); err != nil {
 		return []report.Finding{finding(od, RuleCRDecode, report.Error, "", err.Error())}
@@ -132,7 +135,7 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 	}
 	update := v.Update
 	if _, ov := od.GroupVersion(); ov != gvk.Version {
-		f, ok := l.converted(od, nd, ov, v, oldObj)
+		f, ok := l.converted(e, od, nd, ov, v, oldObj)
 		if !ok {
 			return f
 		}
@@ -164,7 +167,7 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 		}
 		return RuleUpdateInvalid
 	}, RuleCRCELSkipped)...)
-	if e := l.opts.Catalog.EntryAt(gvk.GroupKind(), nd.File); e != nil && e.Def.Markers != nil {
+	if e != nil && e.Def.Markers != nil {
 		out = append(out, l.markerFindings(e.Def, v, od, nd, oldObj, newObj)...)
 	}
 	return out
@@ -180,14 +183,14 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 // defaulted again: UpdateFromStorage). A CRD that converts by webhook
 // leaves the update unjudged, said in a warning: crdlint cannot call the
 // webhook.
-func (l *Linter) converted(od, nd *source.Document, ov string, v *engine.Version, oldObj map[string]any) ([]report.Finding, bool) {
+func (l *Linter) converted(e *crd.Entry, od, nd *source.Document, ov string, v *engine.Version, oldObj map[string]any) ([]report.Finding, bool) {
 	gvk := crd.GVK(nd)
 	notJudged := func(why string) ([]report.Finding, bool) {
 		return []report.Finding{finding(nd, RuleUpdateUnpaired, report.Warning, "apiVersion",
 			fmt.Sprintf("%s is %s in the old revision and %s in the new one: %s; the update is not judged", nd.Object.String(), ov, gvk.Version, why))}, false
 	}
 	storage := ""
-	if e := l.opts.Catalog.EntryAt(gvk.GroupKind(), nd.File); e != nil && e.CRD() != nil {
+	if e != nil && e.CRD() != nil {
 		if c := e.CRD().Spec.Conversion; c != nil && c.Strategy == apiextensionsv1.WebhookConverter {
 			return notJudged("the server converts it through the CRD's conversion webhook, which crdlint cannot call")
 		}
@@ -198,7 +201,7 @@ func (l *Linter) converted(od, nd *source.Document, ov string, v *engine.Version
 		}
 	}
 	version := func(name string) (*engine.Version, error) {
-		return l.opts.Catalog.LookupAt(schema.GroupVersionKind{Group: gvk.Group, Version: name, Kind: gvk.Kind}, nd.File)
+		return l.opts.Catalog.LookupIn(e, schema.GroupVersionKind{Group: gvk.Group, Version: name, Kind: gvk.Kind})
 	}
 	// The create, decoded in ov (stored as is when ov is the storage
 	// version, and then this is also the storage decoder's read).

@@ -739,7 +739,7 @@ func compareCR(t *testing.T, s *server, off *offline, tl *tally, f *source.File,
 	}
 	g, ver := d.GroupVersion()
 	gvk := schema.GroupVersionKind{Group: g, Version: ver, Kind: d.Object.Kind}
-	entry := off.cats[warn].EntryAt(gvk.GroupKind(), f.Path)
+	entry := off.cats[warn].EntryAt(gvk, f.Path)
 	if entry == nil {
 		// cr-no-crd: the server would answer 404 for a kind no CRD of
 		// the suite defines; nothing of the server's to compare.
