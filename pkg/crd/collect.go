@@ -1,6 +1,7 @@
 package crd
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 
@@ -36,6 +37,42 @@ func FindCRDs(f *source.File) []Found {
 		out = append(out, fd)
 	}
 	return out
+}
+
+// Removed says why a file of CRDs holds none a server serves, when it
+// holds CRDs of an apiextensions.k8s.io version other than v1 (v1beta1,
+// removed in Kubernetes 1.22): the first of them, its position and its
+// version, and how many such it holds; "" when it holds none (no CRD at
+// all, or a v1 one). For the error of a CRD source that yields no CRD,
+// which would otherwise say none is found in a file full of them.
+func Removed(name string, data []byte) string {
+	if !bytes.Contains(source.MarkedText(data), Marker) {
+		return ""
+	}
+	var first Found
+	n := 0
+	for _, fd := range FindCRDs(source.Parse(name, data)) {
+		if fd.Def != nil {
+			return ""
+		}
+		if n == 0 {
+			first = fd
+		}
+		n++
+	}
+	if n == 0 {
+		return ""
+	}
+	g, v := first.Doc.GroupVersion()
+	what := fmt.Sprintf("CustomResourceDefinition %s (%s) is %s/%s", first.Doc.Object.Name, first.Source(), g, v)
+	if n > 1 {
+		what = fmt.Sprintf("its %d CustomResourceDefinitions are not apiextensions.k8s.io/v1: %s", n, what)
+	}
+	note := "which no supported Kubernetes release serves"
+	if v == "v1beta1" {
+		note = "which Kubernetes 1.22 and later no longer serve"
+	}
+	return fmt.Sprintf("%s, %s; use apiextensions.k8s.io/v1", what, note)
 }
 
 // AddFound adds found CRDs of a layer in order: a later CRD of a kind

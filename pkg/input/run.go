@@ -100,10 +100,32 @@ func (r *Run) Done() error {
 	}
 	for a, label := range r.CRDs.labels {
 		if !found[a] {
+			if why := r.removed(a); why != "" {
+				return inputErrorf("%s: no apiextensions.k8s.io/v1 CustomResourceDefinition found: %s", label, why)
+			}
 			return inputErrorf("%s: no CustomResourceDefinition found", label)
 		}
 	}
 	return nil
+}
+
+// removed is why argument a of the CRD sources yields no CRD when its
+// files hold CRDs of a version no server serves (crd.Removed), else "".
+// Only an argument without a CRD is read again for it.
+func (r *Run) removed(a int) string {
+	for i, p := range r.CRDs.Files {
+		if r.CRDs.Arg[i] != a {
+			continue
+		}
+		data, err := r.CRDs.Bytes(p)
+		if err != nil {
+			continue
+		}
+		if why := crd.Removed(r.CRDs.Name(p), data); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // StreamAbove is the size over which a run with Documents reads a
