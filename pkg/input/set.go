@@ -45,18 +45,32 @@ func Open(paths []string, stdin io.Reader, exclude Exclude) (*Set, error) {
 	s := &Set{cached: map[string][]byte{}}
 	r := newRepo()
 	excluded := 0
-	expanded := make([][]string, len(paths))
+	expanded := make([][]source.Walked, len(paths))
 	for a, p := range paths {
-		files, err := source.Expand([]string{p})
+		ws, err := source.Walk([]string{p})
 		if err != nil {
 			return nil, err
 		}
-		expanded[a] = files
+		expanded[a] = ws
+		files := make([]string, 0, len(ws))
+		for _, w := range ws {
+			if !w.Vendored {
+				files = append(files, w.Path)
+			}
+		}
 		r.Inputs(files)
 	}
 	for a, p := range paths {
-		for _, f := range expanded[a] {
-			skip := r.skip(f)
+		for _, w := range expanded[a] {
+			f := w.Path
+			var skip string
+			if w.Vendored {
+				// Counted as skipped, never read: a copy of another
+				// project (source.VendorDirs).
+				skip = source.SkipVendored
+			} else {
+				skip = r.skip(f)
+			}
 			if exclude != nil && f != "-" && exclude(f, false) {
 				if f != p {
 					excluded++
@@ -76,7 +90,10 @@ func Open(paths []string, stdin io.Reader, exclude Exclude) (*Set, error) {
 		}
 		return nil, inputErrorf("%s", msg)
 	}
-	for _, p := range s.Files {
+	for i, p := range s.Files {
+		if s.Skip[i] == source.SkipVendored {
+			continue
+		}
 		if _, done := s.cached[p]; done {
 			if p == "-" {
 				return nil, inputErrorf("- (stdin) may be given only once")

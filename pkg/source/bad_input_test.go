@@ -285,6 +285,7 @@ func TestExpand(t *testing.T) {
 		"b.yaml", "a.yml", "c.json", "D.YAML", "notes.txt", "Makefile", "yaml",
 		".hidden.yaml", ".git/config.yaml", "sub/z.yaml", "sub/.x/y.yaml", "sub/deeper/a.yaml",
 		"a-dir.yaml/inner.yml",
+		"vendor/github.com/x/crds/w.yaml", "sub/node_modules/pkg/package.json", "vendorish/v.yaml", "sub/vendor.yaml",
 	} {
 		full := filepath.Join(dir, p)
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
@@ -309,14 +310,16 @@ func TestExpand(t *testing.T) {
 		{
 			name: "directory: lexical order, hidden and other extensions skipped",
 			args: []string{dir},
-			want: in("D.YAML", "a-dir.yaml/inner.yml", "a.yml", "b.yaml", "c.json", "sub/deeper/a.yaml", "sub/z.yaml"),
+			want: in("D.YAML", "a-dir.yaml/inner.yml", "a.yml", "b.yaml", "c.json", "sub/deeper/a.yaml", "sub/vendor.yaml", "sub/z.yaml", "vendorish/v.yaml"),
 		},
 		{
 			name: "arguments keep their order, files whatever their extension",
 			args: append(in("notes.txt", ".hidden.yaml", "sub"), "-"),
-			want: append(in("notes.txt", ".hidden.yaml", "sub/deeper/a.yaml", "sub/z.yaml"), "-"),
+			want: append(in("notes.txt", ".hidden.yaml", "sub/deeper/a.yaml", "sub/vendor.yaml", "sub/z.yaml"), "-"),
 		},
 		{name: "hidden directory named on the command line", args: in(".git"), want: in(".git/config.yaml")},
+		{name: "vendor directory named on the command line", args: in("vendor"), want: in("vendor/github.com/x/crds/w.yaml")},
+		{name: "a path inside node_modules", args: in("sub/node_modules/pkg"), want: in("sub/node_modules/pkg/package.json")},
 		{name: "no arguments", args: nil, want: nil},
 		{name: "missing path", args: in("b.yaml", "gone"), wantErr: "read " + filepath.Join(dir, "gone") + ": no such file or directory"},
 	}
@@ -337,6 +340,35 @@ func TestExpand(t *testing.T) {
 				t.Errorf("got\n  %q\nwant\n  %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestWalkMarksVendored: a directory walk lists the files under vendor/
+// and node_modules/ below the path given, marked, for commands to count
+// them skipped; Expand leaves them out.
+func TestWalkMarksVendored(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"a.yaml", "vendor/x/crd.yaml", "web/node_modules/p/package.json", "web/z.yaml", "vendor.yaml"} {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := Walk([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range ws {
+		rel, _ := filepath.Rel(dir, w.Path)
+		got = append(got, fmt.Sprintf("%s %t", filepath.ToSlash(rel), w.Vendored))
+	}
+	want := []string{"a.yaml false", "vendor/x/crd.yaml true", "vendor.yaml false", "web/node_modules/p/package.json true", "web/z.yaml false"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n  %q\nwant\n  %q", got, want)
 	}
 }
 

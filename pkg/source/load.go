@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -26,12 +27,49 @@ var Extensions = []string{".yaml", ".yml", ".json"}
 
 // Expand resolves the command line's paths into the files to read, in a
 // stable order: each argument in turn, a directory's files in lexical
-// order, hidden directories and files skipped. "-" stays "-".
+// order, hidden directories and files skipped, and so are the files under
+// a vendored directory (Vendored) below a path given. "-" stays "-".
 func Expand(args []string) ([]string, error) {
+	ws, err := Walk(args)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
+	for _, w := range ws {
+		if !w.Vendored {
+			out = append(out, w.Path)
+		}
+	}
+	return out, nil
+}
+
+// VendorDirs are the directories of copies of other projects a directory
+// walk does not read: Go's vendor/ and npm's node_modules/. A project does
+// not apply what it vendors (its CRDs, examples and test files are the
+// other project's, for that project's tests), so judging them reports
+// another project's problems, or its invalid-on-purpose fixtures. A path
+// given inside one, or naming one, is read.
+var VendorDirs = []string{"vendor", "node_modules"}
+
+// SkipVendored is why a file under one of VendorDirs that a directory walk
+// found is not read, in the words summaries count skipped inputs by.
+const SkipVendored = "vendored copy (vendor/, node_modules/)"
+
+// Walked is a file a walk found; Vendored says it is below a path given,
+// under one of VendorDirs: Expand leaves it out, input.Open counts it
+// skipped.
+type Walked struct {
+	Path     string
+	Vendored bool
+}
+
+// Walk is Expand with the vendored files too, marked, for a command that
+// counts them as skipped.
+func Walk(args []string) ([]Walked, error) {
+	var out []Walked
 	for _, a := range args {
 		if a == "-" {
-			out = append(out, a)
+			out = append(out, Walked{Path: a})
 			continue
 		}
 		st, err := os.Stat(a)
@@ -39,9 +77,13 @@ func Expand(args []string) ([]string, error) {
 			return nil, &InputError{pathError(a, err)}
 		}
 		if !st.IsDir() {
-			out = append(out, a)
+			out = append(out, Walked{Path: a})
 			continue
 		}
+		// vendored is the vendored directory the walk is under ("":
+		// none): its files are listed, marked, so that they are counted
+		// rather than silently missing.
+		vendored := ""
 		err = filepath.WalkDir(a, func(p string, e fs.DirEntry, err error) error {
 			if err != nil {
 				return pathError(p, err)
@@ -52,8 +94,18 @@ func Expand(args []string) ([]string, error) {
 				}
 				return nil
 			}
-			if !e.IsDir() && hasExtension(p) {
-				out = append(out, p)
+			if e.IsDir() {
+				if vendored != "" && !strings.HasPrefix(p, vendored+string(filepath.Separator)) {
+					vendored = ""
+				}
+				if p != a && vendored == "" && slices.Contains(VendorDirs, e.Name()) {
+					vendored = p
+				}
+				return nil
+			}
+			if hasExtension(p) {
+				under := vendored != "" && strings.HasPrefix(p, vendored+string(filepath.Separator))
+				out = append(out, Walked{Path: p, Vendored: under})
 			}
 			return nil
 		})

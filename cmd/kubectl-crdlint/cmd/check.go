@@ -52,7 +52,8 @@ func NewCmdCheck(s genericiooptions.IOStreams) *cobra.Command {
 		Use:   "check [PATH|-]... | check --live RESOURCE[/NAME]...",
 		Short: "Tell whether the API server would accept each CRD and custom resource, and why not",
 		Long: `Check CustomResourceDefinitions and custom resources in files, directories
-(recursively: .yaml, .yml, .json; hidden directories skipped) or stdin (-),
+(recursively: .yaml, .yml, .json; hidden directories skipped, and vendor/ and
+node_modules/ skipped and counted, unless named) or stdin (-),
 exactly as the API server validates a create, and report every problem at
 its file:line:column. Custom resources are validated against the CRDs among
 the inputs and those given with --crd.
