@@ -11,6 +11,7 @@ package check
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"slices"
 	"sync"
@@ -263,6 +264,7 @@ func (c *Checker) Inputs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	c.unchecked()
 	for i := range c.results {
 		c.results[i].addTo(&c.res, &c.res.Summary.Files)
 	}
@@ -270,6 +272,47 @@ func (c *Checker) Inputs(ctx context.Context) error {
 		c.res.Findings = append(c.res.Findings, c.o.Review.File(review.File{Name: f.File, Findings: []report.Finding{f}})...)
 	}
 	return nil
+}
+
+// unchecked says on the side (Notices) of each file named on the command
+// line in which nothing was checked: every document of it skipped, or the
+// file skipped whole (a kustomization, a Helm values file or template).
+// Such a file does not fail the run, as a run in which nothing at all is
+// checked does not (a pre-commit hook given only a changed kustomization
+// must pass: what is not meant to be applied never fails), and the
+// summary counts it; but naming a file and hearing nothing of it reads
+// as a pass, so the file is named with why.
+func (c *Checker) unchecked() {
+	named := c.run.Inputs.Named
+	for i := range c.results {
+		r := &c.results[i]
+		if i >= len(named) || !named[i] {
+			continue
+		}
+		s := r.sum
+		if s.Skipped == 0 || r.crds > 0 || s.CRDs > 0 || s.CustomResources > 0 || s.Objects > 0 || len(s.NotValidated) > 0 || len(r.findings) > 0 {
+			continue
+		}
+		fmt.Fprintf(c.o.Notices, "note: %s: nothing in it is checked: %s%s\n", c.name(i), s.SkippedText(), checkInstead[onlyReason(s.SkippedBy)])
+	}
+}
+
+// checkInstead says how to check what a file skipped whole for a reason
+// stands for, where there is a way.
+var checkInstead = map[string]string{
+	input.SkipKustomization: "; check what it renders with -k DIR",
+	input.SkipHelmTemplate:  "; check the chart's render: helm template CHART | kubectl crdlint check -",
+}
+
+// onlyReason is the one reason of a summary's skips, or "".
+func onlyReason(by map[string]int) string {
+	if len(by) != 1 {
+		return ""
+	}
+	for k := range by {
+		return k
+	}
+	return ""
 }
 
 // crds lints the CRD documents of input i in the collect phase, while

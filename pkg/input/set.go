@@ -22,6 +22,10 @@ type Set struct {
 	// Skip is, for each of Files, why it is not manifests (a Helm
 	// template, a kustomization or one of its patches), or "".
 	Skip []string
+	// Named is, for each of Files, whether its argument named it (a file
+	// or stdin, not one a directory walk found): a named file that holds
+	// nothing to check is worth a word of its own.
+	Named []bool
 
 	// labels name the arguments of a set of CRD sources, for errors.
 	labels []string
@@ -81,6 +85,7 @@ func Open(paths []string, stdin io.Reader, exclude Exclude) (*Set, error) {
 			s.Files = append(s.Files, f)
 			s.Arg = append(s.Arg, a)
 			s.Skip = append(s.Skip, skip)
+			s.Named = append(s.Named, f == p)
 		}
 	}
 	if len(paths) > 0 && len(s.Files) == 0 {
@@ -252,6 +257,7 @@ func (s *Set) AddPath(name string, arg int) {
 	s.Files = append(s.Files, name)
 	s.Arg = append(s.Arg, arg)
 	s.Skip = append(s.Skip, "")
+	s.Named = append(s.Named, false)
 }
 
 // AddCRDs appends the files of a CRD source as argument arg: each with
