@@ -290,7 +290,9 @@ func (c *Checker) unchecked() {
 			continue
 		}
 		s := r.sum
-		if s.Skipped == 0 || r.crds > 0 || s.CRDs > 0 || s.CustomResources > 0 || s.Objects > 0 || len(s.NotValidated) > 0 || len(r.findings) > 0 {
+		// A file exclude: or --exclude leaves out was left out on
+		// purpose: nothing to tell.
+		if s.Skipped == 0 || s.SkippedBy[input.SkipExcluded] == s.Skipped || r.crds > 0 || s.CRDs > 0 || s.CustomResources > 0 || s.Objects > 0 || len(s.NotValidated) > 0 || len(r.findings) > 0 {
 			continue
 		}
 		fmt.Fprintf(c.o.Notices, "note: %s: nothing in it is checked: %s%s\n", c.name(i), s.SkippedText(), checkInstead[onlyReason(s.SkippedBy)])

@@ -419,7 +419,10 @@ func (c *Catalog) duplicates() ([]Duplicate, []*Deferred) {
 				}
 			}
 			var only []string
-			if against == kept && inputs(x, kept) && c.accepted(x) {
+			// A CRD applied with the kept one (its directory's) is
+			// replaced by it whatever it serves.
+			together := placed(x) && placed(kept) && siblings(x.e.where, kept.e.where)
+			if against == kept && inputs(x, kept) && c.accepted(x) && !together {
 				only = servedOnly(x.e, kept.e)
 			}
 			equal, known := against.same(x)

@@ -20,10 +20,12 @@ import (
 //     the ones the user named as the kinds' definitions.
 //  2. Within --crd and crds:, and within a cluster's, the later one, as
 //     applying them in order would.
-//  3. Among the inputs, a CRD of the custom resource's own file, which is
-//     applied with it: the later one there, but one the server accepts
-//     before one it would reject (applying the file would leave the
-//     first in place).
+//  3. Among the inputs, of the CRDs of one directory (files applied
+//     together, kubectl apply -f DIR) one remains: one the server
+//     accepts before one it would reject (applying that fails and leaves
+//     the other), then the nearer below. Then, of what each directory
+//     leaves, a CRD of the custom resource's own file, which is applied
+//     with it.
 //  4. Then one that can serve the custom resource's version (serves):
 //     the server would accept it and it serves the version. A
 //     repository keeps old definitions beside current ones (a test's
@@ -195,27 +197,61 @@ func (c *Catalog) judgeAt(gvk schema.GroupVersionKind, file string) *Entry {
 		}
 		return e
 	}
+	// What applying each directory leaves: of the CRDs of one directory
+	// (kubectl apply -f DIR, a file's stream) one remains, whichever
+	// versions the others serve.
+	var winners []*Entry
+	group := map[string]int{}
 	for _, x := range inputs {
-		if x != e && c.judgesBefore(x, e, gvk.Version, p) {
+		k, ok := x.dir()
+		if !ok {
+			winners = append(winners, x)
+			continue
+		}
+		if i, seen := group[k]; !seen {
+			group[k] = len(winners)
+			winners = append(winners, x)
+		} else if c.appliedOver(x, winners[i], p) {
+			winners[i] = x
+		}
+	}
+	e = winners[0]
+	for _, x := range winners[1:] {
+		if c.judgesBefore(x, e, gvk.Version, p) {
 			e = x
 		}
 	}
 	return e
 }
 
-// judgesBefore reports whether a judges over b (both among the inputs) a
-// custom resource of version at p: a CRD of its own file first, the later
-// one there but an accepted one before a rejected one (applying the file
-// would fail on a rejected CRD and leave the other); then one that can
-// serve the version; then the nearer (beats).
+// dir names the directory of a placed entry; ok is false for one without
+// a place.
+func (e *Entry) dir() (string, bool) {
+	if e.where == nil || len(e.where.at) == 0 {
+		return "", false
+	}
+	return strings.Join(e.where.at[:len(e.where.at)-1], "/"), true
+}
+
+// appliedOver reports whether a, applied with b (their files are in one
+// directory), is the one that judges a custom resource at p: one the
+// server accepts before one it would reject (applying it fails and leaves
+// the other), then the nearer (beats: the later, but for the custom
+// resources of the other's own file).
+func (c *Catalog) appliedOver(a, b *Entry, p place) bool {
+	if ra, rb := a.Rejected(c.strict), b.Rejected(c.strict); ra != rb {
+		return rb
+	}
+	return beats(a, b, p)
+}
+
+// judgesBefore reports whether a judges over b (both among the inputs,
+// each what applying its directory leaves) a custom resource of version
+// at p: the one of its own file first, which is applied with it; then
+// one that can serve the version; then the nearer (beats).
 func (c *Catalog) judgesBefore(a, b *Entry, version string, p place) bool {
 	if oa, ob := a.ownFile(p), b.ownFile(p); oa != ob {
 		return oa
-	} else if oa {
-		if ra, rb := a.Rejected(c.strict), b.Rejected(c.strict); ra != rb {
-			return rb
-		}
-		return beats(a, b, p)
 	}
 	if sa, sb := a.serves(version, c.strict), b.serves(version, c.strict); sa != sb {
 		return sa

@@ -26,9 +26,9 @@ func TestConfigPrecedence(t *testing.T) {
 		widgetsEmpty = "crds/widgets.yaml crd-empty-object"
 		orphan       = "crs/orphan.yaml cr-no-crd"
 		unknown      = "crs/widget.yaml unknown-field"
-		gizmosPrune  = "vendor/crds/gizmos.yaml crd-no-pruning"
-		gizmosEmpty  = "vendor/crds/gizmos.yaml crd-empty-object"
-		doodadsEmpty = "vendor/crds/doodads.yaml crd-empty-object"
+		gizmosPrune  = "external/crds/gizmos.yaml crd-no-pruning"
+		gizmosEmpty  = "external/crds/gizmos.yaml crd-empty-object"
+		doodadsEmpty = "external/crds/doodads.yaml crd-empty-object"
 	)
 	tests := []struct {
 		name string
@@ -114,7 +114,7 @@ func TestConfigPrecedence(t *testing.T) {
 			gizmosPrune + " warning suppressed:config",
 			gizmosEmpty + " error",
 		}, ExitClean},
-		{"--exclude adds to the file's exclude", []string{"--exclude", "vendor/", "--exclude", "crs/orphan.yaml"}, []string{
+		{"--exclude adds to the file's exclude", []string{"--exclude", "external/", "--exclude", "crs/orphan.yaml"}, []string{
 			widgetsEmpty + " warning suppressed:config",
 			unknown + " error",
 		}, ExitFindings},

@@ -45,7 +45,7 @@ func TestSuppressionForms(t *testing.T) {
 		{"no reason: the finding stays", widgets, 27, "crd-empty-object", "", "", report.Warning, false},
 		{"no reason: invalid-suppression", widgets, 27, "invalid-suppression", "", "", report.Warning, false},
 		{"silences nothing: unused-suppression", widgets, 29, "unused-suppression", "", "", report.Warning, false},
-		{"the configuration's overrides", "vendor/crds/things.yaml", 17, "crd-empty-object", report.SuppressedConfig, ".crdlint.yaml overrides[0] (vendor/**): crd-empty-object: off", report.Warning, false},
+		{"the configuration's overrides", "external/crds/things.yaml", 17, "crd-empty-object", report.SuppressedConfig, ".crdlint.yaml overrides[0] (external/**): crd-empty-object: off", report.Warning, false},
 		{"the baseline", "legacy/old.yaml", 20, "crd-empty-object", report.SuppressedBaseline, "accepted in .crdlint-baseline.yaml", report.Warning, false},
 	}
 	fixture(t, "suppress")
