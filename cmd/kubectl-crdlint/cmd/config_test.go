@@ -165,7 +165,7 @@ func TestConfigView(t *testing.T) {
 		{"the file", "", nil, ExitClean, []string{
 			"# Effective configuration: flags over .crdlint.yaml over the defaults.\n",
 			"\nvalidate: strict # strict: true\nfailOn: warning\nmissingCRDs: warn\nrules:\n  crd-empty-object: off\n",
-			"\noverrides:\n  - files: [vendor/**]\n    rules:\n      crd-no-pruning: off\n      crd-empty-object: warning\n  - files: [vendor/crds/gizmos.yaml]\n",
+			"\noverrides:\n  - files: [external/**]\n    rules:\n      crd-no-pruning: off\n      crd-empty-object: warning\n  - files: [external/crds/gizmos.yaml]\n",
 			"\nbaseline: null # none\n",
 		}, ""},
 		{"every flag", "", []string{"--strict=false", "--fail-on", "none", "--missing-crds", "ignore", "--disable", "crd-empty-object,crd-cel-cost", "--crd", "more/crds", "--exclude", "tmp/", "--baseline", "b.yaml"}, ExitClean, []string{
