@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/kustomize"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/layout"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // Why a file of a repository is not read as manifests. These files are
@@ -176,7 +177,7 @@ func (r *repo) scan(root string) {
 			return filepath.SkipAll
 		}
 		if d.IsDir() {
-			if p != root && (d.Name()[0] == '.' || d.Name() == "node_modules" || d.Name() == "vendor") {
+			if p != root && (d.Name()[0] == '.' || slices.Contains(source.VendorDirs, d.Name())) {
 				return filepath.SkipDir
 			}
 			return nil
