@@ -23,11 +23,14 @@ type CRD struct {
 	Def *crd.Definition
 }
 
-// FileCRDs takes the CRDs of one file of OLD or NEW, counted in a Summary of
-// one file. A CRD that does not decode has nothing to compare: it is
-// reported as check reports it and left out. Documents that are not CRDs
+// FileCRDs takes the CRDs of one file of OLD (old) or NEW, counted in a
+// Summary of one file. A CRD that does not decode has nothing to compare:
+// it is reported as check reports it and left out. An
+// apiextensions.k8s.io/v1beta1 CRD of OLD is what a cluster created
+// through v1beta1 still stores: it is compared as the v1 CRD the server
+// reads it as (oldV1beta1), with a warning. Documents that are not CRDs
 // are counted as skipped.
-func FileCRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.Summary) {
+func FileCRDs(f *source.File, l *lint.Linter, old bool) ([]CRD, []report.Finding, report.Summary) {
 	sum := report.Summary{Files: 1, Documents: f.Count}
 	fs := l.Loaded(f.Findings)
 	sum.Add(f.Skips())
@@ -35,6 +38,12 @@ func FileCRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.S
 	for _, fd := range crd.FindCRDs(f) {
 		sum.CRDs++
 		sum.Check(lint.Checked(fd.Doc, ""))
+		if fd.Def == nil && old {
+			if def, warn := oldV1beta1(fd.Doc); def != nil {
+				fs = append(fs, warn)
+				fd.Def = def
+			}
+		}
 		if fd.Def == nil || fd.Def.Object() == nil {
 			fs = append(fs, l.CRD(fd.Doc, fd.Def)...)
 			continue
@@ -48,6 +57,31 @@ func FileCRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.S
 		}
 	}
 	return out, fs, sum
+}
+
+// oldV1beta1 is an apiextensions.k8s.io/v1beta1 CRD of OLD as the server
+// reads it today (engine.CRDFromV1beta1), and the warning that says so;
+// nil when d is not one or does not convert (check's error then says
+// why).
+func oldV1beta1(d *source.Document) (*crd.Definition, report.Finding) {
+	if _, v := d.GroupVersion(); v != "v1beta1" {
+		return nil, report.Finding{}
+	}
+	js, err := engine.CRDFromV1beta1(d.JSON)
+	if err != nil {
+		return nil, report.Finding{}
+	}
+	def := crd.Decode(js)
+	if def.Object() == nil {
+		return nil, report.Finding{}
+	}
+	pos, _ := d.Locate("metadata.name")
+	def.Origin = &crd.Origin{File: d.File, Document: d.Index, Line: pos.Line, Column: pos.Column, Object: d.Object}
+	msg := "OLD's CRD is apiextensions.k8s.io/v1beta1, which no supported Kubernetes release serves (removed in 1.22): compared as the apiextensions.k8s.io/v1 CRD a cluster that created it through v1beta1 stores"
+	if o := def.Object(); o.Spec.PreserveUnknownFields {
+		msg += " (spec.preserveUnknownFields: true, v1beta1's default: the cluster has kept every field its objects were given, schema or not)"
+	}
+	return def, lint.At(d, RuleOldV1beta1, report.Warning, "apiVersion", msg)
 }
 
 // JudgeOptions are what Judge needs beyond the CRDs.

@@ -50,21 +50,57 @@ spec:
 // readCRDs takes the CRDs of a stream, failing the test on any finding.
 func readCRDs(t *testing.T, path string, docs ...string) []CRD {
 	t.Helper()
-	crds, fs, _ := FileCRDs(source.Parse(path, []byte(strings.Join(docs, "---\n"))), lint.New(lint.Options{}))
+	crds, fs, _ := FileCRDs(source.Parse(path, []byte(strings.Join(docs, "---\n"))), lint.New(lint.Options{}), path == "old.yaml")
 	if len(fs) > 0 {
 		t.Fatalf("%s: %v", path, fs)
 	}
 	return crds
 }
 
+// v1beta1CRD is a CRD as written before Kubernetes 1.22: one version,
+// one schema, preserveUnknownFields left to its default (true).
+const v1beta1CRD = `apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.org
+spec:
+  group: example.org
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  scope: Namespaced
+  version: v1
+  validation:
+    openAPIV3Schema:
+      type: object
+      properties:
+        spec:
+          type: object
+          properties:
+            size: {type: integer}
+`
+
 func TestFileCRDs(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
 		docs      []string
+		old       bool     // the file is OLD's
 		wantCRDs  []string // names of the CRDs taken
 		wantSum   report.Summary
 		wantRules []string
 	}{
+		{
+			name:      "a v1beta1 CRD of OLD is taken as the v1 CRD it is stored as",
+			docs:      []string{v1beta1CRD},
+			old:       true,
+			wantCRDs:  []string{"widgets.example.org"},
+			wantSum:   report.Summary{Files: 1, Documents: 1, CRDs: 1},
+			wantRules: []string{RuleOldV1beta1},
+		},
+		{
+			name:      "a v1beta1 CRD of NEW is refused, as check refuses it",
+			docs:      []string{v1beta1CRD},
+			wantSum:   report.Summary{Files: 1, Documents: 1, CRDs: 1},
+			wantRules: []string{"crd-api-removed"},
+		},
 		{
 			name:     "one CRD",
 			docs:     []string{crdYAML("Widget", "v1")},
@@ -97,7 +133,7 @@ func TestFileCRDs(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := source.Parse("crds.yaml", []byte(strings.Join(tt.docs, "---\n")))
-			crds, fs, sum := FileCRDs(f, lint.New(lint.Options{}))
+			crds, fs, sum := FileCRDs(f, lint.New(lint.Options{}), tt.old)
 			var names []string
 			for _, c := range crds {
 				names = append(names, c.Def.Name())
@@ -287,7 +323,7 @@ func TestJudgeValidate(t *testing.T) {
 		t.Run(tt.validate.String(), func(t *testing.T) {
 			l := lint.New(lint.Options{Validate: tt.validate})
 			old := readCRDs(t, "old.yaml", crdYAML("Widget", "v1"))
-			crds, fs, _ := FileCRDs(source.Parse("new.yaml", []byte(newYAML)), l)
+			crds, fs, _ := FileCRDs(source.Parse("new.yaml", []byte(newYAML)), l, false)
 			if len(fs) > 0 {
 				t.Fatalf("new.yaml: %v", fs)
 			}
