@@ -2,6 +2,7 @@ package upgrade
 
 import (
 	"fmt"
+	"regexp"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
@@ -82,6 +83,28 @@ func oldV1beta1(d *source.Document) (*crd.Definition, report.Finding) {
 		msg += " (spec.preserveUnknownFields: true, v1beta1's default: the cluster has kept every field its objects were given, schema or not)"
 	}
 	return def, lint.At(d, RuleOldV1beta1, report.Warning, "apiVersion", msg)
+}
+
+// perVersion are the v1 paths of what a v1beta1 CRD may give once for
+// every version, under spec, as the conversion to v1 moves them.
+var perVersion = regexp.MustCompile(`^spec\.versions\[\d+\]\.(schema\.openAPIV3Schema|subresources|additionalPrinterColumns)(.*)$`)
+
+// inV1beta1 is where a path of OLD's CRD, as compared (v1), is written in
+// a v1beta1 document: the top-level validation, subresources or columns
+// a version of it does not give itself; the path unchanged otherwise.
+func inV1beta1(d *source.Document, path string) string {
+	if _, v := d.GroupVersion(); v != "v1beta1" {
+		return path
+	}
+	m := perVersion.FindStringSubmatch(path)
+	if m == nil {
+		return path
+	}
+	if _, exact := d.Locate(path); exact {
+		return path
+	}
+	top := map[string]string{"schema.openAPIV3Schema": "spec.validation.openAPIV3Schema", "subresources": "spec.subresources", "additionalPrinterColumns": "spec.additionalPrinterColumns"}[m[1]]
+	return top + m[2]
 }
 
 // JudgeOptions are what Judge needs beyond the CRDs.
@@ -264,11 +287,11 @@ func (ps *Pairs) Report() ([]report.Finding, []report.UpgradeSummary) {
 			if p.refused[c.Rule] {
 				continue
 			}
-			d := p.New.Doc
+			d, path := p.New.Doc, c.Path
 			if c.InOld {
-				d = p.Old.Doc
+				d, path = p.Old.Doc, inV1beta1(p.Old.Doc, c.Path)
 			}
-			fs = append(fs, lint.At(d, c.Rule, c.Severity, c.Path, c.Message))
+			fs = append(fs, lint.At(d, c.Rule, c.Severity, path, c.Message))
 		}
 		s := p.replayer.Summary()
 		s.UpdateRefused = p.verdict.Rejected(ps.validate.Refuses())

@@ -373,3 +373,31 @@ func TestCountBreaking(t *testing.T) {
 		})
 	}
 }
+
+// A change found in a v1beta1 OLD is positioned where the document
+// writes it: the top-level validation, unless the version has its own.
+func TestInV1beta1(t *testing.T) {
+	d := source.Parse("old.yaml", []byte(v1beta1CRD)).Documents[0]
+	perVersion := source.Parse("old.yaml", []byte(strings.Replace(v1beta1CRD, "  version: v1\n", "  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema: {type: object, properties: {spec: {type: object}}}\n", 1))).Documents[0]
+	v1 := source.Parse("old.yaml", []byte(crdYAML("Widget", "v1"))).Documents[0]
+	for _, tt := range []struct {
+		name string
+		d    *source.Document
+		path string
+		want string
+	}{
+		{"top-level schema", d, "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[size]", "spec.validation.openAPIV3Schema.properties[spec].properties[size]"},
+		{"subresources", d, "spec.versions[0].subresources.status", "spec.subresources.status"},
+		{"columns", d, "spec.versions[0].additionalPrinterColumns[0]", "spec.additionalPrinterColumns[0]"},
+		{"a version's own schema", perVersion, "spec.versions[0].schema.openAPIV3Schema.properties[spec]", "spec.versions[0].schema.openAPIV3Schema.properties[spec]"},
+		{"not moved by the conversion", d, "spec.versions[0].served", "spec.versions[0].served"},
+		{"a v1 document", v1, "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[nope]", "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[nope]"},
+	} {
+		if got := inV1beta1(tt.d, tt.path); got != tt.want {
+			t.Errorf("%s: inV1beta1(%s) = %s, want %s", tt.name, tt.path, got, tt.want)
+		}
+	}
+	if pos, exact := d.Locate(inV1beta1(d, "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[size]")); !exact || pos.Line != 17 {
+		t.Errorf("size found at %+v (exact %v), want line 17", pos, exact)
+	}
+}
