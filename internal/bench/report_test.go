@@ -64,7 +64,6 @@ func TestTargets(t *testing.T) {
 			}},
 		},
 	}
-	res.Machine.CPUs = 2
 	want := map[string]string{
 		"Cold CR validation throughput ≥ 1× kubeconform's (its faster configuration)":                   "PASS", // 2× the fastest kubeconform
 		"CR validation throughput ≥ 50× kubectl-validate's":                                             "FAIL", // 40× on the subset
@@ -113,7 +112,7 @@ func TestTargets(t *testing.T) {
 	var buf bytes.Buffer
 	res.Targets = got
 	Print(&buf, res)
-	for _, s := range []string{"| kubeconform -n 4 | 1 | 2.00 s |", "FAIL |", "### Scale", "### Warm run", "| kubectl-crdlint, 1000 CRDs | 1 | 5.50 s |", "| 2.40× (24.00 s vs 10.00 s; CPU 2.40×); floor for 5 minors' own code on 2 cores, reading shared: 2.10× (judging is 80% of one run's CPU) | PASS |"} {
+	for _, s := range []string{"| kubeconform -n 4 | 1 | 2.00 s |", "FAIL |", "### Scale", "### Warm run", "| kubectl-crdlint, 1000 CRDs | 1 | 5.50 s |", "| 2.40× (24.00 s vs 10.00 s; CPU 2.40×); floor with reading shared and each minor's judging once: CPU 4.20× (judging is 80% of one run's CPU) | PASS |"} {
 		if !strings.Contains(buf.String(), s) {
 			t.Errorf("report lacks %q:\n%s", s, buf.String())
 		}
@@ -127,20 +126,20 @@ func tree(r Row, kib int64) Row {
 }
 
 // The floor a range cannot go under: what no minor changes done once,
-// each minor's judging once, over the cores.
+// each minor's judging once.
 func TestJudgingFloor(t *testing.T) {
-	one := Row{Summary: Summary{Wall: 5 * time.Second, CPU: 9 * time.Second}}
+	one := Row{Summary: Summary{Wall: 5 * time.Second, CPU: 10 * time.Second}}
 	unjudged := Row{Summary: Summary{Wall: time.Second, CPU: 1 * time.Second}}
-	// (1 + 5×8) / 2 cores = 20.5 s, 4.1× one run's 5 s.
-	if got, want := judgingFloor(one, unjudged, 5, 2), "floor for 5 minors' own code on 2 cores, reading shared: 4.10× (judging is 89% of one run's CPU)"; got != want {
+	// (1 + 5×9) / 10 = 4.6× one run's CPU.
+	if got, want := judgingFloor(one, unjudged, 5), "floor with reading shared and each minor's judging once: CPU 4.60× (judging is 90% of one run's CPU)"; got != want {
 		t.Errorf("judgingFloor = %q, want %q", got, want)
 	}
 	// A run that judged nothing costing more than one that judged
-	// (noise) leaves no judging: the floor is the reading over the cores.
-	if got := judgingFloor(one, Row{Summary: Summary{CPU: 12 * time.Second}}, 5, 2); !strings.Contains(got, "0.90×") {
-		t.Errorf("judgingFloor with more unjudged CPU = %q, want 0.90×", got)
+	// (noise) leaves no judging: the floor is one run.
+	if got := judgingFloor(one, Row{Summary: Summary{CPU: 12 * time.Second}}, 5); !strings.Contains(got, "CPU 1.00×") {
+		t.Errorf("judgingFloor with more unjudged CPU = %q, want 1.00×", got)
 	}
-	if got := judgingFloor(Row{}, unjudged, 5, 2); got != "" {
+	if got := judgingFloor(Row{}, unjudged, 5); got != "" {
 		t.Errorf("judgingFloor without a measured run = %q, want none", got)
 	}
 }
