@@ -116,3 +116,20 @@ spec:
 		t.Error("a spec that is a list converted")
 	}
 }
+
+// FuzzCRDFromV1beta1: whatever a v1beta1 CRD holds, reading it as the
+// server stores it never panics, and what it gives decodes as a v1 CRD.
+func FuzzCRDFromV1beta1(f *testing.F) {
+	f.Add([]byte(`{"apiVersion":"apiextensions.k8s.io/v1beta1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.example.com"},"spec":{"group":"example.com","version":"v1","names":{"kind":"Widget","plural":"widgets"},"scope":"Namespaced","validation":{"openAPIV3Schema":{"type":"object"}}}}`))
+	f.Add([]byte(`{"apiVersion":"apiextensions.k8s.io/v1beta1","kind":"CustomResourceDefinition","spec":{"versions":[{"name":"v1","schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}},{"name":"v2"}],"subresources":{"scale":{"specReplicasPath":".spec.r"}},"conversion":{"strategy":"Webhook","webhookClientConfig":{"url":"https://x"}}}}`))
+	f.Add([]byte(`{"apiVersion":"apiextensions.k8s.io/v1beta1","kind":"CustomResourceDefinition","spec":{"validation":{"openAPIV3Schema":{"properties":{"a":{"default":{"b":1},"items":[{"type":"string"}]}}}}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out, err := CRDFromV1beta1(data)
+		if err != nil {
+			return
+		}
+		if _, _, err := DecodeCRD(out); err != nil {
+			t.Fatalf("CRDFromV1beta1 gave %s, which does not decode as v1: %v", out, err)
+		}
+	})
+}
