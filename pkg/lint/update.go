@@ -179,19 +179,23 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 
 // converted is oldObj, written as version ov, read back in nd's version
 // (changed in place), as the server reads the object an update starts
-// from when either is not the storage version: the create's request decoded in ov
-// (pruned, defaulted), converted to the storage version by the CRD's
-// None strategy (apiVersion relabelled, pruned by that version's schema)
-// and stored; read back, defaulted in the storage version by the storage
-// decoder, then converted to v's version (relabelled, pruned, not
-// defaulted again: UpdateFromStorage). A CRD that converts by webhook
-// leaves the update unjudged, said in a warning: crdlint cannot call the
-// webhook.
+// from when either is not the storage version: the create's request
+// decoded in ov (pruned, defaulted), converted to the storage version by
+// the CRD's None strategy (apiVersion relabelled, pruned by that
+// version's schema) and stored; read back, defaulted in the storage
+// version by the storage decoder, then converted to nd's version
+// (relabelled, pruned, not defaulted again: UpdateFromStorage). A CRD
+// that converts by webhook leaves the update unjudged, said in a
+// warning: crdlint cannot call the webhook.
 func (l *Linter) converted(nd *source.Document, ov string, oldObj map[string]any) ([]report.Finding, bool) {
 	gvk := crd.GVK(nd)
 	notJudged := func(why string) ([]report.Finding, bool) {
+		what := fmt.Sprintf("%s is %s in the old revision and %s in the new one", nd.Object.String(), ov, gvk.Version)
+		if ov == gvk.Version {
+			what = fmt.Sprintf("%s is %s, which is not the storage version", nd.Object.String(), ov)
+		}
 		return []report.Finding{finding(nd, RuleUpdateUnpaired, report.Warning, "apiVersion",
-			fmt.Sprintf("%s is %s in the old revision and %s in the new one: %s; the update is not judged", nd.Object.String(), ov, gvk.Version, why))}, false
+			fmt.Sprintf("%s: %s; the update is not judged", what, why))}, false
 	}
 	e := l.opts.Catalog.EntryAt(gvk.GroupKind(), nd.File)
 	if e == nil || e.CRD() == nil {
