@@ -125,6 +125,9 @@ type JudgeOptions struct {
 	// (Summary.Checked), for JUnit; off, they are only counted, so that
 	// a replay of a cluster's objects holds a page at a time.
 	Objects bool
+	// ConfigKinds are the configuration's configKinds: objects of these
+	// kinds are tool configuration, skipped as check skips them.
+	ConfigKinds *crd.ConfigKinds
 }
 
 // Pair is a CRD of NEW with its OLD, judged.
@@ -149,6 +152,8 @@ type Pairs struct {
 	validate fieldvalidation.Directive
 	// objects: JudgeOptions.Objects.
 	objects bool
+	// config: JudgeOptions.ConfigKinds.
+	config *crd.ConfigKinds
 }
 
 // Judge pairs OLD's CRDs with NEW's by name, reports the CRDs of one side
@@ -163,7 +168,7 @@ func Judge(l *lint.Linter, oldCRDs, newCRDs []CRD, opts JudgeOptions) (*Pairs, [
 	for _, c := range oldCRDs {
 		byName[c.Def.Name()] = c
 	}
-	ps := &Pairs{byKind: map[schema.GroupKind]*Pair{}, l: l, validate: opts.Validate, objects: opts.Objects}
+	ps := &Pairs{byKind: map[schema.GroupKind]*Pair{}, l: l, validate: opts.Validate, objects: opts.Objects, config: opts.ConfigKinds}
 	var out []report.Finding
 	paired := map[string]bool{}
 	for _, n := range newCRDs {
@@ -223,7 +228,12 @@ func (ps *Pairs) File(f *source.File) ([]report.Finding, report.Summary) {
 		if ok {
 			sum.CustomResources++
 		} else {
-			why = "not a custom resource"
+			// Why check would skip it (a built-in kind, tool
+			// configuration, the configuration's configKinds).
+			why = crd.Classify(d, ps.config).Skip()
+			if why == "" {
+				why = "not a custom resource"
+			}
 			sum.Skip(why)
 		}
 		if ps.objects {
@@ -252,7 +262,7 @@ func (ps *Pairs) Stored(f *source.File, writtenIn []string) ([]report.Finding, r
 // replayDoc replays one document; ok is false for a document that is not a
 // custom resource.
 func (ps *Pairs) replayDoc(d *source.Document, stored bool, writtenIn []string) ([]report.Finding, bool) {
-	if !crd.IsCustomResource(d) {
+	if crd.Classify(d, ps.config) != crd.ClassCustomResource {
 		return nil, false
 	}
 	gk := crd.GVK(d).GroupKind()

@@ -3,10 +3,14 @@ package upgrade
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
@@ -270,7 +274,7 @@ func TestPairsReplay(t *testing.T) {
 			name:   "files",
 			replay: ps.File,
 			wantSum: report.Summary{Documents: 4, CustomResources: 2, Skipped: 2,
-				SkippedBy: map[string]int{"not a custom resource": 1, lint.SkipNotObject: 1}},
+				SkippedBy: map[string]int{crd.SkipBuiltin: 1, lint.SkipNotObject: 1}},
 			wantMsgs: []string{"no CRD of OLD defines kind Gadget.example.org: the object is not replayed"},
 		},
 		{
@@ -399,5 +403,31 @@ func TestInV1beta1(t *testing.T) {
 	}
 	if pos, exact := d.Locate(inV1beta1(d, "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[size]")); !exact || pos.Line != 17 {
 		t.Errorf("size found at %+v (exact %v), want line 17", pos, exact)
+	}
+}
+
+// Objects of the configuration's configKinds are tool configuration, as
+// check skips them, not objects without a CRD to replay; built-in kinds
+// are counted as check counts them too.
+func TestFileConfigKinds(t *testing.T) {
+	crds := readCRDs(t, "new.yaml", crdYAML("Widget", "v1"))
+	objs := source.Parse("objects.yaml", []byte("apiVersion: example.org/v1\nkind: Widget\nmetadata: {name: a, namespace: default}\n---\n"+
+		"apiVersion: tools.example.com/v1\nkind: Settings\nmetadata: {name: s}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"))
+	for _, tt := range []struct {
+		name     string
+		config   *crd.ConfigKinds
+		skipped  map[string]int
+		findings int
+	}{
+		{"without configKinds", nil, map[string]int{crd.SkipBuiltin: 1}, 1},
+		{"with configKinds", crd.NewConfigKinds([]schema.GroupKind{{Group: "tools.example.com", Kind: "Settings"}}), map[string]int{crd.SkipBuiltin: 1, crd.SkipConfig: 1}, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ps, _ := Judge(lint.New(lint.Options{}), crds, crds, JudgeOptions{ConfigKinds: tt.config})
+			fs, sum := ps.File(objs)
+			if len(fs) != tt.findings || !reflect.DeepEqual(sum.SkippedBy, tt.skipped) {
+				t.Errorf("findings %v, skipped %v; want %d findings, skipped %v", fs, sum.SkippedBy, tt.findings, tt.skipped)
+			}
+		})
 	}
 }

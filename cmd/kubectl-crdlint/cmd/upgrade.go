@@ -179,7 +179,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 	}
 	keep(newFiles)
 	var oldCRDs []upgrade.CRD
-	opts := upgrade.JudgeOptions{StoredVersions: o.StoredVersions, Validate: set.Validate, Objects: o.Output == report.JUnit}
+	opts := upgrade.JudgeOptions{StoredVersions: o.StoredVersions, Validate: set.Validate, Objects: o.Output == report.JUnit, ConfigKinds: o.configKinds()}
 	if o.Cluster.Live {
 		opts.OldName = "the cluster"
 		c, err := o.Cluster.connect()
