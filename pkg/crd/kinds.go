@@ -94,6 +94,9 @@ var ConfigGroups = []string{
 	"chainsaw.kyverno.io",                  // chainsaw: Test, Configuration
 	"cli.kyverno.io",                       // the kyverno CLI: Test (kyverno-test.yaml), Values, Context, UserInfo, ClusterResource
 	"skaffold",                             // skaffold: Config (apiVersion skaffold/v4beta11)
+	"eksctl.io",                            // eksctl: ClusterConfig
+	"backstage.io",                         // Backstage's software catalog (catalog-info.yaml): Component, Resource, System, API, ...
+	"scaffolder.backstage.io",              // Backstage's software templates: Template
 	"crdlint.dev",                          // kubectl crdlint test: CRDTestSuite (pkg/crdtest)
 }
 
@@ -101,6 +104,10 @@ var ConfigGroups = []string{
 // groups that also have served kinds (so the group cannot be listed).
 var ConfigKindsKnown = []schema.GroupKind{
 	{Group: "gateway.envoyproxy.io", Kind: "EnvoyGateway"}, // Envoy Gateway's own configuration (its EnvoyProxy is a CRD)
+	// Gateway API's conformance reports, which implementations keep in
+	// their repositories to submit upstream: the conformance suite writes
+	// them, no CRD defines the kind.
+	{Group: "gateway.networking.k8s.io", Kind: "ConformanceReport"},
 	// The kyverno CLI's kyverno-test.yaml before cli.kyverno.io: the CLI
 	// reads the file by its name and ignores its apiVersion; kyverno.io
 	// serves policies, and no Test.
