@@ -175,6 +175,25 @@ func schemeKinds(adds []func(*runtime.Scheme) error) map[schema.GroupVersionKind
 // BuiltinGroupKind reports whether a kind is built into the API server.
 func BuiltinGroupKind(gk schema.GroupKind) bool { return kinds.builtin[gk] }
 
+// BuiltinGroup reports whether an API group is built into the server (""
+// is the core group): its kinds come with the server, and a kind it does
+// not have is one removed from it or misspelt, which no CRD could add.
+func BuiltinGroup(group string) bool { return kinds.builtinGroups[group] }
+
+// BuiltinKindGroups are the built-in groups that have a kind of this
+// name, sorted ("" the core group): where a kind sent in the wrong group
+// belongs (Pod as apps/v1).
+func BuiltinKindGroups(kind string) []string {
+	var out []string
+	for gk := range kinds.builtin {
+		if gk.Kind == kind {
+			out = append(out, gk.Group)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // ConfigGroupKind reports whether a kind is the well-known configuration
 // of a tool (see ConfigGroups and the component configuration APIs).
 func ConfigGroupKind(gk schema.GroupKind) bool {
