@@ -97,6 +97,7 @@ var ConfigGroups = []string{
 	"eksctl.io",                            // eksctl: ClusterConfig
 	"backstage.io",                         // Backstage's software catalog (catalog-info.yaml): Component, Resource, System, API, ...
 	"scaffolder.backstage.io",              // Backstage's software templates: Template
+	"meta.pkg.crossplane.io",               // a Crossplane package's crossplane.yaml: Provider, Configuration, Function
 	"crdlint.dev",                          // kubectl crdlint test: CRDTestSuite (pkg/crdtest)
 }
 

@@ -145,6 +145,7 @@ func TestConfigKinds(t *testing.T) {
 		{Group: "eksctl.io", Kind: "ClusterConfig"},
 		{Group: "backstage.io", Kind: "Component"},
 		{Group: "scaffolder.backstage.io", Kind: "Template"},
+		{Group: "meta.pkg.crossplane.io", Kind: "Provider"},
 	} {
 		if !ConfigGroupKind(gk) {
 			t.Errorf("%s is not configuration", gk)
@@ -159,7 +160,7 @@ func TestConfigKinds(t *testing.T) {
 		}
 	}
 	// A custom resource stays one, also beside a configuration kind.
-	for _, gk := range []schema.GroupKind{{Group: "example.com", Kind: "Widget"}, {Group: "gateway.envoyproxy.io", Kind: "EnvoyProxy"}, {Group: "kyverno.io", Kind: "ClusterPolicy"}, {Group: "kudo.dev", Kind: "Instance"}, {Group: "gateway.networking.k8s.io", Kind: "HTTPRoute"}} {
+	for _, gk := range []schema.GroupKind{{Group: "example.com", Kind: "Widget"}, {Group: "gateway.envoyproxy.io", Kind: "EnvoyProxy"}, {Group: "kyverno.io", Kind: "ClusterPolicy"}, {Group: "kudo.dev", Kind: "Instance"}, {Group: "gateway.networking.k8s.io", Kind: "HTTPRoute"}, {Group: "pkg.crossplane.io", Kind: "Provider"}} {
 		if ConfigGroupKind(gk) {
 			t.Errorf("%s is configuration", gk)
 		}
