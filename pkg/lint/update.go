@@ -38,6 +38,10 @@ type Revision struct {
 	// documents (not objects, built-in kinds, tool configuration), by
 	// reason, as check counts them.
 	Skips report.Summary
+	// Findings are its files' text's own problems (source.File.Findings,
+	// repeated keys aside): a document kubectl cannot send is no object
+	// of the revision, and the run says why rather than pass over it.
+	Findings []report.Finding
 
 	config *crd.ConfigKinds
 }
@@ -54,6 +58,11 @@ func (r *Revision) Add(f *source.File) {
 	r.Files++
 	r.Documents += f.Count
 	r.Skips.Add(f.Skips())
+	for _, fd := range f.Findings {
+		if fd.Rule != source.RuleDuplicate {
+			r.Findings = append(r.Findings, fd)
+		}
+	}
 	for _, d := range f.Documents {
 		switch class := crd.Classify(d, r.config); class {
 		case crd.ClassCustomResource:
@@ -89,7 +98,22 @@ func (r *Revision) Put(k PairKey, d *source.Document) {
 // the server would; objects only in one of them are reported. Objects of
 // NEW that name no namespace are in defaultNS.
 func (l *Linter) Updates(oldRev, newRev *Revision, defaultNS string) []report.Finding {
-	var out []report.Finding
+	// The texts' own problems, NEW's and then OLD's; once when OLD and
+	// NEW are the same files (immutable . .).
+	out := append([]report.Finding(nil), newRev.Findings...)
+	type at struct {
+		file, rule   string
+		line, column int
+	}
+	seen := map[at]bool{}
+	for _, f := range newRev.Findings {
+		seen[at{f.File, f.Rule, f.Line, f.Column}] = true
+	}
+	for _, f := range oldRev.Findings {
+		if !seen[at{f.File, f.Rule, f.Line, f.Column}] {
+			out = append(out, f)
+		}
+	}
 	for _, k := range newRev.Order {
 		nd := newRev.Docs[k]
 		od, ok := oldRev.Docs[k]

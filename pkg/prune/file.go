@@ -63,16 +63,7 @@ func File(cat *crd.Catalog, f *source.File, data []byte, opts Options) *Result {
 	// The text's own problems: an error leaves a document out (kubectl
 	// cannot send it); warnings (repeated keys aside, which pruning
 	// resolves as kubectl does) are said and change nothing.
-	for _, fd := range f.Findings {
-		if fd.Rule == source.RuleDuplicate {
-			continue
-		}
-		label := "warning"
-		if fd.Severity == report.Error {
-			label = "error"
-		}
-		r.Notes = append(r.Notes, crd.Note{Pos: fmt.Sprintf("%s:%d:%d", fd.File, fd.Line, fd.Column), Label: label, Msg: fd.Message})
-	}
+	r.Notes = crd.TextNotes(f)
 	r.Skips = f.Skips()
 	for _, d := range f.Documents {
 		class := cat.Classify(d)
