@@ -60,6 +60,7 @@ func TestTargets(t *testing.T) {
 			{Key: ScnMinors, Rows: []Row{
 				tree(row("kubectl-crdlint, Kubernetes 1.37", 10*time.Second, 500<<10, 10000), 510<<10),
 				tree(row("kubectl-crdlint, Kubernetes 1.33-1.37", 24*time.Second, 520<<10, 10000), 1100<<10), // 2.4×, 2.16×
+				tree(row("kubectl-crdlint, 1.37, no CRD (nothing judged)", 2*time.Second, 100<<10, 10000), 100<<10),
 			}},
 		},
 	}
@@ -111,7 +112,7 @@ func TestTargets(t *testing.T) {
 	var buf bytes.Buffer
 	res.Targets = got
 	Print(&buf, res)
-	for _, s := range []string{"| kubeconform -n 4 | 1 | 2.00 s |", "FAIL |", "### Scale", "### Warm run", "| kubectl-crdlint, 1000 CRDs | 1 | 5.50 s |", "| 2.40× (24.00 s vs 10.00 s; CPU 2.40×) | PASS |"} {
+	for _, s := range []string{"| kubeconform -n 4 | 1 | 2.00 s |", "FAIL |", "### Scale", "### Warm run", "| kubectl-crdlint, 1000 CRDs | 1 | 5.50 s |", "| 2.40× (24.00 s vs 10.00 s; CPU 2.40×); floor with reading shared and each minor's judging once: CPU 4.20× (judging is 80% of one run's CPU) | PASS |"} {
 		if !strings.Contains(buf.String(), s) {
 			t.Errorf("report lacks %q:\n%s", s, buf.String())
 		}
@@ -122,4 +123,23 @@ func TestTargets(t *testing.T) {
 func tree(r Row, kib int64) Row {
 	r.TreeRSSKiB = kib
 	return r
+}
+
+// The floor a range cannot go under: what no minor changes done once,
+// each minor's judging once.
+func TestJudgingFloor(t *testing.T) {
+	one := Row{Summary: Summary{Wall: 5 * time.Second, CPU: 10 * time.Second}}
+	unjudged := Row{Summary: Summary{Wall: time.Second, CPU: 1 * time.Second}}
+	// (1 + 5×9) / 10 = 4.6× one run's CPU.
+	if got, want := judgingFloor(one, unjudged, 5), "floor with reading shared and each minor's judging once: CPU 4.60× (judging is 90% of one run's CPU)"; got != want {
+		t.Errorf("judgingFloor = %q, want %q", got, want)
+	}
+	// A run that judged nothing costing more than one that judged
+	// (noise) leaves no judging: the floor is one run.
+	if got := judgingFloor(one, Row{Summary: Summary{CPU: 12 * time.Second}}, 5); !strings.Contains(got, "CPU 1.00×") {
+		t.Errorf("judgingFloor with more unjudged CPU = %q, want 1.00×", got)
+	}
+	if got := judgingFloor(Row{}, unjudged, 5); got != "" {
+		t.Errorf("judgingFloor without a measured run = %q, want none", got)
+	}
 }

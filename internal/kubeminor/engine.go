@@ -3,6 +3,7 @@ package kubeminor
 import (
 	"bytes"
 	"crypto/sha256"
+	"debug/buildinfo"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 )
 
@@ -50,20 +52,97 @@ func FindEngine(minor, cacheDir string, notices io.Writer) (string, error) {
 			dirs = append(dirs, filepath.Dir(exe))
 		}
 	}
+	own := ownBuild()
+	var other error
 	for _, d := range dirs {
 		p := filepath.Join(d, name)
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			// An engine of another build (a release's engines left beside
+			// a newer kubectl-crdlint, or another clone's) would judge
+			// with other code than the user runs, silently.
+			if b := buildOf(p); own != "" && b != "" && b != own {
+				if other == nil {
+					other = fmt.Errorf("the Kubernetes %s engine %s is of another build of kubectl-crdlint (%s) than this one (%s): install the engines of the same release beside it", minor, p, b, own)
+				}
+				continue
+			}
 			return p, nil
 		}
 	}
 	root, ok := sourceRoot()
 	if !ok {
+		if other != nil {
+			return "", other
+		}
 		return "", fmt.Errorf("no engine for Kubernetes %s: %s is not next to this executable; install a release archive, which carries every supported minor's engine, or run from a clone (go run ./cmd/kubectl-crdlint), which builds it", minor, name)
 	}
 	if cacheDir == "" {
+		if other != nil {
+			return "", other
+		}
 		return "", fmt.Errorf("no engine for Kubernetes %s and no cache directory to build it into", minor)
 	}
 	return buildEngine(root, minor, cacheDir, notices)
+}
+
+// ownBuild is this binary's build (Build); empty when it cannot tell (a
+// test binary, a build without version control information).
+var ownBuild = func() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	return Build(bi)
+}
+
+// buildOf is the build of the executable at path (Build); empty when it
+// cannot be read.
+var buildOf = func(path string) string {
+	bi, err := buildinfo.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	return Build(bi)
+}
+
+// Build says which sources, at which release, a binary was built from:
+// the commit and whether the tree was modified (what go build stamps,
+// -trimpath or not), and the version: the module's (go install @VERSION)
+// or the one -ldflags -X stamps (recorded only without -trimpath). The
+// minors' engines of one build share it, whatever their libraries; empty
+// when the binary does not say (built with -buildvcs=false, a test
+// binary): then nothing is compared.
+func Build(bi *debug.BuildInfo) string {
+	var version, rev, modified string
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		version = v
+	}
+	for _, st := range bi.Settings {
+		switch st.Key {
+		case "-ldflags":
+			for _, f := range strings.Fields(st.Value) {
+				if _, v, ok := strings.Cut(f, "/internal/version.Version="); ok {
+					version = v
+				}
+			}
+		case "vcs.revision":
+			rev = st.Value
+		case "vcs.modified":
+			if st.Value == "true" {
+				modified = "+modified"
+			}
+		}
+	}
+	if version == "" && rev == "" {
+		return ""
+	}
+	if version == "" {
+		version = "dev"
+	}
+	if rev == "" {
+		return version
+	}
+	return version + " " + rev + modified
 }
 
 // sourceRoot is the clone this binary was built from, when it was built

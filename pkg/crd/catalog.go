@@ -14,6 +14,7 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/count"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
@@ -415,6 +416,25 @@ func Unserved(pos string, err error) Note {
 		le = &LookupError{Reason: Unservable, Err: err}
 	}
 	return Note{Pos: pos, Err: le}
+}
+
+// TextNotes are the notes of a file's text's own problems, for commands
+// that prune or list: an error leaves a document out (kubectl cannot
+// send it), a warning changes nothing. Repeated keys are left out: such
+// commands resolve them as kubectl does (the last value).
+func TextNotes(f *source.File) []Note {
+	var out []Note
+	for _, fd := range f.Findings {
+		if fd.Rule == source.RuleDuplicate {
+			continue
+		}
+		label := "warning"
+		if fd.Severity == report.Error {
+			label = "error"
+		}
+		out = append(out, Note{Pos: fmt.Sprintf("%s:%d:%d", fd.File, fd.Line, fd.Column), Label: label, Msg: fd.Message})
+	}
+	return out
 }
 
 // VersionError is what Lookup says of a version that crd does not serve

@@ -94,6 +94,10 @@ var ConfigGroups = []string{
 	"chainsaw.kyverno.io",                  // chainsaw: Test, Configuration
 	"cli.kyverno.io",                       // the kyverno CLI: Test (kyverno-test.yaml), Values, Context, UserInfo, ClusterResource
 	"skaffold",                             // skaffold: Config (apiVersion skaffold/v4beta11)
+	"eksctl.io",                            // eksctl: ClusterConfig
+	"backstage.io",                         // Backstage's software catalog (catalog-info.yaml): Component, Resource, System, API, ...
+	"scaffolder.backstage.io",              // Backstage's software templates: Template
+	"meta.pkg.crossplane.io",               // a Crossplane package's crossplane.yaml: Provider, Configuration, Function
 	"crdlint.dev",                          // kubectl crdlint test: CRDTestSuite (pkg/crdtest)
 }
 
@@ -101,6 +105,10 @@ var ConfigGroups = []string{
 // groups that also have served kinds (so the group cannot be listed).
 var ConfigKindsKnown = []schema.GroupKind{
 	{Group: "gateway.envoyproxy.io", Kind: "EnvoyGateway"}, // Envoy Gateway's own configuration (its EnvoyProxy is a CRD)
+	// Gateway API's conformance reports, which implementations keep in
+	// their repositories to submit upstream: the conformance suite writes
+	// them, no CRD defines the kind.
+	{Group: "gateway.networking.k8s.io", Kind: "ConformanceReport"},
 	// The kyverno CLI's kyverno-test.yaml before cli.kyverno.io: the CLI
 	// reads the file by its name and ignores its apiVersion; kyverno.io
 	// serves policies, and no Test.
@@ -167,6 +175,25 @@ func schemeKinds(adds []func(*runtime.Scheme) error) map[schema.GroupVersionKind
 
 // BuiltinGroupKind reports whether a kind is built into the API server.
 func BuiltinGroupKind(gk schema.GroupKind) bool { return kinds.builtin[gk] }
+
+// BuiltinGroup reports whether an API group is built into the server (""
+// is the core group): its kinds come with the server, and a kind it does
+// not have is one removed from it or misspelt, which no CRD could add.
+func BuiltinGroup(group string) bool { return kinds.builtinGroups[group] }
+
+// BuiltinKindGroups are the built-in groups that have a kind of this
+// name, sorted ("" the core group): where a kind sent in the wrong group
+// belongs (Pod as apps/v1).
+func BuiltinKindGroups(kind string) []string {
+	var out []string
+	for gk := range kinds.builtin {
+		if gk.Kind == kind {
+			out = append(out, gk.Group)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
 
 // ConfigGroupKind reports whether a kind is the well-known configuration
 // of a tool (see ConfigGroups and the component configuration APIs).

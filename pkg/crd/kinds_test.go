@@ -141,6 +141,11 @@ func TestConfigKinds(t *testing.T) {
 		{Group: "cli.kyverno.io", Kind: "UserInfo"},
 		{Group: "kyverno.io", Kind: "Test"},
 		{Group: "kudo.dev", Kind: "TestSuite"},
+		{Group: "gateway.networking.k8s.io", Kind: "ConformanceReport"},
+		{Group: "eksctl.io", Kind: "ClusterConfig"},
+		{Group: "backstage.io", Kind: "Component"},
+		{Group: "scaffolder.backstage.io", Kind: "Template"},
+		{Group: "meta.pkg.crossplane.io", Kind: "Provider"},
 	} {
 		if !ConfigGroupKind(gk) {
 			t.Errorf("%s is not configuration", gk)
@@ -155,7 +160,7 @@ func TestConfigKinds(t *testing.T) {
 		}
 	}
 	// A custom resource stays one, also beside a configuration kind.
-	for _, gk := range []schema.GroupKind{{Group: "example.com", Kind: "Widget"}, {Group: "gateway.envoyproxy.io", Kind: "EnvoyProxy"}, {Group: "kyverno.io", Kind: "ClusterPolicy"}, {Group: "kudo.dev", Kind: "Instance"}} {
+	for _, gk := range []schema.GroupKind{{Group: "example.com", Kind: "Widget"}, {Group: "gateway.envoyproxy.io", Kind: "EnvoyProxy"}, {Group: "kyverno.io", Kind: "ClusterPolicy"}, {Group: "kudo.dev", Kind: "Instance"}, {Group: "gateway.networking.k8s.io", Kind: "HTTPRoute"}, {Group: "pkg.crossplane.io", Kind: "Provider"}} {
 		if ConfigGroupKind(gk) {
 			t.Errorf("%s is configuration", gk)
 		}

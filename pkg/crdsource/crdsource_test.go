@@ -125,6 +125,20 @@ func TestGit(t *testing.T) {
 	if err != nil || len(fs) != 1 || fs[0].Name != "HEAD:config/crd/bases/widgets.yaml" || string(fs[0].Data) != widgets {
 		t.Fatalf("got %+v, %v; want HEAD:config/crd/bases/widgets.yaml with its text", fs, err)
 	}
+	// A revision's files are read as the same files on disk are, as a
+	// command's inputs: a patch of a CRD is a partial CRD, skipped, not a
+	// CRD whose update the server refuses (KServe's
+	// config/crd/full/isvc_conversion_webhook_patch.yaml).
+	for _, arg := range []string{"HEAD:config/crd/patches", "config/crd/patches"} {
+		fs, err := Load(context.Background(), Arg(arg, nil))
+		if err != nil || len(fs) != 1 {
+			t.Fatalf("%s: got %+v, %v; want the patch", arg, fs, err)
+		}
+		f, _, err := fs[0].Parse()
+		if err != nil || len(f.Documents) != 0 || f.Partial != 1 {
+			t.Errorf("%s: got %d documents, %d partial, %v; want 0, 1", arg, len(f.Documents), f.Partial, err)
+		}
+	}
 	samples := Arg("HEAD:config/samples", nil)
 	if _, err := Load(context.Background(), samples); err != nil {
 		t.Fatal(err)

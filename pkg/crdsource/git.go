@@ -33,7 +33,9 @@ func (g *Git) load() ([]File, error) {
 	g.dir = dir
 	fs := make([]File, len(gfs))
 	for i, f := range gfs {
-		fs[i] = File{Name: g.Rev + ":" + f.Path, Data: f.Data}
+		// Read as the same file on disk is as an argument (Input): a
+		// partial CRD, a template or a file of no objects is skipped.
+		fs[i] = File{Name: g.Rev + ":" + f.Path, Data: f.Data, input: true}
 		if fs[i].Data == nil {
 			fs[i].Data = []byte{}
 		}

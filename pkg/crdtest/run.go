@@ -242,7 +242,9 @@ func gatesAllow(c *apiextensionsv1.CustomResourceDefinition, gates []string) (ok
 // runCase runs a case's steps, each update from the previous step's
 // stored object unless the step gives its own.
 func runCase(r *Result, s *Suite, c *Case, srv *Server) {
-	var stored map[string]any
+	// stored is what the previous step returned, which a body with Set
+	// starts from; etcd is what it wrote, which the next update reads.
+	var stored, etcd map[string]any
 	for i, st := range c.Steps {
 		last := i == len(c.Steps)-1
 		ssrv := srv
@@ -256,7 +258,7 @@ func runCase(r *Result, s *Suite, c *Case, srv *Server) {
 		}
 		old := st.Old
 		if old == nil {
-			old = stored
+			old = etcd
 		}
 		resp, err := ssrv.Do(Request{Op: st.Op, Old: old, Object: st.body(stored), Namespace: st.Namespace, FieldValidation: st.FieldValidation})
 		if err != nil {
@@ -272,7 +274,7 @@ func runCase(r *Result, s *Suite, c *Case, srv *Server) {
 				r.Error = fmt.Sprintf("%s: refused: %s", st.Why, resp.Err.Error())
 				return
 			}
-			stored = resp.Object
+			stored, etcd = resp.Object, storedOf(resp)
 			continue
 		}
 		out := outcome(resp)
@@ -282,8 +284,18 @@ func runCase(r *Result, s *Suite, c *Case, srv *Server) {
 		if resp.Err != nil || last {
 			return
 		}
-		stored = resp.Object
+		stored, etcd = resp.Object, storedOf(resp)
 	}
+}
+
+// storedOf is what the next update of resp's object starts from: what
+// etcd holds, or, where a conversion webhook would write it, the object
+// as returned.
+func storedOf(resp Response) map[string]any {
+	if resp.Stored != nil {
+		return resp.Stored
+	}
+	return resp.Object
 }
 
 // body is the step's request body: its object, or the stored one with

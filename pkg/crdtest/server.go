@@ -196,15 +196,23 @@ type Response struct {
 	Warnings []string
 	// Pruned are the paths of the unknown fields the server dropped.
 	Pruned []string
-	// Object is what the server stores (and returns), nil on a refusal.
+	// Object is what the server returns (as a GET in the request's
+	// version reads it back afterwards), nil on a refusal.
 	Object map[string]any
+	// Stored is what etcd holds: Object's write in the storage version,
+	// pruned by its schema (crd.Entry.Store); nil on a refusal, and when
+	// a conversion webhook would make it.
+	Stored map[string]any
 }
 
 // Request is one write.
 type Request struct {
 	Op Op
-	// Old is the stored object of an update (as storage reads it: it is
-	// pruned and defaulted again).
+	// Old is the stored object of an update, in the version its
+	// apiVersion names (Response.Stored, or an object as a client read
+	// it), read as storage reads it: pruned and defaulted again in the
+	// storage version, and converted to the request's version as the
+	// CRD's None strategy does.
 	Old, Object map[string]any
 	// Namespace overrides the Server's; the object's own wins.
 	Namespace       string
@@ -259,27 +267,63 @@ func (s *Server) Do(req Request) (resp Response, err error) {
 	}
 	name := objectName(obj)
 	var vd *engine.Verdict
+	e := s.cat.Entry(gvk.GroupKind())
+	update, updateStatus := v.Update, v.UpdateStatus
+	if old != nil && throughStorage(e, versionOf(old, gvk), gvk.Version) {
+		// The old object as storage reads it for this request: stored
+		// in the storage version, defaulted there, converted (and not
+		// defaulted again in the request's version).
+		if _, err := e.RoundTrip(old, versionOf(old, gvk), gvk.Version, true); err != nil {
+			return Response{}, fmt.Errorf("the stored object: %w", err)
+		}
+		update, updateStatus = v.UpdateFromStorage, v.UpdateStatusFromStorage
+	}
 	switch req.Op {
 	case Create:
 		vd = v.Create(obj, ns)
 	case Update:
-		vd = v.Update(old, obj, ns)
+		vd = update(old, obj, ns)
 	case UpdateStatus:
-		vd = v.UpdateStatus(old, obj, ns)
+		vd = updateStatus(old, obj, ns)
 	default:
 		return Response{}, fmt.Errorf("unknown operation %q", req.Op)
 	}
 	if vd.Object != nil {
 		name = vd.Object.GetName()
 	}
-	return respond(v, gvk, name, req.Op, fv, vd), nil
+	return respond(e, v, gvk, name, req.Op, fv, vd), nil
+}
+
+// versionOf is the version obj's apiVersion names when it is of gvk's
+// group, else gvk's.
+func versionOf(obj map[string]any, gvk schema.GroupVersionKind) string {
+	if gv, err := schema.ParseGroupVersion(str(obj["apiVersion"])); err == nil && gv.Group == gvk.Group && gv.Version != "" {
+		return gv.Version
+	}
+	return gvk.Version
+}
+
+// throughStorage says whether an object written in version from and
+// read in version to passes through another version on its way: the
+// storage version differs from one of them. Under a conversion webhook,
+// which crdlint cannot call, it is taken as read in the same version
+// when both are one.
+func throughStorage(e *crd.Entry, from, to string) bool {
+	if e == nil || e.CRD() == nil {
+		return false
+	}
+	s := e.StorageVersion()
+	if e.ConvertsByWebhook() {
+		return from != to
+	}
+	return from != s || to != s
 }
 
 // respond shapes a verdict as the server's response, in the order the
 // server decides: a panic (500), a body it cannot decode or a route it
 // does not have (400, 404), strict unknown fields (400), then
 // validation (422, its errors in the order the server found them).
-func respond(v *engine.Version, gvk schema.GroupVersionKind, name string, op Op, fv string, vd *engine.Verdict) Response {
+func respond(e *crd.Entry, v *engine.Version, gvk schema.GroupVersionKind, name string, op Op, fv string, vd *engine.Verdict) Response {
 	var r Response
 	r.Pruned = vd.Unknown
 	switch {
@@ -325,11 +369,25 @@ func respond(v *engine.Version, gvk schema.GroupVersionKind, name string, op Op,
 	if vd.Object != nil {
 		// The server answers with what it wrote as its storage decodes it
 		// (etcd3's Create and GuaranteedUpdate decode the bytes written):
-		// defaulted again, so defaults of a part the strategy dropped (a
-		// status on create) show, as a client then reads them.
+		// stored in the storage version, pruned by its schema, defaulted
+		// there, so defaults of a part the strategy dropped (a status on
+		// create) show, and converted back to the request's version, as
+		// a client then reads it.
 		r.Object = deepCopy(vd.Object.Object)
+		if e != nil && e.CRD() != nil && throughStorage(e, gvk.Version, gvk.Version) {
+			if _, _, err := e.Store(r.Object, gvk.Version); err == nil {
+				r.Stored = deepCopy(r.Object)
+				if _, err := e.ReadBack(r.Object, gvk.Version, true); err == nil {
+					return r
+				}
+			}
+			r.Object, r.Stored = deepCopy(vd.Object.Object), nil
+		}
 		if _, err := v.Read(r.Object); err != nil {
 			r.Object = vd.Object.Object
+		}
+		if e == nil || e.CRD() == nil || e.StorageVersion() == gvk.Version {
+			r.Stored = deepCopy(vd.Object.Object)
 		}
 	}
 	return r

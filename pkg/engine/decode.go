@@ -1,11 +1,15 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsinstall "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiextensionsv1beta1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
 	serializerjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 )
 
@@ -47,3 +51,32 @@ func DecodeCRD(js []byte) (crd *apiextensionsv1.CustomResourceDefinition, unknow
 	scheme.Default(crd)
 	return crd, unknown, nil
 }
+
+// CRDFromV1beta1 is an apiextensions.k8s.io/v1beta1 CRD's JSON as a
+// cluster serves it today: a CRD created through v1beta1 (removed in
+// Kubernetes 1.22) is still stored, and the server reads it with
+// v1beta1's defaults (spec.preserveUnknownFields true unless set, the
+// top-level version, validation and subresources moved into each
+// version) and converts it to v1 with its own conversion functions. The
+// decoding is not strict: the cluster accepted the object long ago.
+func CRDFromV1beta1(js []byte) ([]byte, error) {
+	old := &apiextensionsv1beta1.CustomResourceDefinition{}
+	if err := runtime.DecodeInto(lenientCodecs.UniversalDeserializer(), js, old); err != nil {
+		return nil, err
+	}
+	scheme.Default(old)
+	internal := &apiextensions.CustomResourceDefinition{}
+	if err := scheme.Convert(old, internal, nil); err != nil {
+		return nil, err
+	}
+	out := &apiextensionsv1.CustomResourceDefinition{}
+	if err := scheme.Convert(internal, out, nil); err != nil {
+		return nil, err
+	}
+	out.APIVersion, out.Kind = apiextensionsv1.SchemeGroupVersion.String(), "CustomResourceDefinition"
+	return json.Marshal(out)
+}
+
+// lenientCodecs decode what a cluster stored: unknown fields dropped,
+// defaults applied by the caller.
+var lenientCodecs = serializer.NewCodecFactory(scheme)

@@ -20,7 +20,8 @@
 //     it) gives a Version, whose methods run a request through the
 //     server's steps: Create, Update and UpdateFromStorage (with
 //     ratcheting and transition rules), UpdateStatus (the status
-//     subresource, when HasStatus; ErrNoStatus otherwise), Prune,
+//     subresource, when HasStatus; ErrNoStatus otherwise; and
+//     UpdateStatusFromStorage), Prune,
 //     storage's Read and the None strategy's Convert, one CEL rule alone
 //     (RuleErrors), which errors are CEL's (CELErrors), which part
 //     reported an error (Explain), field selectors (FieldSet, FieldType,

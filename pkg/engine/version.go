@@ -450,6 +450,12 @@ func (v *Version) UpdateFromStorage(oldObj, newObj map[string]any, namespace str
 	return v.update(oldObj, newObj, namespace, false, false)
 }
 
+// UpdateStatusFromStorage is UpdateStatus with oldObj as storage reads
+// it, not defaulted again in this version (UpdateFromStorage).
+func (v *Version) UpdateStatusFromStorage(oldObj, newObj map[string]any, namespace string) *Verdict {
+	return v.update(oldObj, newObj, namespace, false, true)
+}
+
 // ErrNoStatus is UpdateStatus's DecodeError for a version without the
 // status subresource (the server's 404).
 var ErrNoStatus = fmt.Errorf("the server could not find the requested resource")

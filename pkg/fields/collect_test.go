@@ -61,3 +61,17 @@ func TestCollectionFiles(t *testing.T) {
 		t.Error("a new Collection is not empty")
 	}
 }
+
+// TestCollectTextProblems: a document kubectl cannot send is said as an
+// error note (which fails the run), as prune says it, not passed over.
+func TestCollectTextProblems(t *testing.T) {
+	cat := crd.NewCatalog(false)
+	cat.AddFound(crd.FindCRDs(source.Parse("crd.yaml", []byte(collectCRD))), crd.Input)
+	got, err := Collect(cat, source.Parse("a.yaml", []byte("apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: %s\n")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Notes) != 1 || got.Notes[0].Label != "error" || got.Notes[0].Pos != "a.yaml:4:1" {
+		t.Errorf("got notes %+v, want one error at a.yaml:4:1", got.Notes)
+	}
+}

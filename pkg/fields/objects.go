@@ -49,7 +49,9 @@ func (e *ErrSelector) Unwrap() error { return e.Err }
 // sel matches (sel nil keeps all). Objects the server would reject are
 // kept with a note: their fields still have values.
 func Collect(cat *crd.Catalog, f *source.File, sel apifields.Selector) (*Objects, error) {
-	out := &Objects{Skips: f.Skips()}
+	// The text's own problems, as prune says them: a document kubectl
+	// cannot send is no object to list, and fails the run.
+	out := &Objects{Skips: f.Skips(), Notes: crd.TextNotes(f)}
 	for _, d := range f.Documents {
 		class := cat.Classify(d)
 		if class == crd.ClassCRD {

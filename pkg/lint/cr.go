@@ -152,10 +152,39 @@ func classifyCR(e *field.Error, x origins) string {
 // served: the lookup's words, and for a missing CRD, after the server's,
 // how to give it.
 func LookupMessage(le *crd.LookupError) string {
-	if le.Reason == crd.NoCRD {
-		return le.Error() + ": " + noCRDHelp
+	switch {
+	case le.Reason != crd.NoCRD:
+		return le.Error()
+	case crd.BuiltinGroup(le.GVK.Group):
+		return le.Error() + ": " + builtinGroupHelp(le.GVK)
 	}
-	return le.Error()
+	return le.Error() + ": " + noCRDHelp
+}
+
+// builtinGroupHelp says why a kind of a built-in group is not served:
+// not a missing CRD, which could not add it (PodSecurityPolicy as
+// policy/v1beta1, removed in 1.25; Pod as apps/v1), and where a kind of
+// that name is.
+func builtinGroupHelp(gvk schema.GroupVersionKind) string {
+	s := groupName(gvk.Group) + " is built into Kubernetes, and no CRD can add a kind to it: this kind was removed from it, or is misspelt"
+	var in []string
+	for _, g := range crd.BuiltinKindGroups(gvk.Kind) {
+		if g != gvk.Group {
+			in = append(in, groupName(g))
+		}
+	}
+	if len(in) > 0 {
+		s += fmt.Sprintf(" (%s is a kind of %s)", gvk.Kind, strings.Join(in, ", "))
+	}
+	return s
+}
+
+// groupName names an API group in prose.
+func groupName(g string) string {
+	if g == "" {
+		return "the core API group"
+	}
+	return fmt.Sprintf("the API group %q", g)
 }
 
 // noCRDHelp says how to give a missing CRD, briefly (cr-no-crd's page

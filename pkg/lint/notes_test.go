@@ -33,3 +33,35 @@ func TestMissingNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupMessage: a kind no CRD defines is a missing CRD, to be given;
+// a kind a built-in group does not have is no CRD's to add (a removed
+// kind, a misspelt one, one sent in the wrong group).
+func TestLookupMessage(t *testing.T) {
+	tests := []struct {
+		gvk  schema.GroupVersionKind
+		want string
+	}{
+		{
+			schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"},
+			`no matches for kind "Widget" in version "example.com/v1": ` + noCRDHelp,
+		},
+		{
+			schema.GroupVersionKind{Group: "policy", Version: "v1beta1", Kind: "PodSecurityPolicy"},
+			`no matches for kind "PodSecurityPolicy" in version "policy/v1beta1": the API group "policy" is built into Kubernetes, and no CRD can add a kind to it: this kind was removed from it, or is misspelt`,
+		},
+		{
+			schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Pod"},
+			`no matches for kind "Pod" in version "apps/v1": the API group "apps" is built into Kubernetes, and no CRD can add a kind to it: this kind was removed from it, or is misspelt (Pod is a kind of the core API group)`,
+		},
+		{
+			schema.GroupVersionKind{Version: "v1", Kind: "Deploymnet"},
+			`no matches for kind "Deploymnet" in version "v1": the core API group is built into Kubernetes, and no CRD can add a kind to it: this kind was removed from it, or is misspelt`,
+		},
+	}
+	for _, tt := range tests {
+		if got := LookupMessage(&crd.LookupError{Reason: crd.NoCRD, GVK: tt.gvk}); got != tt.want {
+			t.Errorf("%s:\ngot  %s\nwant %s", tt.gvk, got, tt.want)
+		}
+	}
+}

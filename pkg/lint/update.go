@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sync"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -39,6 +38,10 @@ type Revision struct {
 	// documents (not objects, built-in kinds, tool configuration), by
 	// reason, as check counts them.
 	Skips report.Summary
+	// Findings are its files' text's own problems (source.File.Findings,
+	// repeated keys aside): a document kubectl cannot send is no object
+	// of the revision, and the run says why rather than pass over it.
+	Findings []report.Finding
 
 	config *crd.ConfigKinds
 }
@@ -55,6 +58,11 @@ func (r *Revision) Add(f *source.File) {
 	r.Files++
 	r.Documents += f.Count
 	r.Skips.Add(f.Skips())
+	for _, fd := range f.Findings {
+		if fd.Rule != source.RuleDuplicate {
+			r.Findings = append(r.Findings, fd)
+		}
+	}
 	for _, d := range f.Documents {
 		switch class := crd.Classify(d, r.config); class {
 		case crd.ClassCustomResource:
@@ -90,7 +98,22 @@ func (r *Revision) Put(k PairKey, d *source.Document) {
 // the server would; objects only in one of them are reported. Objects of
 // NEW that name no namespace are in defaultNS.
 func (l *Linter) Updates(oldRev, newRev *Revision, defaultNS string) []report.Finding {
-	var out []report.Finding
+	// The texts' own problems, NEW's and then OLD's; once when OLD and
+	// NEW are the same files (immutable . .).
+	out := append([]report.Finding(nil), newRev.Findings...)
+	type at struct {
+		file, rule   string
+		line, column int
+	}
+	seen := map[at]bool{}
+	for _, f := range newRev.Findings {
+		seen[at{f.File, f.Rule, f.Line, f.Column}] = true
+	}
+	for _, f := range oldRev.Findings {
+		if !seen[at{f.File, f.Rule, f.Line, f.Column}] {
+			out = append(out, f)
+		}
+	}
 	for _, k := range newRev.Order {
 		nd := newRev.Docs[k]
 		od, ok := oldRev.Docs[k]
@@ -119,9 +142,6 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 	if err != nil {
 		return l.lookupFindings(nd, err)
 	}
-	// The CRD that judges the new object judges the old one too, in
-	// whatever version it was written.
-	e := l.opts.Catalog.EntryAt(gvk, nd.File)
 	var oldObj, newObj map[string]any
 	if err := utiljson.Unmarshal(od.JSON, &oldObj); err != nil {
 		return []report.Finding{finding(od, RuleCRDecode, report.Error, "", err.Error())}
@@ -134,13 +154,21 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 		ns = defaultNS
 	}
 	update := v.Update
-	if _, ov := od.GroupVersion(); ov != gvk.Version {
-		f, ok := l.converted(e, od, nd, ov, v, oldObj)
+	// An object written in a version other than the storage version is
+	// stored converted and pruned by the storage version's schema, and
+	// read back converted: followed offline under the None strategy, and
+	// when the update changes version (a webhook CRD then leaves the
+	// update unjudged). Written and updated in the storage version, it is
+	// stored as decoded, and Update reads it so.
+	_, ov := od.GroupVersion()
+	e := l.opts.Catalog.EntryAt(gvk, nd.File)
+	if ov != gvk.Version || (e != nil && e.CRD() != nil && ov != e.StorageVersion() && !e.ConvertsByWebhook()) {
+		f, ok := l.converted(nd, ov, oldObj)
 		if !ok {
 			return f
 		}
-		// The old object is as storage reads it, defaulted in its own
-		// version (UpdateFromStorage).
+		// The old object is as storage reads it, defaulted in the
+		// storage version (UpdateFromStorage).
 		update = v.UpdateFromStorage
 	}
 	vd := update(oldObj, newObj, ns)
@@ -173,59 +201,41 @@ func (l *Linter) Update(od, nd *source.Document, defaultNS string) []report.Find
 	return out
 }
 
-// converted is oldObj, written as version ov, read back as v's version
-// (changed in place), as the server answers an update in another version
-// than the object was written in: the create's request decoded in ov
-// (pruned, defaulted), converted to the storage version by the CRD's
-// None strategy (apiVersion relabelled, pruned by that version's schema)
-// and stored; read back, defaulted in the storage version by the storage
-// decoder, then converted to v's version (relabelled, pruned, not
-// defaulted again: UpdateFromStorage). A CRD that converts by webhook
-// leaves the update unjudged, said in a warning: crdlint cannot call the
-// webhook.
-func (l *Linter) converted(e *crd.Entry, od, nd *source.Document, ov string, v *engine.Version, oldObj map[string]any) ([]report.Finding, bool) {
+// converted is oldObj, written as version ov, read back in nd's version
+// (changed in place), as the server reads the object an update starts
+// from when either is not the storage version: the create's request
+// decoded in ov (pruned, defaulted), converted to the storage version by
+// the CRD's None strategy (apiVersion relabelled, pruned by that
+// version's schema) and stored; read back, defaulted in the storage
+// version by the storage decoder, then converted to nd's version
+// (relabelled, pruned, not defaulted again: UpdateFromStorage). A CRD
+// that converts by webhook leaves the update unjudged, said in a
+// warning: crdlint cannot call the webhook.
+func (l *Linter) converted(nd *source.Document, ov string, oldObj map[string]any) ([]report.Finding, bool) {
 	gvk := crd.GVK(nd)
 	notJudged := func(why string) ([]report.Finding, bool) {
+		what := fmt.Sprintf("%s is %s in the old revision and %s in the new one", nd.Object.String(), ov, gvk.Version)
+		if ov == gvk.Version {
+			what = fmt.Sprintf("%s is %s, which is not the storage version", nd.Object.String(), ov)
+		}
 		return []report.Finding{finding(nd, RuleUpdateUnpaired, report.Warning, "apiVersion",
-			fmt.Sprintf("%s is %s in the old revision and %s in the new one: %s; the update is not judged", nd.Object.String(), ov, gvk.Version, why))}, false
+			fmt.Sprintf("%s: %s; the update is not judged", what, why))}, false
 	}
-	storage := ""
-	if e != nil && e.CRD() != nil {
-		if c := e.CRD().Spec.Conversion; c != nil && c.Strategy == apiextensionsv1.WebhookConverter {
-			return notJudged("the server converts it through the CRD's conversion webhook, which crdlint cannot call")
-		}
-		for _, ver := range e.CRD().Spec.Versions {
-			if ver.Storage {
-				storage = ver.Name
-			}
-		}
+	e := l.opts.Catalog.EntryAt(gvk, nd.File)
+	if e == nil || e.CRD() == nil {
+		return notJudged("no CRD serves it")
 	}
-	version := func(name string) (*engine.Version, error) {
-		return l.opts.Catalog.LookupIn(e, schema.GroupVersionKind{Group: gvk.Group, Version: name, Kind: gvk.Kind})
-	}
-	// The create, decoded in ov (stored as is when ov is the storage
-	// version, and then this is also the storage decoder's read).
-	if ovv, err := version(ov); err == nil {
+	// The create, decoded in ov; then stored and read back as storage
+	// does (crd.Entry.RoundTrip).
+	// The CRD that judges the new object judges the old one too, in
+	// whatever version it was written (LookupIn: never another CRD).
+	if ovv, err := l.opts.Catalog.LookupIn(e, schema.GroupVersionKind{Group: gvk.Group, Version: ov, Kind: gvk.Kind}); err == nil {
 		if _, err := ovv.Read(oldObj); err != nil {
 			return notJudged(err.Error())
 		}
 	}
-	if storage != "" && storage != ov {
-		sv, err := version(storage)
-		if err != nil {
-			return notJudged(fmt.Sprintf("its storage version %s: %v", storage, err))
-		}
-		if _, err := sv.Convert(oldObj); err != nil {
-			return notJudged(err.Error())
-		}
-		if _, err := sv.Read(oldObj); err != nil {
-			return notJudged(err.Error())
-		}
-	}
-	if storage != gvk.Version {
-		if _, err := v.Convert(oldObj); err != nil {
-			return notJudged(err.Error())
-		}
+	if _, err := e.RoundTrip(oldObj, ov, gvk.Version, true); err != nil {
+		return notJudged(err.Error())
 	}
 	return nil, true
 }

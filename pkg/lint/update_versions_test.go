@@ -81,3 +81,33 @@ func TestUpdateAcrossVersions(t *testing.T) {
 		})
 	}
 }
+
+// TestUpdateTextProblems: a document of OLD or NEW that kubectl cannot
+// send is no object to pair, and the run says why (yaml-syntax), once when
+// OLD and NEW are the same file (immutable . .); a repeated key, which
+// kubectl resolves, is not said.
+func TestUpdateTextProblems(t *testing.T) {
+	const broken = "apiVersion: example.com/v1beta1\nkind: Widget\nmetadata:\n  name: %s\n"
+	const repeated = "apiVersion: example.com/v1beta1\nkind: Widget\nmetadata: {name: w, namespace: default}\nspec: {size: a, size: a}\n"
+	cat := crd.NewCatalog(false)
+	l := New(Options{Catalog: cat})
+	collect(l, source.Parse("crd.yaml", []byte(strings.Replace(twoVersionsCRD, "CONVERSION\n", "", 1))))
+	for _, tt := range []struct {
+		name, oldPath, newPath string
+		want                   []string
+	}{
+		{"the same file", "a.yaml", "a.yaml", []string{"yaml-syntax error "}},
+		{"two files", "old/a.yaml", "new/a.yaml", []string{"yaml-syntax error ", "yaml-syntax error "}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			oldRev, newRev := NewRevision(nil), NewRevision(nil)
+			oldRev.Add(source.Parse(tt.oldPath, []byte(broken)))
+			newRev.Add(source.Parse(tt.newPath, []byte(broken)))
+			oldRev.Add(source.Parse("r.yaml", []byte(repeated)))
+			newRev.Add(source.Parse("r.yaml", []byte(repeated)))
+			if got := briefs(l.Updates(oldRev, newRev, "default")); !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

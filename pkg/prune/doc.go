@@ -1,7 +1,10 @@
 // Package prune writes back what the API server's pruning (and, when
 // asked, defaulting) makes of custom resources: it turns the server's
 // stored object, computed by pkg/engine with the server's own pruning
-// library (on the version of the CRD pkg/crd's catalogue compiled), into
+// library (on the version of the CRD pkg/crd's catalogue compiled, and,
+// for an object of another version than the storage version, through
+// the storage version and back as the server's storage codec takes it:
+// crd.Entry.RoundTrip), into
 // edits of the user's YAML text that remove exactly the pruned keys with
 // their comments and keep every other byte, key order and comment.
 //

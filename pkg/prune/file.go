@@ -1,6 +1,7 @@
 package prune
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -62,16 +63,7 @@ func File(cat *crd.Catalog, f *source.File, data []byte, opts Options) *Result {
 	// The text's own problems: an error leaves a document out (kubectl
 	// cannot send it); warnings (repeated keys aside, which pruning
 	// resolves as kubectl does) are said and change nothing.
-	for _, fd := range f.Findings {
-		if fd.Rule == source.RuleDuplicate {
-			continue
-		}
-		label := "warning"
-		if fd.Severity == report.Error {
-			label = "error"
-		}
-		r.Notes = append(r.Notes, crd.Note{Pos: fmt.Sprintf("%s:%d:%d", fd.File, fd.Line, fd.Column), Label: label, Msg: fd.Message})
-	}
+	r.Notes = crd.TextNotes(f)
 	r.Skips = f.Skips()
 	for _, d := range f.Documents {
 		class := cat.Classify(d)
@@ -102,6 +94,20 @@ func File(cat *crd.Catalog, f *source.File, data []byte, opts Options) *Result {
 		if err != nil {
 			r.Notes = append(r.Notes, crd.Note{Pos: pos, Label: "error", Msg: fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, gvk.Kind, err)})
 			continue
+		}
+		// The object goes to etcd in the storage version and comes back
+		// converted: under the None strategy a field the request's
+		// version has and the storage version lacks is gone, and the
+		// storage version's defaults come back where the request's
+		// version has their fields (crd.Entry.RoundTrip, the server's
+		// schemaCoercingConverter and storage decoder).
+		if e := cat.EntryAt(gvk, d.File); e != nil && e.CRD() != nil && e.StorageVersion() != gvk.Version {
+			if _, err := e.RoundTrip(obj, gvk.Version, gvk.Version, opts.Defaults); errors.Is(err, crd.ErrWebhookConversion) {
+				r.Notes = append(r.Notes, crd.Note{Pos: pos, Label: "warning", Msg: fmt.Sprintf("pruned by version %s's schema only: the server stores it as %s through the CRD's conversion webhook, which crdlint cannot call", gvk.Version, e.StorageVersion())})
+			} else if err != nil {
+				r.Notes = append(r.Notes, crd.Note{Pos: pos, Label: "error", Msg: fmt.Sprintf("%s %s cannot be stored offline: %v", gvk.Kind, gvk.Version, err)})
+				continue
+			}
 		}
 		// Count what goes, not only what the server reports: nulls and
 		// empty metadata maps vanish silently too.

@@ -351,6 +351,10 @@ type UpgradeSummary struct {
 	// transition rule, a version no longer served, a tightening no
 	// object judged).
 	BreakingChanges int `json:"breakingChanges"`
+	// KubernetesVersions are the minors these counts hold for, when a
+	// run of several minors counted differently in some (Merge); empty
+	// when every minor of the run counted the same.
+	KubernetesVersions Minors `json:"kubernetesVersions,omitempty"`
 }
 
 // Result is everything a renderer needs.

@@ -214,9 +214,55 @@ func Merge(minors []string, results []Result) Result {
 		}
 	}
 	last := results[len(results)-1]
-	out.Summary, out.Upgrades, out.Rules = last.Summary, last.Upgrades, last.Rules
+	out.Summary, out.Rules = last.Summary, last.Rules
+	out.Upgrades = mergeUpgrades(minors, results)
 	out.Summary.Minors = sums
 	out.Skews = skews(minors, out.Findings)
+	return out
+}
+
+// mergeUpgrades joins each minor's per-CRD upgrade counts: a CRD every
+// minor counted alike is listed once, as one run lists it; one the minors
+// counted differently once per distinct count, naming the minors of each,
+// in the order the CRDs first appear.
+func mergeUpgrades(minors []string, results []Result) []UpgradeSummary {
+	type group struct {
+		u      UpgradeSummary
+		minors []string
+	}
+	var crds []string
+	byCRD := map[string][]*group{}
+	for i, r := range results {
+		for _, u := range r.Upgrades {
+			u.KubernetesVersions = ""
+			gs, seen := byCRD[u.CRD]
+			if !seen {
+				crds = append(crds, u.CRD)
+			}
+			found := false
+			for _, g := range gs {
+				if g.u == u {
+					g.minors = append(g.minors, minors[i])
+					found = true
+					break
+				}
+			}
+			if !found {
+				byCRD[u.CRD] = append(gs, &group{u, []string{minors[i]}})
+			}
+		}
+	}
+	var out []UpgradeSummary
+	for _, c := range crds {
+		gs := byCRD[c]
+		for _, g := range gs {
+			u := g.u
+			if len(gs) > 1 || len(g.minors) < len(minors) {
+				u.KubernetesVersions = MinorsOf(g.minors...)
+			}
+			out = append(out, u)
+		}
+	}
 	return out
 }
 

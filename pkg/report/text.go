@@ -179,6 +179,14 @@ func (sum Summary) SkippedText() string {
 
 // upgrade is one CRD's line of kubectl crdlint upgrade's summary.
 func (s textStyle) upgrade(u UpgradeSummary) string {
+	line := s.upgradeCounts(u)
+	if l := u.KubernetesVersions.List(); len(l) > 0 {
+		line += " (" + Span(l) + ")"
+	}
+	return line
+}
+
+func (s textStyle) upgradeCounts(u UpgradeSummary) string {
 	verdict := "update accepted"
 	if u.UpdateRefused {
 		verdict = s.err.Sprint("update refused")

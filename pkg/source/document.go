@@ -282,11 +282,13 @@ func (f *File) addDocument(root *yaml.Node, js []byte, obj map[string]any, index
 	// A list needs only a kind: kubectl's decoder reads one without
 	// apiVersion, and sends its items.
 	if id.Items != nil && d.Object.Kind != "" {
-		f.Findings = append(f.Findings, keys...)
-		keys = nil
+		n := len(f.Documents)
 		if f.addList(d, index) {
+			f.Findings = append(f.Findings, itemKeys(keys, d, f.Documents[n:])...)
 			return
 		}
+		f.Findings = append(f.Findings, keys...)
+		keys = nil
 	}
 	if !isObject {
 		f.Skipped++
@@ -825,6 +827,50 @@ func lookupPair(m *yaml.Node, key string, depth int) (k, v *yaml.Node) {
 		}
 	}
 	return nil, nil
+}
+
+// itemKeys gives the key findings of list to the items kubectl sends
+// (items): a repeated key under items[N] is the item's, at its path in
+// the item, as every other finding about the item is; one elsewhere in
+// the list stays the list's, named so (a finding of the document's index
+// without an object would be taken for its first item's).
+func itemKeys(keys []report.Finding, list *Document, items []*Document) []report.Finding {
+	for i := range keys {
+		k := &keys[i]
+		k.Object = list.Object
+		n, rest, ok := itemPath(k.Field)
+		if !ok {
+			continue
+		}
+		for _, it := range items {
+			if it.Item != n {
+				continue
+			}
+			k.Field, k.Object = rest, it.Object
+			if k.Rule == RuleDuplicate {
+				k.Message = fmt.Sprintf("duplicate field %q", rest)
+			}
+			break
+		}
+	}
+	return keys
+}
+
+// itemPath splits "items[N].rest" into N and rest.
+func itemPath(field string) (int, string, bool) {
+	after, ok := strings.CutPrefix(field, "items[")
+	if !ok {
+		return 0, "", false
+	}
+	num, rest, ok := strings.Cut(after, "].")
+	if !ok || rest == "" {
+		return 0, "", false
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil {
+		return 0, "", false
+	}
+	return n, rest, true
 }
 
 // keyFindings reports every mapping key that repeats an earlier key of

@@ -643,3 +643,39 @@ func TestParseCorpus(t *testing.T) {
 		})
 	}
 }
+
+// A repeated key inside a list's item is the item's, at its path in the
+// item, as kubectl sends the item on its own; one of the list itself
+// stays the list's.
+func TestListKeysBelongToItems(t *testing.T) {
+	in := "apiVersion: v1\nkind: List\nmetadata: {}\nmetadata: {}\nitems:\n" +
+		"- {apiVersion: example.com/v1, kind: Widget, metadata: {name: first}, spec: {size: 1}}\n" +
+		"- apiVersion: example.com/v1\n  kind: Widget\n  metadata:\n    name: second\n  spec:\n    size: 2\n    size: 3\n    on: 4\n"
+	f := Parse("l.yaml", []byte(in))
+	type key struct {
+		rule, object, field, msg string
+		line                     int
+	}
+	var got []key
+	for _, fd := range f.Findings {
+		got = append(got, key{fd.Rule, fd.Object.String(), fd.Field, fd.Message, fd.Line})
+	}
+	want := []key{
+		{RuleDuplicate, "List", "metadata", `duplicate field "metadata"`, 4},
+		{RuleDuplicate, "Widget second", "spec.size", `duplicate field "spec.size"`, 13},
+		{RuleYAML11Key, "Widget second", "spec.true", `key "on" is YAML 1.1's boolean true as kubectl reads it (the object gets a field "true"); quote it ("on") to keep the name`, 14},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("findings:\n got %+v\nwant %+v", got, want)
+	}
+	for _, p := range []struct {
+		field string
+		n     int
+		rest  string
+		ok    bool
+	}{{"items[12].spec.a", 12, "spec.a", true}, {"items[x].spec", 0, "", false}, {"items[1]", 0, "", false}, {"spec.items[1].a", 0, "", false}} {
+		if n, rest, ok := itemPath(p.field); n != p.n || rest != p.rest || ok != p.ok {
+			t.Errorf("itemPath(%q) = %d, %q, %v", p.field, n, rest, ok)
+		}
+	}
+}

@@ -110,6 +110,11 @@ func TestParseInput(t *testing.T) {
 			templates: 1,
 		},
 		{
+			name:      "Go template escaping braces for another templating",
+			in:        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: wiremock-{{ .TestRun }}\n  namespace: {{ .E2ENamespace }}\ndata:\n  m.json: |\n    {\"ETag\": \"{{ \"{{randomValue type='UUID'}}\" }}\"}\n",
+			templates: 1,
+		},
+		{
 			name:  "Argo's {{args.x-y}} unquoted: no Go template, no YAML",
 			in:    "apiVersion: argoproj.io/v1alpha1\nkind: AnalysisTemplate\nmetadata:\n  name: a\n  annotations:\n    inject: {{args.linkerd-enabled}}\n",
 			rules: []string{RuleSyntax},
@@ -246,6 +251,16 @@ func TestIsTemplate(t *testing.T) {
 		{"{{ $x := 1 }}\nreplicas: {{$x}}", true},
 		{"{{ include \"x\" . | nindent 4 }}", true},
 		{"{{inputs.parameters.message}}", true},
+		// Literal braces escaped for another tool's templating (WireMock's
+		// in ECK's e2e mocks, Knative's in KServe's Helm files/).
+		{`etag: "{{ "{{randomValue type='UUID'}}" }}"`, true},
+		{"- --framework={{ \"{{.Annotations.modelFormat}}\" }}\n", true},
+		{"{{ `{{raw}}` }} and {{ '}' }}", true},
+		{`{{ "a \"}}\" b" }}`, true},
+		{"{{/* don't }} */}}", true},
+		{"{{- /* a comment */ -}}", true},
+		{"id: {{jsonPath request.body '$.name'}}", false},
+		{"a: {{ \"open\nb: }}", false},
 		{"inject: {{args.linkerd-enabled}}", false},
 		{"inject: {{args.linkerd-enabled}}\nurl: http://x.{{ args.namespace }}.svc", false},
 		{"a: {{ .A }}\nb: {{ .B }", false},

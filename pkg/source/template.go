@@ -32,7 +32,7 @@ func isTemplate(text []byte) bool {
 		if i < 0 {
 			break
 		}
-		j := bytes.Index(text[i+2:], []byte("}}"))
+		j := actionEnd(text[i+2:])
 		if j < 0 {
 			return false // an unclosed {{
 		}
@@ -43,6 +43,65 @@ func isTemplate(text []byte) bool {
 		text = text[i+2+j+2:]
 	}
 	return actions > 0
+}
+
+// actionEnd returns the index in s, the text after an action's "{{", of
+// the "}}" that closes the action, or -1. As text/template's lexer does,
+// it skips the quoted strings, raw strings and character constants of
+// the action, so that the escape of literal braces for another tool's
+// templating, {{ "{{randomValue}}" }} (WireMock's, or Knative's in
+// KServe's Helm files/), ends at the last "}}" and not inside the
+// string; and a comment ends at "*/" followed by "}}", whatever quotes
+// it holds. A quote left open on its line is no Go string: the first
+// "}}" ends the action, and the action then tells.
+func actionEnd(s []byte) int {
+	first := bytes.Index(s, []byte("}}"))
+	lead := bytes.TrimLeft(bytes.TrimPrefix(s, []byte("-")), " \t\r\n")
+	if bytes.HasPrefix(lead, []byte("/*")) {
+		start := len(s) - len(lead)
+		k := bytes.Index(s[start:], []byte("*/"))
+		if k < 0 {
+			return first
+		}
+		if j := bytes.Index(s[start+k:], []byte("}}")); j >= 0 {
+			return start + k + j
+		}
+		return -1
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\'', '`':
+			end := closeQuote(s[i+1:], c)
+			if end < 0 {
+				return first
+			}
+			i += 1 + end
+		case '}':
+			if i+1 < len(s) && s[i+1] == '}' {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// closeQuote returns the index in s of the quote q that closes a string
+// opened just before s, or -1: a raw string (`) ends at the next
+// backquote, a quoted string or character constant at the next
+// unescaped q on its line.
+func closeQuote(s []byte, q byte) int {
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == q:
+			return i
+		case q == '`':
+		case s[i] == '\\':
+			i++
+		case s[i] == '\n':
+			return -1
+		}
+	}
+	return -1
 }
 
 // isAction reports whether inner, the text between "{{" and "}}", is a

@@ -51,7 +51,7 @@ func commandFindings(t *testing.T, path string) (crdFindings, all []report.Findi
 	}
 	l := lint.New(lint.Options{})
 	read := func(name, text string) []CRD {
-		crds, fs, _ := FileCRDs(source.Parse(name, []byte(text)), l)
+		crds, fs, _ := FileCRDs(source.Parse(name, []byte(text)), l, name == "old.yaml")
 		crdFindings = append(crdFindings, fs...)
 		return crds
 	}

@@ -2,6 +2,7 @@ package upgrade
 
 import (
 	"fmt"
+	"regexp"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
@@ -23,11 +24,14 @@ type CRD struct {
 	Def *crd.Definition
 }
 
-// FileCRDs takes the CRDs of one file of OLD or NEW, counted in a Summary of
-// one file. A CRD that does not decode has nothing to compare: it is
-// reported as check reports it and left out. Documents that are not CRDs
+// FileCRDs takes the CRDs of one file of OLD (old) or NEW, counted in a
+// Summary of one file. A CRD that does not decode has nothing to compare:
+// it is reported as check reports it and left out. An
+// apiextensions.k8s.io/v1beta1 CRD of OLD is what a cluster created
+// through v1beta1 still stores: it is compared as the v1 CRD the server
+// reads it as (oldV1beta1), with a warning. Documents that are not CRDs
 // are counted as skipped.
-func FileCRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.Summary) {
+func FileCRDs(f *source.File, l *lint.Linter, old bool) ([]CRD, []report.Finding, report.Summary) {
 	sum := report.Summary{Files: 1, Documents: f.Count}
 	fs := l.Loaded(f.Findings)
 	sum.Add(f.Skips())
@@ -35,6 +39,12 @@ func FileCRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.S
 	for _, fd := range crd.FindCRDs(f) {
 		sum.CRDs++
 		sum.Check(lint.Checked(fd.Doc, ""))
+		if fd.Def == nil && old {
+			if def, warn := oldV1beta1(fd.Doc); def != nil {
+				fs = append(fs, warn)
+				fd.Def = def
+			}
+		}
 		if fd.Def == nil || fd.Def.Object() == nil {
 			fs = append(fs, l.CRD(fd.Doc, fd.Def)...)
 			continue
@@ -48,6 +58,53 @@ func FileCRDs(f *source.File, l *lint.Linter) ([]CRD, []report.Finding, report.S
 		}
 	}
 	return out, fs, sum
+}
+
+// oldV1beta1 is an apiextensions.k8s.io/v1beta1 CRD of OLD as the server
+// reads it today (engine.CRDFromV1beta1), and the warning that says so;
+// nil when d is not one or does not convert (check's error then says
+// why).
+func oldV1beta1(d *source.Document) (*crd.Definition, report.Finding) {
+	if _, v := d.GroupVersion(); v != "v1beta1" {
+		return nil, report.Finding{}
+	}
+	js, err := engine.CRDFromV1beta1(d.JSON)
+	if err != nil {
+		return nil, report.Finding{}
+	}
+	def := crd.Decode(js)
+	if def.Object() == nil {
+		return nil, report.Finding{}
+	}
+	pos, _ := d.Locate("metadata.name")
+	def.Origin = &crd.Origin{File: d.File, Document: d.Index, Line: pos.Line, Column: pos.Column, Object: d.Object}
+	msg := "OLD's CRD is apiextensions.k8s.io/v1beta1, which no supported Kubernetes release serves (removed in 1.22): compared as the apiextensions.k8s.io/v1 CRD a cluster that created it through v1beta1 stores"
+	if o := def.Object(); o.Spec.PreserveUnknownFields {
+		msg += " (spec.preserveUnknownFields: true, v1beta1's default: the cluster has kept every field its objects were given, schema or not)"
+	}
+	return def, lint.At(d, RuleOldV1beta1, report.Warning, "apiVersion", msg)
+}
+
+// perVersion are the v1 paths of what a v1beta1 CRD may give once for
+// every version, under spec, as the conversion to v1 moves them.
+var perVersion = regexp.MustCompile(`^spec\.versions\[\d+\]\.(schema\.openAPIV3Schema|subresources|additionalPrinterColumns)(.*)$`)
+
+// inV1beta1 is where a path of OLD's CRD, as compared (v1), is written in
+// a v1beta1 document: the top-level validation, subresources or columns
+// a version of it does not give itself; the path unchanged otherwise.
+func inV1beta1(d *source.Document, path string) string {
+	if _, v := d.GroupVersion(); v != "v1beta1" {
+		return path
+	}
+	m := perVersion.FindStringSubmatch(path)
+	if m == nil {
+		return path
+	}
+	if _, exact := d.Locate(path); exact {
+		return path
+	}
+	top := map[string]string{"schema.openAPIV3Schema": "spec.validation.openAPIV3Schema", "subresources": "spec.subresources", "additionalPrinterColumns": "spec.additionalPrinterColumns"}[m[1]]
+	return top + m[2]
 }
 
 // JudgeOptions are what Judge needs beyond the CRDs.
@@ -68,6 +125,9 @@ type JudgeOptions struct {
 	// (Summary.Checked), for JUnit; off, they are only counted, so that
 	// a replay of a cluster's objects holds a page at a time.
 	Objects bool
+	// ConfigKinds are the configuration's configKinds: objects of these
+	// kinds are tool configuration, skipped as check skips them.
+	ConfigKinds *crd.ConfigKinds
 }
 
 // Pair is a CRD of NEW with its OLD, judged.
@@ -92,6 +152,8 @@ type Pairs struct {
 	validate fieldvalidation.Directive
 	// objects: JudgeOptions.Objects.
 	objects bool
+	// config: JudgeOptions.ConfigKinds.
+	config *crd.ConfigKinds
 }
 
 // Judge pairs OLD's CRDs with NEW's by name, reports the CRDs of one side
@@ -106,7 +168,7 @@ func Judge(l *lint.Linter, oldCRDs, newCRDs []CRD, opts JudgeOptions) (*Pairs, [
 	for _, c := range oldCRDs {
 		byName[c.Def.Name()] = c
 	}
-	ps := &Pairs{byKind: map[schema.GroupKind]*Pair{}, l: l, validate: opts.Validate, objects: opts.Objects}
+	ps := &Pairs{byKind: map[schema.GroupKind]*Pair{}, l: l, validate: opts.Validate, objects: opts.Objects, config: opts.ConfigKinds}
 	var out []report.Finding
 	paired := map[string]bool{}
 	for _, n := range newCRDs {
@@ -166,7 +228,12 @@ func (ps *Pairs) File(f *source.File) ([]report.Finding, report.Summary) {
 		if ok {
 			sum.CustomResources++
 		} else {
-			why = "not a custom resource"
+			// Why check would skip it (a built-in kind, tool
+			// configuration, the configuration's configKinds).
+			why = crd.Classify(d, ps.config).Skip()
+			if why == "" {
+				why = "not a custom resource"
+			}
 			sum.Skip(why)
 		}
 		if ps.objects {
@@ -195,7 +262,7 @@ func (ps *Pairs) Stored(f *source.File, writtenIn []string) ([]report.Finding, r
 // replayDoc replays one document; ok is false for a document that is not a
 // custom resource.
 func (ps *Pairs) replayDoc(d *source.Document, stored bool, writtenIn []string) ([]report.Finding, bool) {
-	if !crd.IsCustomResource(d) {
+	if crd.Classify(d, ps.config) != crd.ClassCustomResource {
 		return nil, false
 	}
 	gk := crd.GVK(d).GroupKind()
@@ -230,11 +297,11 @@ func (ps *Pairs) Report() ([]report.Finding, []report.UpgradeSummary) {
 			if p.refused[c.Rule] {
 				continue
 			}
-			d := p.New.Doc
+			d, path := p.New.Doc, c.Path
 			if c.InOld {
-				d = p.Old.Doc
+				d, path = p.Old.Doc, inV1beta1(p.Old.Doc, c.Path)
 			}
-			fs = append(fs, lint.At(d, c.Rule, c.Severity, c.Path, c.Message))
+			fs = append(fs, lint.At(d, c.Rule, c.Severity, path, c.Message))
 		}
 		s := p.replayer.Summary()
 		s.UpdateRefused = p.verdict.Rejected(ps.validate.Refuses())

@@ -3,10 +3,14 @@ package upgrade
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/crd"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/fieldvalidation"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/report"
@@ -50,21 +54,57 @@ spec:
 // readCRDs takes the CRDs of a stream, failing the test on any finding.
 func readCRDs(t *testing.T, path string, docs ...string) []CRD {
 	t.Helper()
-	crds, fs, _ := FileCRDs(source.Parse(path, []byte(strings.Join(docs, "---\n"))), lint.New(lint.Options{}))
+	crds, fs, _ := FileCRDs(source.Parse(path, []byte(strings.Join(docs, "---\n"))), lint.New(lint.Options{}), path == "old.yaml")
 	if len(fs) > 0 {
 		t.Fatalf("%s: %v", path, fs)
 	}
 	return crds
 }
 
+// v1beta1CRD is a CRD as written before Kubernetes 1.22: one version,
+// one schema, preserveUnknownFields left to its default (true).
+const v1beta1CRD = `apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.org
+spec:
+  group: example.org
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  scope: Namespaced
+  version: v1
+  validation:
+    openAPIV3Schema:
+      type: object
+      properties:
+        spec:
+          type: object
+          properties:
+            size: {type: integer}
+`
+
 func TestFileCRDs(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
 		docs      []string
+		old       bool     // the file is OLD's
 		wantCRDs  []string // names of the CRDs taken
 		wantSum   report.Summary
 		wantRules []string
 	}{
+		{
+			name:      "a v1beta1 CRD of OLD is taken as the v1 CRD it is stored as",
+			docs:      []string{v1beta1CRD},
+			old:       true,
+			wantCRDs:  []string{"widgets.example.org"},
+			wantSum:   report.Summary{Files: 1, Documents: 1, CRDs: 1},
+			wantRules: []string{RuleOldV1beta1},
+		},
+		{
+			name:      "a v1beta1 CRD of NEW is refused, as check refuses it",
+			docs:      []string{v1beta1CRD},
+			wantSum:   report.Summary{Files: 1, Documents: 1, CRDs: 1},
+			wantRules: []string{"crd-api-removed"},
+		},
 		{
 			name:     "one CRD",
 			docs:     []string{crdYAML("Widget", "v1")},
@@ -97,7 +137,7 @@ func TestFileCRDs(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := source.Parse("crds.yaml", []byte(strings.Join(tt.docs, "---\n")))
-			crds, fs, sum := FileCRDs(f, lint.New(lint.Options{}))
+			crds, fs, sum := FileCRDs(f, lint.New(lint.Options{}), tt.old)
 			var names []string
 			for _, c := range crds {
 				names = append(names, c.Def.Name())
@@ -234,7 +274,7 @@ func TestPairsReplay(t *testing.T) {
 			name:   "files",
 			replay: ps.File,
 			wantSum: report.Summary{Documents: 4, CustomResources: 2, Skipped: 2,
-				SkippedBy: map[string]int{"not a custom resource": 1, lint.SkipNotObject: 1}},
+				SkippedBy: map[string]int{crd.SkipBuiltin: 1, lint.SkipNotObject: 1}},
 			wantMsgs: []string{"no CRD of OLD defines kind Gadget.example.org: the object is not replayed"},
 		},
 		{
@@ -287,7 +327,7 @@ func TestJudgeValidate(t *testing.T) {
 		t.Run(tt.validate.String(), func(t *testing.T) {
 			l := lint.New(lint.Options{Validate: tt.validate})
 			old := readCRDs(t, "old.yaml", crdYAML("Widget", "v1"))
-			crds, fs, _ := FileCRDs(source.Parse("new.yaml", []byte(newYAML)), l)
+			crds, fs, _ := FileCRDs(source.Parse("new.yaml", []byte(newYAML)), l, false)
 			if len(fs) > 0 {
 				t.Fatalf("new.yaml: %v", fs)
 			}
@@ -333,6 +373,60 @@ func TestCountBreaking(t *testing.T) {
 			CountBreaking(sums, []report.Finding{tt.f})
 			if got := sums[0].BreakingChanges; got != tt.want {
 				t.Errorf("got %d breaking changes, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+// A change found in a v1beta1 OLD is positioned where the document
+// writes it: the top-level validation, unless the version has its own.
+func TestInV1beta1(t *testing.T) {
+	d := source.Parse("old.yaml", []byte(v1beta1CRD)).Documents[0]
+	perVersion := source.Parse("old.yaml", []byte(strings.Replace(v1beta1CRD, "  version: v1\n", "  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema: {type: object, properties: {spec: {type: object}}}\n", 1))).Documents[0]
+	v1 := source.Parse("old.yaml", []byte(crdYAML("Widget", "v1"))).Documents[0]
+	for _, tt := range []struct {
+		name string
+		d    *source.Document
+		path string
+		want string
+	}{
+		{"top-level schema", d, "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[size]", "spec.validation.openAPIV3Schema.properties[spec].properties[size]"},
+		{"subresources", d, "spec.versions[0].subresources.status", "spec.subresources.status"},
+		{"columns", d, "spec.versions[0].additionalPrinterColumns[0]", "spec.additionalPrinterColumns[0]"},
+		{"a version's own schema", perVersion, "spec.versions[0].schema.openAPIV3Schema.properties[spec]", "spec.versions[0].schema.openAPIV3Schema.properties[spec]"},
+		{"not moved by the conversion", d, "spec.versions[0].served", "spec.versions[0].served"},
+		{"a v1 document", v1, "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[nope]", "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[nope]"},
+	} {
+		if got := inV1beta1(tt.d, tt.path); got != tt.want {
+			t.Errorf("%s: inV1beta1(%s) = %s, want %s", tt.name, tt.path, got, tt.want)
+		}
+	}
+	if pos, exact := d.Locate(inV1beta1(d, "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[size]")); !exact || pos.Line != 17 {
+		t.Errorf("size found at %+v (exact %v), want line 17", pos, exact)
+	}
+}
+
+// Objects of the configuration's configKinds are tool configuration, as
+// check skips them, not objects without a CRD to replay; built-in kinds
+// are counted as check counts them too.
+func TestFileConfigKinds(t *testing.T) {
+	crds := readCRDs(t, "new.yaml", crdYAML("Widget", "v1"))
+	objs := source.Parse("objects.yaml", []byte("apiVersion: example.org/v1\nkind: Widget\nmetadata: {name: a, namespace: default}\n---\n"+
+		"apiVersion: tools.example.com/v1\nkind: Settings\nmetadata: {name: s}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"))
+	for _, tt := range []struct {
+		name     string
+		config   *crd.ConfigKinds
+		skipped  map[string]int
+		findings int
+	}{
+		{"without configKinds", nil, map[string]int{crd.SkipBuiltin: 1}, 1},
+		{"with configKinds", crd.NewConfigKinds([]schema.GroupKind{{Group: "tools.example.com", Kind: "Settings"}}), map[string]int{crd.SkipBuiltin: 1, crd.SkipConfig: 1}, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ps, _ := Judge(lint.New(lint.Options{}), crds, crds, JudgeOptions{ConfigKinds: tt.config})
+			fs, sum := ps.File(objs)
+			if len(fs) != tt.findings || !reflect.DeepEqual(sum.SkippedBy, tt.skipped) {
+				t.Errorf("findings %v, skipped %v; want %d findings, skipped %v", fs, sum.SkippedBy, tt.findings, tt.skipped)
 			}
 		})
 	}

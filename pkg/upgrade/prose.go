@@ -13,12 +13,17 @@ import (
 // Like every rule ID, never renamed or reused.
 const RuleCRDUnpaired = "upgrade-crd-unpaired"
 
+// RuleOldV1beta1 is OLD's CRD written as apiextensions.k8s.io/v1beta1
+// (FileCRDs).
+const RuleOldV1beta1 = "upgrade-old-v1beta1"
+
 // Rules are the upgrade command's rules, sorted by ID, each with its Why
 // and Fix (below): the comparison's (compare.Rules), the replay's
 // (replay.Rules) and pairing's. pkg/ruleset joins them with the other
 // packages' rules.
 var Rules = withSeverity(report.WithProse(slices.SortedFunc(slices.Values(slices.Concat(compare.Rules, replay.Rules, []report.Rule{
 	{ID: RuleCRDUnpaired, Severity: report.Warning, Doc: "upgrade: a CRD is only in OLD or only in NEW (or not installed in the cluster): nothing to compare; applying NEW leaves a CRD only in OLD as it is."},
+	{ID: RuleOldV1beta1, Severity: report.Warning, Doc: "upgrade: OLD's CRD is apiextensions.k8s.io/v1beta1: it is compared as the v1 CRD the server stores for it, v1beta1's defaults applied (preserveUnknownFields true unless set)."},
 })), func(a, b report.Rule) int { return strings.Compare(a.ID, b.ID) }), prose))
 
 // withSeverity ends each rule's Why (filled from prose: the rule's page,
@@ -249,6 +254,10 @@ var prose = map[string]report.Prose{
 	RuleCRDUnpaired: {
 		Why: "A CRD only in NEW is a create and a CRD only in OLD is left as it is when NEW is applied: there is no upgrade to judge, and nothing is said about it. Usually a CRD renamed (a new group or plural) or a file missing on one side.",
 		Fix: "Check that the CRD was not renamed by mistake: a rename is a new resource, and the objects of the old one are not moved. Give both revisions of every CRD.",
+	},
+	RuleOldV1beta1: {
+		Why: "No supported server accepts a v1beta1 CRD, but a cluster that created the CRD through v1beta1 (before Kubernetes 1.22) still stores it, read as v1 with v1beta1's defaults: `spec.preserveUnknownFields: true` unless the CRD said false, so the server kept every field of its objects, in the schema or not, and the single `validation`, `version` and `subresources` moved into each version. That is what NEW replaces, so that is what is compared: with preserveUnknownFields dropped, NEW prunes every stored field its schema lacks (`upgrade-object-data-lost` with the objects).",
+		Fix: "Compare against what the cluster really has: `--live`, or OLD as `kubectl get crd NAME -o yaml` prints it. To keep what the objects store, describe those fields in NEW's schema (or mark the nodes `x-kubernetes-preserve-unknown-fields: true`) before applying NEW.",
 	},
 	replay.RuleObjectCreateRefused: {
 		Why: "The object exists and OLD accepted it; NEW refuses a create of the same manifest. Whatever creates such objects (templates, Helm charts, GitOps, a controller) fails after the upgrade, with the server's message given here.",

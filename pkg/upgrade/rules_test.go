@@ -24,8 +24,8 @@ func TestRules(t *testing.T) {
 			t.Errorf("%s is not sorted by ID", name)
 		}
 	}
-	if got, want := len(Rules), len(compare.Rules)+len(replay.Rules)+1; got != want {
-		t.Errorf("%d rules, want %d: the comparison's, the replay's and %s", got, want, RuleCRDUnpaired)
+	if got, want := len(Rules), len(compare.Rules)+len(replay.Rules)+2; got != want {
+		t.Errorf("%d rules, want %d: the comparison's, the replay's, %s and %s", got, want, RuleCRDUnpaired, RuleOldV1beta1)
 	}
 	all := Rules
 	seen := map[string]bool{}

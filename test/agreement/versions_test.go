@@ -70,14 +70,8 @@ func TestImmutableAcrossVersions(t *testing.T) {
 	srv.ApplyCRD(t, crdObj)
 	dir := t.TempDir()
 	write := func(name string, obj map[string]any) string {
-		b, err := json.Marshal(obj)
-		if err != nil {
-			t.Fatal(err)
-		}
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeJSON(t, p, obj)
 		return p
 	}
 	crdPath := filepath.Join(dir, "crd.yaml")

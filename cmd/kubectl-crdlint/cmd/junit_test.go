@@ -157,7 +157,7 @@ metadata: {name: settings, namespace: shop}
 				"v2/widget.yaml|CustomResourceDefinition widgets.example.com": "failed",
 				"clean/widgets.yaml|Widget shop/a":                            "passed",
 				"clean/widgets.yaml|Widget (document 2)":                      "failed",
-				"clean/widgets.yaml|ConfigMap shop/settings":                  "skipped: not a custom resource",
+				"clean/widgets.yaml|ConfigMap shop/settings":                  "skipped: built-in kind",
 			}, ExitFindings},
 	}
 	if code, _, errOut := runMain(t, "check", "--no-config", "--cache-dir", cache, "crds", "clean"); code != ExitClean {

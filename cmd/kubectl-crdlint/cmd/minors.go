@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/cachedir"
+	"github.com/kubectl-crdlint/kubectl-crdlint/internal/gcpace"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/kubeminor"
 	"github.com/kubectl-crdlint/kubectl-crdlint/internal/version"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/cluster"
@@ -132,8 +134,9 @@ var rangeCommands = []string{"check", "immutable", "upgrade"}
 
 // runMinors runs c's command line (args) as d's minors: one minor by its
 // engine, with the same arguments, its output and exit code the run's;
-// several by their engines in parallel (as many at once as there are
-// CPUs), their results merged. It returns the exit code.
+// several in parallel (as many at once as there are CPUs), this binary's
+// own minor in this process and every other by its engine, their results
+// merged. It returns the exit code.
 func runMinors(s genericiooptions.IOStreams, c *cobra.Command, args []string, d *delegated) int {
 	fail := func(err error) int {
 		fmt.Fprintf(s.ErrOut, "error: %v\n", err)
@@ -165,7 +168,13 @@ func runMinors(s genericiooptions.IOStreams, c *cobra.Command, args []string, d 
 		code           int
 	}
 	outs := make([]out, len(d.minors))
-	sem := make(chan struct{}, max(1, runtime.NumCPU()))
+	at := min(len(d.minors), max(1, runtime.NumCPU()))
+	if at > 1 {
+		// Judges running at once share the memory of about two runs
+		// (gcpace.Share); this process is one of them.
+		gcpace.Share()
+	}
+	sem := make(chan struct{}, at)
 	var wg sync.WaitGroup
 	for i, m := range d.minors {
 		wg.Add(1)
@@ -174,7 +183,23 @@ func runMinors(s genericiooptions.IOStreams, c *cobra.Command, args []string, d 
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			a := withFlags(args, "--"+config.FlagKubernetesVersion+"="+m, fmt.Sprintf("--%s=%d", flagEngineProtocol, report.EngineProtocol))
+			if m == kubeminor.Own() {
+				// This binary's minor is judged here rather than by a
+				// copy of this process: the run would otherwise hold an
+				// idle process of ~70 MB (the libraries' package state)
+				// beside every engine for its whole length, and start
+				// one more.
+				outs[i].code = Main(genericiooptions.IOStreams{In: bytes.NewReader(stdin), Out: &outs[i].stdout, ErrOut: &outs[i].stderr}, a)
+				// What it held is garbage now: give it back to the
+				// system at once, not minutes later, while the engines
+				// still judging need it.
+				debug.FreeOSMemory()
+				return
+			}
 			cmd := exec.Command(engines[i], a...)
+			if at > 1 {
+				cmd.Env = append(os.Environ(), gcpace.SharedEnv+"=1")
+			}
 			cmd.Stdin = bytes.NewReader(stdin)
 			cmd.Stdout, cmd.Stderr = &outs[i].stdout, &outs[i].stderr
 			outs[i].code = exitCode(cmd.Run())

@@ -139,7 +139,13 @@ func Main(s genericiooptions.IOStreams, args []string) (code int) {
 	}
 	root := NewCmdRoot(s)
 	root.SetArgs(args)
+	helpErr := failedHelp(root, s.Out)
 	c, err := root.ExecuteContextC(context.Background())
+	if err == nil && *helpErr != nil {
+		// cobra ignores what writing the help returns: a full disk or a
+		// closed pipe would pass for help printed.
+		err = *helpErr
+	}
 	var d *delegated
 	switch {
 	case errors.As(err, &d):
@@ -158,6 +164,23 @@ func Main(s genericiooptions.IOStreams, args []string) (code int) {
 	}
 	fmt.Fprintf(s.ErrOut, "error: %s\n", msg)
 	return ExitUsage
+}
+
+// failedHelp makes root's help (--help, help CMD) written in one piece to
+// out, and returns where the error of writing it is kept.
+func failedHelp(root *cobra.Command, out io.Writer) *error {
+	var werr error
+	help := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		var b bytes.Buffer
+		c.SetOut(&b)
+		help(c, args)
+		c.SetOut(out)
+		if _, err := out.Write(b.Bytes()); err != nil {
+			werr = err
+		}
+	})
+	return &werr
 }
 
 // keptReader reads r and keeps what it read.

@@ -173,13 +173,13 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 			comments[f.Path] = rv.Read(f.Path, f.Data, 1)
 		}
 	}
-	newCRDs, newFiles, err := read.CRDs(ctx, o.newArg, o.In, l, rv, &res)
+	newCRDs, newFiles, err := read.CRDs(ctx, o.newArg, false, o.In, l, rv, &res)
 	if err != nil {
 		return inputError(err)
 	}
 	keep(newFiles)
 	var oldCRDs []upgrade.CRD
-	opts := upgrade.JudgeOptions{StoredVersions: o.StoredVersions, Validate: set.Validate, Objects: o.Output == report.JUnit}
+	opts := upgrade.JudgeOptions{StoredVersions: o.StoredVersions, Validate: set.Validate, Objects: o.Output == report.JUnit, ConfigKinds: o.configKinds()}
 	if o.Cluster.Live {
 		opts.OldName = "the cluster"
 		c, err := o.Cluster.connect()
@@ -196,7 +196,7 @@ func (o *UpgradeOptions) Run(ctx context.Context) error {
 		// CRD's case in NEW.
 		n := len(res.Summary.Checked)
 		var oldFiles []read.File
-		if oldCRDs, oldFiles, err = read.CRDs(ctx, o.oldArg, o.In, l, rv, &res); err != nil {
+		if oldCRDs, oldFiles, err = read.CRDs(ctx, o.oldArg, true, o.In, l, rv, &res); err != nil {
 			return inputError(err)
 		}
 		keep(oldFiles)

@@ -66,6 +66,9 @@ func TestOutputThatCannotBeWritten(t *testing.T) {
 		{"explain", "crd-structural"},
 		{"check", "--list-rules"},
 		{"version"},
+		{"--help"},
+		{"check", "--help"},
+		{"help", "upgrade"},
 	} {
 		var errOut bytes.Buffer
 		code := Main(genericiooptions.IOStreams{In: strings.NewReader(""), Out: fullDisk{}, ErrOut: &errOut}, args)

@@ -19,8 +19,8 @@
 //
 // Example (the command's Run, in this order):
 //
-//	newCRDs, newFiles, err := read.CRDs(ctx, newArg, stdin, l, rv, &res)
-//	oldCRDs, oldFiles, err := read.CRDs(ctx, oldArg, stdin, l, rv, &res)
+//	newCRDs, newFiles, err := read.CRDs(ctx, newArg, false, stdin, l, rv, &res)
+//	oldCRDs, oldFiles, err := read.CRDs(ctx, oldArg, true, stdin, l, rv, &res)
 //	pairs, findings := upgrade.Judge(l, oldCRDs, newCRDs, upgrade.JudgeOptions{})
 //	err = read.Objects(ctx, objects, pairs, rv, &res) // objects: an *input.Set
 //	changes, summaries := pairs.Report()

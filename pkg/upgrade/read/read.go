@@ -29,15 +29,15 @@ type File struct {
 	Data []byte
 }
 
-// CRDs reads the CRDs of a revision argument (crdsource.Arg): files or
-// directories (stdin for "-"), or REV:PATH, a file or a directory at a
-// git revision (a directory's files as a directory on disk gives them,
+// CRDs reads the CRDs of a revision argument (crdsource.Arg), OLD's (old)
+// or NEW's: files or directories (stdin for "-"), or REV:PATH, a file or
+// a directory at a git revision (a directory's files as a directory on disk gives them,
 // each named REV:PATH/name.yaml). The findings of reading each file,
 // reviewed (rv) with its text, and the files counted go into res; it
 // returns the CRDs and the files read. A revision without a CRD is an
 // input error, unless reading it reported why (a finding the review kept:
 // one of a rule turned off explains nothing).
-func CRDs(ctx context.Context, arg string, stdin io.Reader, l *lint.Linter, rv Reviewer, res *report.Result) ([]upgrade.CRD, []File, error) {
+func CRDs(ctx context.Context, arg string, old bool, stdin io.Reader, l *lint.Linter, rv Reviewer, res *report.Result) ([]upgrade.CRD, []File, error) {
 	src := crdsource.Arg(arg, stdin)
 	files, err := crdsource.Load(ctx, src)
 	if err != nil {
@@ -53,7 +53,7 @@ func CRDs(ctx context.Context, arg string, stdin io.Reader, l *lint.Linter, rv R
 		if err != nil {
 			return nil, nil, err
 		}
-		crds, fs, sum := upgrade.FileCRDs(f, l)
+		crds, fs, sum := upgrade.FileCRDs(f, l, old)
 		out = append(out, crds...)
 		res.Summary.Add(sum)
 		res.Findings = append(res.Findings, rv.Text(f.Path, data, fs)...)
@@ -82,7 +82,7 @@ func LiveCRDs(ctx context.Context, c *cluster.Client, l *lint.Linter, newCRDs []
 		if err != nil {
 			return nil, err
 		}
-		crds, _, _ := upgrade.FileCRDs(f, l)
+		crds, _, _ := upgrade.FileCRDs(f, l, true)
 		out = append(out, crds...)
 	}
 	return out, nil

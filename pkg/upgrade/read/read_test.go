@@ -39,7 +39,7 @@ func TestCRDs(t *testing.T) {
 	l := lint.New(lint.Options{})
 	var res report.Result
 	rv := &textReviewer{t: t}
-	crds, files, err := CRDs(context.Background(), filepath.Join("..", "..", "..", "examples", "upgrade", "widget-v1.yaml"), nil, l, rv, &res)
+	crds, files, err := CRDs(context.Background(), filepath.Join("..", "..", "..", "examples", "upgrade", "widget-v1.yaml"), true, nil, l, rv, &res)
 	if err != nil || len(crds) != 1 || crds[0].Def.Name() != "widgets.example.org" {
 		t.Fatalf("got %d CRDs, %v; want widgets.example.org", len(crds), err)
 	}
@@ -56,7 +56,7 @@ func TestCRDs(t *testing.T) {
 	// they do not excuse this revision for having no CRD.
 	before := report.Result{Findings: []report.Finding{{Rule: "config-invalid", Severity: report.Error}}, Summary: report.Summary{Errors: 1}}
 	for name, res := range map[string]*report.Result{"empty": {}, "after other findings": &before} {
-		_, _, err = CRDs(context.Background(), dir, nil, l, rv, res)
+		_, _, err = CRDs(context.Background(), dir, true, nil, l, rv, res)
 		if !errors.As(err, &ie) || !strings.HasSuffix(err.Error(), ": no CustomResourceDefinition found") {
 			t.Errorf("%s: got %v, want an input error: no CustomResourceDefinition found", name, err)
 		}
@@ -71,7 +71,7 @@ func TestCRDs(t *testing.T) {
 	}
 	for _, drop := range []bool{false, true} {
 		var res report.Result
-		_, _, err := CRDs(context.Background(), bad, nil, l, &textReviewer{t: t, drop: drop}, &res)
+		_, _, err := CRDs(context.Background(), bad, true, nil, l, &textReviewer{t: t, drop: drop}, &res)
 		if got := errors.As(err, &ie); got != drop || len(res.Findings) == 0 == !drop {
 			t.Errorf("review dropping %v: got %d findings, %v; want an input error only when the review dropped the finding", drop, len(res.Findings), err)
 		}
