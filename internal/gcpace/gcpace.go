@@ -29,14 +29,14 @@ const (
 	crMemoryLimit  = 448 << 20
 	// crSharedLimit is the limit of a run judging beside others (a range
 	// of Kubernetes minors, one process per minor, as many at once as
-	// there are cores): a process's footprint outside the heap (the
-	// binary, stacks, the libraries' package state: 50-70 MB) then
-	// counts as many times as processes run, so that two judging at once
-	// held about 2.15x one run's peak RSS at crMemoryLimit; 48 MB less
-	// each brings it to 1.9x for no measurable CPU (the bench workload:
-	// 10,000 documents against 123 CRDs, live heap about 200 MB, five
-	// minors on 2 cores). followLiveHeap still raises it for large inputs.
-	crSharedLimit = 400 << 20
+	// there are cores), and headroom its least margin over the live heap:
+	// a process's footprint outside the heap (the binary, stacks, the
+	// libraries' package state: 50-70 MB) counts once per process, so that
+	// two judging at once at crMemoryLimit held 2.04x one run's peak RSS
+	// (bench workload, 10,000 documents against 123 CRDs, live heap about
+	// 200 MB, five minors on 2 idle cores). 360 MB and 1.75x the live heap
+	// hold it to 1.8x, for 3-7% more CPU in the range (more collections).
+	crSharedLimit = 360 << 20
 )
 
 // SharedEnv, set to 1 in a process's environment, says it judges beside
@@ -62,7 +62,7 @@ var shared atomic.Bool
 func Share() { shared.Store(true) }
 
 // limit is the soft memory limit of the phase a run is in; the limit
-// set is never less than twice the heap the last collection found live
+// set is never less than headroom over the heap the last collection found live
 // (followLiveHeap).
 var limit atomic.Int64
 
@@ -106,10 +106,10 @@ func CustomResources() {
 // setLimit makes l the phase's soft limit.
 func setLimit(l int64) {
 	limit.Store(l)
-	debug.SetMemoryLimit(max(l, 2*liveHeap()))
+	debug.SetMemoryLimit(max(l, headroom(liveHeap())))
 }
 
-// followLiveHeap raises the soft limit to twice the live heap after every
+// followLiveHeap raises the soft limit to headroom over the live heap after every
 // collection that finds more live than half the phase's limit, and lowers
 // it back when the heap shrinks. A limit the live heap approaches makes
 // the collector run ever more often, each run costing the whole heap:
@@ -122,7 +122,7 @@ func followLiveHeap() {
 	// A finalizer runs once after the collection that finds its object
 	// unreachable: a new one is set each time.
 	runtime.SetFinalizer(new(gcMark), func(*gcMark) {
-		debug.SetMemoryLimit(max(limit.Load(), 2*liveHeap()))
+		debug.SetMemoryLimit(max(limit.Load(), headroom(liveHeap())))
 		followLiveHeap()
 	})
 }
@@ -130,6 +130,15 @@ func followLiveHeap() {
 // gcMark holds a pointer so that it is not allocated in a tiny block
 // with other objects, whose finalizers may never run.
 type gcMark struct{ _ *gcMark }
+
+// headroom is the least limit over a live heap: twice it, or, judging
+// beside others (Share), 1.75 times.
+func headroom(live int64) int64 {
+	if shared.Load() {
+		return live * 7 / 4
+	}
+	return 2 * live
+}
 
 // liveHeap is the heap the last collection found live.
 func liveHeap() int64 {

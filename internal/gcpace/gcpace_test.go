@@ -29,11 +29,11 @@ func TestShare(t *testing.T) {
 	}
 	Share()
 	CustomResources()
-	if got := debug.SetMemoryLimit(-1); got != max(crSharedLimit, 2*liveHeap()) {
+	if got := debug.SetMemoryLimit(-1); got != max(crSharedLimit, headroom(liveHeap())) {
 		t.Errorf("shared: limit %d, want %d", got, int64(crSharedLimit))
 	}
 	CRDs()
-	if got := debug.SetMemoryLimit(-1); got != max(crdLimit(), 2*liveHeap()) {
+	if got := debug.SetMemoryLimit(-1); got != max(crdLimit(), headroom(liveHeap())) {
 		t.Errorf("shared, CRD phase: limit %d, want the CRD phase's %d", got, crdLimit())
 	}
 }
