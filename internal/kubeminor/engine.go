@@ -85,34 +85,34 @@ func FindEngine(minor, cacheDir string, notices io.Writer) (string, error) {
 	return buildEngine(root, minor, cacheDir, notices)
 }
 
-// ownBuild is this binary's build (Build); empty when it cannot tell (a
+// ownBuild is this binary's build (buildString); empty when it cannot tell (a
 // test binary, a build without version control information).
 var ownBuild = func() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return ""
 	}
-	return Build(bi)
+	return buildString(bi)
 }
 
-// buildOf is the build of the executable at path (Build); empty when it
+// buildOf is the build of the executable at path (buildString); empty when it
 // cannot be read.
 var buildOf = func(path string) string {
 	bi, err := buildinfo.ReadFile(path)
 	if err != nil {
 		return ""
 	}
-	return Build(bi)
+	return buildString(bi)
 }
 
-// Build says which sources, at which release, a binary was built from:
+// buildString says which sources, at which release, a binary was built from:
 // the commit and whether the tree was modified (what go build stamps,
 // -trimpath or not), and the version: the module's (go install @VERSION)
 // or the one -ldflags -X stamps (recorded only without -trimpath). The
 // minors' engines of one build share it, whatever their libraries; empty
 // when the binary does not say (built with -buildvcs=false, a test
 // binary): then nothing is compared.
-func Build(bi *debug.BuildInfo) string {
+func buildString(bi *debug.BuildInfo) string {
 	var version, rev, modified string
 	if v := bi.Main.Version; v != "" && v != "(devel)" {
 		version = v

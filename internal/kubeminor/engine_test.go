@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-func TestBuild(t *testing.T) {
+func TestBuildString(t *testing.T) {
 	set := func(kv ...string) []debug.BuildSetting {
 		var out []debug.BuildSetting
 		for i := 0; i+1 < len(kv); i += 2 {
@@ -27,8 +27,8 @@ func TestBuild(t *testing.T) {
 		{"a clone, modified", debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: set("vcs.revision", "def", "vcs.modified", "true")}, "dev def+modified"},
 		{"a test binary: nothing to tell", debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, ""},
 	} {
-		if got := Build(&tt.bi); got != tt.want {
-			t.Errorf("%s: Build = %q, want %q", tt.name, got, tt.want)
+		if got := buildString(&tt.bi); got != tt.want {
+			t.Errorf("%s: buildString = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }
