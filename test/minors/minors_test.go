@@ -285,6 +285,14 @@ func TestCommandsPerMinor(t *testing.T) {
 			}
 		})
 	}
+	// An input error every minor gives is said once, as one minor says it
+	// (not as the first minor's to fail).
+	for _, spec := range []string{old, span} {
+		out, stderr, code := runOut(t, "check", "--no-config", "--kubernetes-version", spec, "does-not-exist.yaml")
+		if code != 2 || out != "" || !strings.HasPrefix(stderr, "error: ") || strings.Contains(stderr, "Kubernetes") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("check of a missing file as %s: exit %d, stdout %q, stderr %q; want exit 2 and one line naming no minor", spec, code, out, stderr)
+		}
+	}
 	for _, c := range []struct {
 		args []string
 		code int

@@ -211,9 +211,13 @@ func runMinors(s genericiooptions.IOStreams, c *cobra.Command, args []string, d 
 	for i := range outs {
 		o := &outs[i]
 		if o.code != ExitClean {
-			// An engine that wrote no result failed: its one-line error.
-			msg := strings.TrimSpace(o.stderr.String())
-			msg = strings.TrimPrefix(msg, "error: ")
+			// An engine that wrote no result failed: its one-line error,
+			// naming the minor unless every minor said the same (an
+			// input error: a path that does not exist, a bad flag).
+			msg := strings.TrimPrefix(strings.TrimSpace(o.stderr.String()), "error: ")
+			if !slices.ContainsFunc(outs, func(p out) bool { return p.code == ExitClean || p.stderr.String() != o.stderr.String() }) {
+				return fail(errors.New(msg))
+			}
 			return fail(fmt.Errorf("Kubernetes %s: %s", d.minors[i], msg))
 		}
 		minor, r, err := report.ReadEngine(o.stdout.Bytes())
