@@ -4,6 +4,7 @@ import (
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/engine"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/lint"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // CELCosts estimates the cost of every CEL expression of the CRDs in the
@@ -12,7 +13,10 @@ import (
 func CELCosts(in *input.Set) ([]lint.CELCostLine, error) {
 	cache := engine.NewCostCache()
 	var lines []lint.CELCostLine
-	for _, p := range in.Files {
+	for i, p := range in.Files {
+		if in.Skip[i] == source.SkipVendored {
+			continue // another project's copy, as check skips it
+		}
 		f, _, err := in.Read(p)
 		if err != nil {
 			return nil, err

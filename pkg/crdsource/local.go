@@ -7,6 +7,7 @@ import (
 
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/gitrev"
 	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/input"
+	"github.com/kubectl-crdlint/kubectl-crdlint/pkg/source"
 )
 
 // Path is a file or directory of CRDs named by --crd or the
@@ -69,7 +70,11 @@ func (s *Input) load() ([]File, error) {
 		return nil, err
 	}
 	fs := make([]File, 0, len(in.Files))
-	for _, p := range in.Files {
+	for i, p := range in.Files {
+		if in.Skip[i] == source.SkipVendored {
+			// Another project's copy, as every walk leaves it out.
+			continue
+		}
 		data, err := in.Bytes(p)
 		if err != nil {
 			return nil, err
