@@ -835,6 +835,10 @@ func lookupPair(m *yaml.Node, key string, depth int) (k, v *yaml.Node) {
 // the list stays the list's, named so (a finding of the document's index
 // without an object would be taken for its first item's).
 func itemKeys(keys []report.Finding, list *Document, items []*Document) []report.Finding {
+	byIndex := make(map[int]*Document, len(items))
+	for _, it := range items {
+		byIndex[it.Item] = it
+	}
 	for i := range keys {
 		k := &keys[i]
 		k.Object = list.Object
@@ -842,35 +846,28 @@ func itemKeys(keys []report.Finding, list *Document, items []*Document) []report
 		if !ok {
 			continue
 		}
-		for _, it := range items {
-			if it.Item != n {
-				continue
-			}
+		if it := byIndex[n]; it != nil {
 			k.Field, k.Object = rest, it.Object
 			if k.Rule == RuleDuplicate {
 				k.Message = fmt.Sprintf("duplicate field %q", rest)
 			}
-			break
 		}
 	}
 	return keys
 }
 
-// itemPath splits "items[N].rest" into N and rest.
+// itemPath splits "items[N]<rest>" into N and rest, the path in the item
+// (in the one notation: a first key that is no plain name stays quoted).
 func itemPath(field string) (int, string, bool) {
-	after, ok := strings.CutPrefix(field, "items[")
-	if !ok {
+	segs, err := ParseField(field)
+	if err != nil || len(segs) < 3 || segs[0].Name != "items" || segs[0].Bracket || !segs[1].Bracket {
 		return 0, "", false
 	}
-	num, rest, ok := strings.Cut(after, "].")
-	if !ok || rest == "" {
-		return 0, "", false
-	}
-	n, err := strconv.Atoi(num)
+	n, err := strconv.Atoi(segs[1].Name)
 	if err != nil {
 		return 0, "", false
 	}
-	return n, rest, true
+	return n, JoinPath(segs[2:]), true
 }
 
 // keyFindings reports every mapping key that repeats an earlier key of

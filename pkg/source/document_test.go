@@ -673,7 +673,7 @@ func TestListKeysBelongToItems(t *testing.T) {
 		n     int
 		rest  string
 		ok    bool
-	}{{"items[12].spec.a", 12, "spec.a", true}, {"items[x].spec", 0, "", false}, {"items[1]", 0, "", false}, {"spec.items[1].a", 0, "", false}} {
+	}{{"items[12].spec.a", 12, "spec.a", true}, {`items[0]["a.b"]`, 0, `["a.b"]`, true}, {"items[x].spec", 0, "", false}, {"items[1]", 0, "", false}, {"spec.items[1].a", 0, "", false}, {"items[1].", 0, "", false}} {
 		if n, rest, ok := itemPath(p.field); n != p.n || rest != p.rest || ok != p.ok {
 			t.Errorf("itemPath(%q) = %d, %q, %v", p.field, n, rest, ok)
 		}
