@@ -236,13 +236,18 @@ func (e *Entry) dir() (string, bool) {
 // appliedOver reports whether a, applied with b (their files are in one
 // directory), is the one that judges a custom resource at p: one the
 // server accepts before one it would reject (applying it fails and leaves
-// the other), then the nearer (beats: the later, but for the custom
-// resources of the other's own file).
+// the other); then the one of p's own file, applied with it; then the
+// later, which kubectl apply -f DIR applies last, whether either file is
+// a bundle or not (the source-before-copy rule of nearer is for files
+// apart, which are not applied together).
 func (c *Catalog) appliedOver(a, b *Entry, p place) bool {
 	if ra, rb := a.Rejected(c.strict), b.Rejected(c.strict); ra != rb {
 		return rb
 	}
-	return beats(a, b, p)
+	if oa, ob := a.ownFile(p), b.ownFile(p); oa != ob {
+		return oa
+	}
+	return a.seq[0] > b.seq[0] || a.seq[0] == b.seq[0] && a.seq[1] > b.seq[1]
 }
 
 // judgesBefore reports whether a judges over b (both among the inputs,
