@@ -59,7 +59,15 @@ var shared atomic.Bool
 
 // Share says this process judges custom resources beside other processes
 // doing the same, so its phase for them keeps a lower limit.
-func Share() { shared.Store(true) }
+func Share() {
+	shared.Store(true)
+	if tuned && limit.Load() > crSharedLimit {
+		// A phase already set (the custom resources', which Tune starts
+		// in) keeps the shared limit from now on, whatever the command:
+		// only check changes phases.
+		setLimit(crSharedLimit)
+	}
+}
 
 // limit is the soft memory limit of the phase a run is in; the limit
 // set is never less than headroom over the heap the last collection found live

@@ -60,7 +60,7 @@ func FindEngine(minor, cacheDir string, notices io.Writer) (string, error) {
 			// An engine of another build (a release's engines left beside
 			// a newer kubectl-crdlint, or another clone's) would judge
 			// with other code than the user runs, silently.
-			if b := buildOf(p); own != "" && b != "" && b != own {
+			if b := buildOf(p); differentBuilds(own, b) {
 				if other == nil {
 					other = fmt.Errorf("the Kubernetes %s engine %s is of another build of kubectl-crdlint (%s) than this one (%s): install the engines of the same release beside it", minor, p, b, own)
 				}
@@ -103,6 +103,25 @@ var buildOf = func(path string) string {
 		return ""
 	}
 	return buildString(bi)
+}
+
+// differentBuilds says two builds (buildString) are known to differ: by
+// commit when both name one (a release's binaries, built with -trimpath,
+// record no -ldflags version), else by version when both name only one;
+// anything else is not compared.
+func differentBuilds(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	_, ra, oka := strings.Cut(a, " ")
+	_, rb, okb := strings.Cut(b, " ")
+	switch {
+	case oka && okb:
+		return ra != rb
+	case !oka && !okb:
+		return a != b
+	}
+	return false
 }
 
 // buildString says which sources, at which release, a binary was built from:

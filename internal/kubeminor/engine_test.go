@@ -51,6 +51,8 @@ func TestFindEngineOfAnotherBuild(t *testing.T) {
 		{"0.9.0 abc", ""},
 		{"", ""}, // it does not say: used
 		{"0.8.0 012", "is of another build of kubectl-crdlint (0.8.0 012) than this one (0.9.0 abc)"},
+		{"dev abc", ""}, // the same commit, built with -trimpath (no -ldflags recorded)
+		{"v0.9.0", ""},  // go install @version: a version only, nothing to compare with a commit
 	} {
 		buildOf = func(string) string { return tt.engine }
 		got, err := FindEngine("1.33", "", nil)

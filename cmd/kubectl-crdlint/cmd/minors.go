@@ -215,6 +215,10 @@ func runMinors(s genericiooptions.IOStreams, c *cobra.Command, args []string, d 
 			// naming the minor unless every minor said the same (an
 			// input error: a path that does not exist, a bad flag).
 			msg := strings.TrimPrefix(strings.TrimSpace(o.stderr.String()), "error: ")
+			if msg == "" {
+				// Killed (out of memory, a signal): it said nothing.
+				msg = fmt.Sprintf("the engine ended with exit code %d and no message", o.code)
+			}
 			if !slices.ContainsFunc(outs, func(p out) bool { return p.code == ExitClean || p.stderr.String() != o.stderr.String() }) {
 				return fail(errors.New(msg))
 			}
