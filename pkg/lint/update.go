@@ -229,10 +229,14 @@ func (l *Linter) converted(nd *source.Document, ov string, oldObj map[string]any
 	// does (crd.Entry.RoundTrip).
 	// The CRD that judges the new object judges the old one too, in
 	// whatever version it was written (LookupIn: never another CRD).
-	if ovv, err := l.opts.Catalog.LookupIn(e, schema.GroupVersionKind{Group: gvk.Group, Version: ov, Kind: gvk.Kind}); err == nil {
-		if _, err := ovv.Read(oldObj); err != nil {
-			return notJudged(err.Error())
-		}
+	// A version it does not serve could not have created OLD: not judged,
+	// and said why, rather than judged as if stored.
+	ovv, err := l.opts.Catalog.LookupIn(e, schema.GroupVersionKind{Group: gvk.Group, Version: ov, Kind: gvk.Kind})
+	if err != nil {
+		return notJudged(err.Error())
+	}
+	if _, err := ovv.Read(oldObj); err != nil {
+		return notJudged(err.Error())
 	}
 	if _, err := e.RoundTrip(oldObj, ov, gvk.Version, true); err != nil {
 		return notJudged(err.Error())
